@@ -1,0 +1,1 @@
+"""The ``quarkade`` command."""

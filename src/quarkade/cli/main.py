@@ -1,0 +1,249 @@
+"""The ``quarkade`` command: list games, read rules, play in the terminal, replay records."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.markdown import Markdown
+from rich.table import Table
+
+from quarkade import __version__
+from quarkade.agents import available_agents, make_agent
+from quarkade.cli import faces
+from quarkade.cli.human import HumanAgent, Quit
+from quarkade.core.agent import Agent
+from quarkade.core.errors import QuarkadeError
+from quarkade.core.options import parse_option_pairs
+from quarkade.core.protocol import CHANCE, State
+from quarkade.core.records import GameRecord
+from quarkade.core.registry import game_class, list_games, load_game
+from quarkade.sim.match import MatchEvent, play_match
+
+app = typer.Typer(
+    help="Quarkade: four quantum-physics card games. Play, replay, and read the rules.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+)
+console = Console(highlight=False)
+errors = Console(stderr=True, highlight=False)
+
+
+@contextmanager
+def user_errors() -> Iterator[None]:
+    """Bad input ends the command with one line on stderr and exit code 2, not a traceback."""
+    try:
+        yield
+    except QuarkadeError as problem:
+        errors.print(f"error: {problem}", markup=False, soft_wrap=True)
+        raise typer.Exit(2) from None
+
+
+def main() -> None:
+    app()
+
+
+@app.callback()
+def _root(
+    version: Annotated[bool, typer.Option("--version", help="Print the version.")] = False,
+) -> None:
+    if version:
+        console.print(f"quarkade {__version__}")
+        raise typer.Exit()
+
+
+@app.command()
+def games() -> None:
+    """List the games."""
+    table = Table("game", "players", "what it is", show_edge=False)
+    for name in list_games():
+        cls = game_class(name)
+        players = f"{cls.min_players}-{cls.max_players}" if cls.max_players > cls.min_players \
+            else str(cls.min_players)
+        table.add_row(name, players, cls.summary)
+    console.print(table)
+
+
+@app.command()
+def rules(game: Annotated[str, typer.Argument(help="A game, as `quarkade games` lists it.")]
+          ) -> None:
+    """Print a game's rules page."""
+    with user_errors():
+        page = faces.rules_page(game)
+    console.print(Markdown(page))
+
+
+@app.command()
+def agents(game: Annotated[str, typer.Argument(help="A game, as `quarkade games` lists it.")]
+           ) -> None:
+    """List the agents (bots) that can play a game."""
+    with user_errors():
+        names = available_agents(game)
+    for name in names:
+        console.print(name)
+
+
+def _parse_seats(seat_specs: list[str], players: int) -> dict[int, str]:
+    seats: dict[int, str] = {}
+    for text in seat_specs:
+        index, sep, spec = text.partition("=")
+        if not sep or not index.strip().isdigit() or not spec.strip():
+            raise QuarkadeError(f"--seat {text!r} should look like SEAT=AGENT, e.g. 0=human or "
+                                "1=greedy")
+        seat = int(index)
+        if not 0 <= seat < players:
+            raise QuarkadeError(f"--seat {text!r}: seats are 0-{players - 1} with {players} "
+                                "players")
+        if seat in seats:
+            raise QuarkadeError(f"--seat {seat} is given twice")
+        seats[seat] = spec.strip()
+    return seats
+
+
+@app.command()
+def play(
+    game: Annotated[str, typer.Argument(help="A game, as `quarkade games` lists it.")],
+    players: Annotated[int | None, typer.Option("--players", "-p",
+                                                help="Number of seats.")] = None,
+    seat: Annotated[list[str] | None, typer.Option(
+        "--seat", "-s", help="SEAT=AGENT, e.g. 0=human, 1=greedy, 2=random (repeatable). "
+        "Without any, seat 0 is you and the rest are greedy bots; "
+        "seats not given are greedy bots.")] = None,
+    option: Annotated[list[str] | None, typer.Option(
+        "--option", "-o", help="A game option NAME=VALUE (repeatable).")] = None,
+    seed: Annotated[int | None, typer.Option(help="Seed for a reproducible game.")] = None,
+    record: Annotated[Path | None, typer.Option(help="Save the game record (JSON) here.")] = None,
+) -> None:
+    """Play a game in the terminal, against bots, friends on this keyboard, or bots only."""
+    with user_errors():
+        options: dict[str, Any] = parse_option_pairs(option or [])
+        if players is not None:
+            options["players"] = players
+        loaded = load_game(game, **options)
+        n = loaded.num_players
+        specs = _parse_seats(seat or [], n)
+        if not specs:
+            specs = {0: "human"}
+        default_bot = "greedy" if "greedy" in available_agents(game) else "random"
+        specs = {s: specs.get(s, default_bot) for s in range(n)}
+        names = [("you" if specs[s] == "human" and list(specs.values()).count("human") == 1
+                  else f"seat {s} ({specs[s]})") for s in range(n)]
+        seat_agents: list[Agent] = [
+            HumanAgent(console, names) if specs[s] == "human" else make_agent(specs[s], game)
+            for s in range(n)
+        ]
+    if seed is None:
+        seed = random.SystemRandom().randrange(1_000_000)
+    humans = [s for s in range(n) if specs[s] == "human"]
+    viewer = humans[0] if humans else 0
+    console.print(f"[bold]{loaded.title}[/bold], {n} players, seed {seed} "
+                  f"(--seed {seed} replays this game)")
+    for s in range(n):
+        console.print(f"  seat {s}: {specs[s]}", markup=False)
+    last_state: list[State] = [loaded.new_initial_state()]
+
+    def show(event: MatchEvent) -> None:
+        last_state[0] = event.after
+        notation = event.before.action_string_for(viewer, event.action)
+        line = faces.log_line(game, event.after.view(viewer), event.player, notation, names)
+        if line:
+            console.print(("  " if event.player == CHANCE else "") + line, markup=False)
+
+    try:
+        final, game_record = play_match(loaded, seat_agents, seed, names, on_event=show)
+    except Quit:
+        console.print("game stopped.")
+        if record is not None:
+            GameRecord.from_state(last_state[0], seed=seed).save(record)
+            console.print(f"unfinished record saved to {record}")
+        raise typer.Exit(1) from None
+    console.print()
+    console.print(faces.render(game, final.view(viewer), names, you=viewer if humans else None))
+    winners = final.winners()
+    if winners:
+        console.print("[bold]winner:[/bold] " + ", ".join(names[w] for w in winners))
+    else:
+        console.print("[bold]draw[/bold]")
+    console.print(f"returns: {final.returns()}")
+    if record is not None:
+        game_record.save(record)
+        console.print(f"record saved to {record}")
+
+
+@app.command()
+def replay(
+    file: Annotated[Path, typer.Argument(help="A game record saved with --record.")],
+    step: Annotated[int | None, typer.Option(help="Show the table after this many actions.")
+                    ] = None,
+    interactive: Annotated[bool, typer.Option(
+        "--interactive", "-i", help="Step with Enter (n), b back, f first, l last, q quit.")
+    ] = False,
+    seat: Annotated[int, typer.Option(help="Whose view to show.")] = 0,
+) -> None:
+    """Step through a recorded game."""
+    with user_errors():
+        game_record = GameRecord.load(file)
+        states = list(game_record.states())
+        names = [s.name for s in game_record.seats]
+        if not 0 <= seat < len(names):
+            raise QuarkadeError(f"--seat {seat}: seats are 0-{len(names) - 1}")
+        if step is not None and not 0 <= step < len(states):
+            raise QuarkadeError(f"--step {step}: this game has steps 0-{len(states) - 1}")
+    game = game_record.game
+    console.print(f"[bold]{game}[/bold] {game_record.options}, seed {game_record.seed}, "
+                  f"{len(game_record.actions)} actions")
+    for s, who in enumerate(game_record.seats):
+        console.print(f"  seat {s}: {who.name} ({who.agent})", markup=False)
+
+    def line_at(index: int) -> str:
+        recorded = game_record.actions[index - 1]
+        notation = states[index - 1].action_string_for(seat, recorded.id)
+        who = "chance" if recorded.player == CHANCE else names[recorded.player]
+        return f"{index:>4}  {who}: {notation}"
+
+    def show_at(index: int) -> None:
+        console.print(faces.render(game, states[index].view(seat), names))
+        if index:
+            console.print(line_at(index), markup=False)
+
+    if step is not None:
+        show_at(step)
+        return
+    if not interactive:
+        for index in range(1, len(states)):
+            line = faces.log_line(game, states[index].view(seat),
+                                  game_record.actions[index - 1].player,
+                                  states[index - 1].action_string_for(
+                                      seat, game_record.actions[index - 1].id), names)
+            if line:
+                console.print(f"{index:>4}  {line}", markup=False)
+        show_at(len(states) - 1)
+        return
+    index = 0
+    while True:
+        show_at(index)
+        try:
+            key = console.input(f"step {index}/{len(states) - 1} (Enter/n, b, f, l, q): ")
+        except EOFError:
+            return
+        key = key.strip().lower()
+        moves = {"": index + 1, "n": index + 1, "b": index - 1, "f": 0, "l": len(states) - 1}
+        if key == "q":
+            return
+        if key.isdigit():
+            moves[key] = int(key)
+        if key not in moves:
+            console.print(f"{key!r}: press Enter or n (next), b (back), f (first), l (last), "
+                          "a step number, or q (quit)", markup=False)
+            continue
+        index = max(0, min(len(states) - 1, moves[key]))
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,180 @@
+"""The game protocol: the one interface every face of Quarkade drives every game through.
+
+A ``Game`` is a rule set with its options fixed (player count, variant, ...). It makes
+``State`` objects. A state is a node of the game tree: a seat to move, a chance node, or
+the end. Chance is explicit: every shuffle, deal, coin and collapse is a chance node whose
+outcomes are actions, so ``history()`` (every action, chance included) is a complete record
+and replaying it on ``new_initial_state()`` rebuilds the same state.
+
+The names here are public and fixed; code outside the project calls them exactly so.
+
+Returns: with two players a win is +1, a loss -1, a draw 0. With more players the winners
+share +1 equally and the others share -1 equally (see ``shared_returns``); when every
+seat wins, or the game is drawn, everyone gets 0. Returns always sum to zero.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from quarkade.core.errors import NotationError
+from quarkade.core.options import Option, parse_options
+
+CHANCE = -1
+TERMINAL = -4
+
+JSON = dict[str, Any]
+
+
+class Game(ABC):
+    """A rule set with fixed options; makes initial states.
+
+    Subclasses set ``name``, ``min_players``, ``max_players``, ``num_distinct_actions``,
+    ``option_specs`` and implement ``new_initial_state``.
+    """
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    summary: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    option_specs: ClassVar[tuple[Option, ...]]
+
+    def __init__(self, **options: Any) -> None:
+        self.options: dict[str, Any] = parse_options(self.name, self.option_specs, options)
+        self.num_players: int = self.options["players"]
+
+    @property
+    @abstractmethod
+    def num_distinct_actions(self) -> int:
+        """Size of the fixed integer action space: every action id is in ``range(this)``."""
+
+    @abstractmethod
+    def new_initial_state(self) -> State:
+        """The state before anything has happened (usually a chance node: the deal)."""
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{k}={v!r}" for k, v in self.options.items())
+        return f"load_game({self.name!r}, {shown})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Game) and (self.name, self.options) == (other.name, other.options)
+
+    def __hash__(self) -> int:
+        return hash((self.name, tuple(sorted(self.options.items()))))
+
+
+class State(ABC):
+    """One node of a game: whose turn, what is legal, what each seat may see."""
+
+    __slots__ = ()
+
+    game: Game
+
+    @abstractmethod
+    def current_player(self) -> int:
+        """The seat to act (``0..n-1``), ``CHANCE`` at a chance node, ``TERMINAL`` at the end."""
+
+    def is_chance_node(self) -> bool:
+        return self.current_player() == CHANCE
+
+    def is_terminal(self) -> bool:
+        return self.current_player() == TERMINAL
+
+    @abstractmethod
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """``(action, probability)`` pairs in ascending action order; empty off chance nodes."""
+
+    @abstractmethod
+    def legal_actions(self) -> list[int]:
+        """Legal actions in ascending order (the chance outcomes at a chance node)."""
+
+    @abstractmethod
+    def apply_action(self, action: int) -> None:
+        """Play ``action``; raise ``IllegalActionError`` (state unchanged) if it is not legal."""
+
+    @abstractmethod
+    def action_to_string(self, action: int) -> str:
+        """Readable notation of ``action`` here; unique among the legal actions."""
+
+    def string_to_action(self, text: str) -> int:
+        """The legal action whose notation is ``text`` (case and spacing do not matter)."""
+        wanted = normalize_notation(text)
+        legal = self.legal_actions()
+        for action in legal:
+            if normalize_notation(self.action_to_string(action)) == wanted:
+                return action
+        shown = ", ".join(self.action_to_string(a) for a in legal[:12])
+        more = f" and {len(legal) - 12} more" if len(legal) > 12 else ""
+        raise NotationError(f"{text!r} is not a legal action here; legal: {shown}{more}")
+
+    def action_string_for(self, player: int, action: int) -> str:
+        """The notation of ``action`` (about to be applied here) as seat ``player`` may see it.
+
+        Open-information games show everything; hidden-information games override this so
+        that, for example, a card drawn by another seat reads "draw" rather than its name.
+        """
+        return self.action_to_string(action)
+
+    @abstractmethod
+    def clone(self) -> State:
+        """An independent copy."""
+
+    @abstractmethod
+    def returns(self) -> list[float]:
+        """Each seat's result; zeros until the game ends. Sums to zero."""
+
+    @abstractmethod
+    def history(self) -> list[int]:
+        """Every action applied since the initial state, chance included."""
+
+    @abstractmethod
+    def view(self, player: int) -> JSON:
+        """What ``player`` may know, as JSON-ready data (dicts, lists, str, int, bool, None)."""
+
+    @abstractmethod
+    def resample(self, player: int, rng: random.Random) -> State:
+        """A state ``player`` cannot tell from this one, its hidden part drawn with ``rng``.
+
+        Must depend only on what ``player`` knows, so two states that differ only in what
+        ``player`` cannot see give the same result for the same ``rng``.
+        """
+
+    def winners(self) -> list[int]:
+        """Seats with a positive return, once the game is over."""
+        return [seat for seat, value in enumerate(self.returns()) if value > 0]
+
+    def __str__(self) -> str:
+        return f"{self.game.name} after {len(self.history())} actions"
+
+
+def normalize_notation(text: str) -> str:
+    """Lower-case and single-space notation so that ``'Observe  2'`` matches ``'observe 2'``."""
+    return " ".join(text.lower().split())
+
+
+def shared_returns(winners: Sequence[int], num_players: int) -> list[float]:
+    """Zero-sum returns where ``winners`` share +1 and the other seats share -1.
+
+    >>> shared_returns([2], 3)
+    [-0.5, -0.5, 1.0]
+    >>> shared_returns([0, 1], 2)
+    [0.0, 0.0]
+    """
+    won = len(winners)
+    if won == 0 or won == num_players:
+        return [0.0] * num_players
+    win_share = 1.0 / won
+    loss_share = -1.0 / (num_players - won)
+    winner_set = set(winners)
+    return [win_share if seat in winner_set else loss_share for seat in range(num_players)]
+
+
+def apply_notation(state: State, text: str) -> int:
+    """Parse ``text`` with ``string_to_action`` and apply it; returns the action id."""
+    action = state.string_to_action(text)
+    state.apply_action(action)
+    return action

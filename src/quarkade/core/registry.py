@@ -1,0 +1,48 @@
+"""The games Quarkade knows, by name, loaded lazily so that importing one game is cheap."""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from quarkade.core.errors import GameOptionError
+from quarkade.core.protocol import Game
+
+# name -> "module:GameClass". A new game needs one line here (and its rules, view, renderer).
+_GAMES: dict[str, str] = {
+    "hadronize": "quarkade.games.hadronize.rules:HadronizeGame",
+}
+
+
+def list_games() -> list[str]:
+    """The names of the games built so far, sorted."""
+    return sorted(_GAMES)
+
+
+def game_class(name: str) -> type[Game]:
+    """The ``Game`` subclass registered under ``name``."""
+    try:
+        target = _GAMES[name]
+    except (KeyError, TypeError):
+        raise GameOptionError(
+            f"no game named {name!r}; the games are: {', '.join(list_games())}"
+        ) from None
+    module_name, _, class_name = target.partition(":")
+    cls: type[Game] = getattr(importlib.import_module(module_name), class_name)
+    return cls
+
+
+def game_package(name: str) -> str:
+    """The package holding game ``name`` (its ``text``, ``bots`` and ``rules.md``)."""
+    game_class(name)  # refuses unknown names with the list of games
+    return _GAMES[name].partition(":")[0].rpartition(".")[0]
+
+
+def game_part(name: str, part: str) -> Any:
+    """A module of game ``name``'s package, such as ``"text"`` or ``"bots"``."""
+    return importlib.import_module(f"{game_package(name)}.{part}")
+
+
+def load_game(name: str, **options: Any) -> Game:
+    """The game ``name`` with ``options`` (``players=`` is an option of every game)."""
+    return game_class(name)(**options)

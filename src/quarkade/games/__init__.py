@@ -1,0 +1,1 @@
+"""The four games. Each package holds its rules, notation, view, terminal render and bots."""

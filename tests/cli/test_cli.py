@@ -1,0 +1,132 @@
+"""The ``quarkade`` command, driven as a user would: arguments, typed answers, files."""
+
+import json
+import re
+
+import pytest
+from typer.testing import CliRunner
+
+from quarkade.cli.main import app
+
+runner = CliRunner()
+SIX_BOTS = ["--players", "6", "--seat", "0=random", "--seat", "1=greedy", "--seat", "2=random",
+            "--seat", "3=greedy", "--seat", "4=random", "--seat", "5=greedy", "--seed", "7"]
+
+
+def run(*args, input=None):
+    return runner.invoke(app, list(args), input=input)
+
+
+def assert_clean_error(result, *fragments):
+    """Exit code 2, one line on stderr naming the problem, no traceback."""
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
+    for fragment in fragments:
+        assert fragment in lines[0]
+
+
+def test_games_lists_hadronize():
+    result = run("games")
+    assert result.exit_code == 0
+    assert "hadronize" in result.output and "2-6" in result.output
+
+
+def test_rules_prints_the_rules_page():
+    result = run("rules", "hadronize")
+    assert result.exit_code == 0
+    assert "superposition" in result.output and "tunnel" in result.output
+
+
+def test_six_bots_play_to_the_end_and_name_the_winner():
+    result = run("play", "hadronize", *SIX_BOTS)
+    assert result.exit_code == 0, result.output
+    assert re.search(r"winner: seat \d \((random|greedy)\)", result.output)
+    assert result.output.count("game over") == 1
+
+
+def test_the_same_seed_gives_the_same_game():
+    first = run("play", "hadronize", *SIX_BOTS)
+    second = run("play", "hadronize", *SIX_BOTS)
+    assert first.output == second.output
+    other = run("play", "hadronize", *SIX_BOTS[:-1], "8")
+    assert other.output != first.output
+
+
+@pytest.mark.parametrize(("args", "fragments"), [
+    (["play", "chess"], ["no game named 'chess'", "hadronize"]),
+    (["play", "hadronize", "--players", "9"], ["players=9", "from 2 to 6"]),
+    (["play", "hadronize", "--seat", "5=greedy"], ["seats are 0-1"]),
+    (["play", "hadronize", "--seat", "0=wizard"], ["no agent 'wizard'", "greedy", "random"]),
+    (["play", "hadronize", "--seat", "greedy"], ["SEAT=AGENT"]),
+    (["play", "hadronize", "--seat", "0=greedy", "--seat", "0=random"], ["given twice"]),
+    (["play", "hadronize", "--option", "goal"], ["name=value"]),
+    (["play", "hadronize", "--option", "colour=red"], ["no option 'colour'", "players, goal"]),
+    (["play", "hadronize", "--seat", "0=greedy:depth=3"], ["no parameter 'depth'"]),
+    (["rules", "chess"], ["no game named"]),
+    (["replay", "/no/such/file.json"], ["cannot read"]),
+])
+def test_bad_arguments_get_one_clear_line(args, fragments):
+    assert_clean_error(run(*args), *fragments)
+
+
+def test_bad_typed_moves_are_explained_and_asked_again():
+    result = run("play", "hadronize", "--seed", "3", input="99\n0\nbanana\n\nq\n")
+    assert result.exit_code == 1
+    assert "Traceback" not in result.output
+    assert "99 is out of range: enter 1-2" in result.output
+    assert "0 is out of range" in result.output
+    assert "'banana' is not one of the moves listed" in result.output
+    assert "nothing entered" in result.output
+    assert result.output.count("your move:") == 1  # asked again, not a new turn
+    assert "game stopped" in result.output
+
+
+def test_a_person_plays_a_whole_game_by_number_and_by_notation():
+    answers = "\n".join(["observe 1", "1"] * 400)
+    result = run("play", "hadronize", "--seed", "11", input=answers)
+    assert result.exit_code == 0, result.output[-2000:]
+    assert "winner:" in result.output
+    assert "you" in result.output
+
+
+def test_closed_input_stops_cleanly():
+    result = run("play", "hadronize", "--seed", "3", input="")
+    assert result.exit_code == 1
+    assert "game stopped" in result.output and "Traceback" not in result.output
+
+
+def test_record_then_replay(tmp_path):
+    path = tmp_path / "game.json"
+    played = run("play", "hadronize", *SIX_BOTS, "--record", str(path))
+    assert played.exit_code == 0
+    record = json.loads(path.read_text())
+    assert record["game"] == "hadronize" and record["seed"] == 7
+    assert [s["agent"] for s in record["seats"]] == ["random", "greedy"] * 3
+    replayed = run("replay", str(path))
+    assert replayed.exit_code == 0
+    winner = re.search(r"winner: (seat \d)", played.output).group(1)
+    assert f"game over - winner: {winner}" in replayed.output
+    step = run("replay", str(path), "--step", "24")
+    assert step.exit_code == 0 and "turn 1" in step.output
+    stepping = run("replay", str(path), "-i", input="\n\nb\nl\nzz\nq\n")
+    assert stepping.exit_code == 0 and "press Enter" in stepping.output
+
+
+def test_replay_names_the_step_where_a_record_breaks(tmp_path):
+    path = tmp_path / "game.json"
+    run("play", "hadronize", *SIX_BOTS, "--record", str(path))
+    record = json.loads(path.read_text())
+    record["actions"][30]["id"] = 37  # "first 5" in the middle of a turn
+    path.write_text(json.dumps(record))
+    assert_clean_error(run("replay", str(path)), "step 31:", "not legal")
+    path.write_text("{not json")
+    assert_clean_error(run("replay", str(path)), "not JSON")
+    assert_clean_error(run("replay", str(path.parent / "x.json"), "--step", "3"), "cannot read")
+
+
+def test_replay_refuses_a_step_out_of_range(tmp_path):
+    path = tmp_path / "game.json"
+    run("play", "hadronize", *SIX_BOTS, "--record", str(path))
+    assert_clean_error(run("replay", str(path), "--step", "100000"), "--step 100000")

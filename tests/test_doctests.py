@@ -1,0 +1,17 @@
+"""The examples in public docstrings run."""
+
+import doctest
+
+import pytest
+
+import quarkade
+import quarkade.core.protocol
+
+MODULES = [quarkade, quarkade.core.protocol]
+
+
+@pytest.mark.parametrize("module", MODULES, ids=lambda m: m.__name__)
+def test_docstring_examples(module):
+    failures, tried = doctest.testmod(module)
+    assert tried > 0
+    assert failures == 0
