@@ -13,6 +13,7 @@ True
 
 from quarkade.core import (
     CHANCE,
+    SPECTATOR,
     TERMINAL,
     Game,
     GameOptionError,
@@ -29,6 +30,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "CHANCE",
+    "SPECTATOR",
     "TERMINAL",
     "Game",
     "GameOptionError",

@@ -91,6 +91,15 @@ def test_a_person_plays_a_whole_game_by_number_and_by_notation():
     assert "you" in result.output
 
 
+def test_stopping_saves_an_unfinished_record(tmp_path):
+    path = tmp_path / "partial.json"
+    result = run("play", "hadronize", "--seed", "3", "--record", str(path), input="1\n1\nq\n")
+    assert result.exit_code == 1 and "unfinished record saved" in result.output
+    record = json.loads(path.read_text())
+    assert record["returns"] is None and record["seats"][0] == {"name": "you", "agent": "human"}
+    assert run("replay", str(path)).exit_code == 0
+
+
 def test_closed_input_stops_cleanly():
     result = run("play", "hadronize", "--seed", "3", input="")
     assert result.exit_code == 1

@@ -56,6 +56,9 @@ def test_random_game_keeps_the_contract(name, options, seed):
             for action, text in zip(legal, texts, strict=True):
                 assert state.string_to_action(text) == action
             json.dumps(state.view(player))
+            json.dumps(state.view(quarkade.SPECTATOR))
+            with pytest.raises(quarkade.IllegalActionError):
+                state.view(game.num_players)
             before = snapshot(state)
             illegal = rng.choice([a for a in range(-1, size + 1) if a not in legal] + ["x", 1.5])
             with pytest.raises(quarkade.IllegalActionError):

@@ -32,7 +32,9 @@ class HumanAgent(Agent):
         self.console.print()
         self.console.print(faces.render(game, turn.view, self.names, you=turn.player))
         texts = [turn.action_text(a) for a in turn.legal_actions]
-        self.console.print(f"[bold]{self.names[turn.player]}, your move:[/bold]")
+        name = self.names[turn.player]
+        self.console.print("[bold]your move:[/bold]" if name == "you" else
+                           f"[bold]{name}, your move:[/bold]", highlight=False)
         for number, text in enumerate(texts, start=1):
             label = faces.action_label(game, turn.view, text, self.names)
             self.console.print(f"  {number:>3}  {label}", markup=False, highlight=False)

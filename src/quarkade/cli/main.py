@@ -20,8 +20,8 @@ from quarkade.cli.human import HumanAgent, Quit
 from quarkade.core.agent import Agent
 from quarkade.core.errors import QuarkadeError
 from quarkade.core.options import parse_option_pairs
-from quarkade.core.protocol import CHANCE, State
-from quarkade.core.records import GameRecord
+from quarkade.core.protocol import CHANCE, SPECTATOR, State
+from quarkade.core.records import GameRecord, Seat
 from quarkade.core.registry import game_class, list_games, load_game
 from quarkade.sim.match import MatchEvent, play_match
 
@@ -141,7 +141,8 @@ def play(
     if seed is None:
         seed = random.SystemRandom().randrange(1_000_000)
     humans = [s for s in range(n) if specs[s] == "human"]
-    viewer = humans[0] if humans else 0
+    # One person sees the log as their seat does; several at one keyboard see the public log.
+    viewer = humans[0] if len(humans) == 1 else SPECTATOR
     console.print(f"[bold]{loaded.title}[/bold], {n} players, seed {seed} "
                   f"(--seed {seed} replays this game)")
     for s in range(n):
@@ -160,11 +161,13 @@ def play(
     except Quit:
         console.print("game stopped.")
         if record is not None:
-            GameRecord.from_state(last_state[0], seed=seed).save(record)
+            seats = [Seat(names[s], specs[s]) for s in range(n)]
+            GameRecord.from_state(last_state[0], seats, seed=seed).save(record)
             console.print(f"unfinished record saved to {record}")
         raise typer.Exit(1) from None
     console.print()
-    console.print(faces.render(game, final.view(viewer), names, you=viewer if humans else None))
+    console.print(faces.render(game, final.view(viewer), names,
+                               you=viewer if viewer != SPECTATOR else None))
     winners = final.winners()
     if winners:
         console.print("[bold]winner:[/bold] " + ", ".join(names[w] for w in winners))
@@ -184,15 +187,17 @@ def replay(
     interactive: Annotated[bool, typer.Option(
         "--interactive", "-i", help="Step with Enter (n), b back, f first, l last, q quit.")
     ] = False,
-    seat: Annotated[int, typer.Option(help="Whose view to show.")] = 0,
+    seat: Annotated[int, typer.Option(
+        help="Whose view to show (-2: a spectator's, the public view).")] = SPECTATOR,
 ) -> None:
     """Step through a recorded game."""
     with user_errors():
         game_record = GameRecord.load(file)
         states = list(game_record.states())
         names = [s.name for s in game_record.seats]
-        if not 0 <= seat < len(names):
-            raise QuarkadeError(f"--seat {seat}: seats are 0-{len(names) - 1}")
+        if not (0 <= seat < len(names) or seat == SPECTATOR):
+            raise QuarkadeError(f"--seat {seat}: seats are 0-{len(names) - 1}, "
+                                f"or {SPECTATOR} for the public view")
         if step is not None and not 0 <= step < len(states):
             raise QuarkadeError(f"--step {step}: this game has steps 0-{len(states) - 1}")
     game = game_record.game

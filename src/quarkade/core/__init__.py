@@ -11,6 +11,7 @@ from quarkade.core.errors import (
 from quarkade.core.options import Option, parse_option_pairs, players_option
 from quarkade.core.protocol import (
     CHANCE,
+    SPECTATOR,
     TERMINAL,
     Game,
     State,
@@ -24,6 +25,7 @@ from quarkade.core.rng import derived_rng, play_chance, random_playout, sample_c
 
 __all__ = [
     "CHANCE",
+    "SPECTATOR",
     "TERMINAL",
     "AgentSpecError",
     "Game",

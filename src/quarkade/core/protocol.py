@@ -25,6 +25,9 @@ from quarkade.core.options import Option, parse_options
 
 CHANCE = -1
 TERMINAL = -4
+# Pass as the player to view() and action_string_for() for what someone watching the table,
+# holding no seat, may know: the public view.
+SPECTATOR = -2
 
 JSON = dict[str, Any]
 
@@ -133,7 +136,11 @@ class State(ABC):
 
     @abstractmethod
     def view(self, player: int) -> JSON:
-        """What ``player`` may know, as JSON-ready data (dicts, lists, str, int, bool, None)."""
+        """What ``player`` may know, as JSON-ready data (dicts, lists, str, int, bool, None).
+
+        ``player`` is a seat, or ``SPECTATOR`` for the public view. An unknown seat raises
+        ``IllegalActionError``.
+        """
 
     @abstractmethod
     def resample(self, player: int, rng: random.Random) -> State:

@@ -36,8 +36,18 @@ def test_log_lines_say_what_reacted():
     turn(state, "c/s/u", 1, "strange")
     view = state.view(0)
     assert text.log_line(view, -1, "collapse strange", NAMES) == \
-        "Alice had Bob observe: strange; 4 strange quarks tunnel from Bob to Alice."
+        "Alice made Bob observe it: strange; 4 strange quarks tunnel from Bob to Alice."
     turn(state, "u/d/t", 1, "top")
     assert text.log_line(state.view(0), -1, "collapse top", NAMES) == \
-        "Bob had themself observe: top; 2 top quarks hadronize."
+        "Bob observed it: top; 2 top quarks hadronize."
     assert text.log_line(view, 0, "observe 1", NAMES) is None
+
+
+def test_action_labels_say_what_each_collapse_would_do():
+    state = dealt([["charm"] * 3 + ["bottom"], ["strange"] * 3 + ["top"]])
+    state.apply_action(state.string_to_action("superpose c/s/u"))
+    view = state.view(0)
+    assert text.action_label(view, "observe 0", NAMES) == \
+        "observe 0  Alice - up: no reaction, strange: no reaction, charm: 4 hadronize"
+    assert text.action_label(view, "observe 1", NAMES) == \
+        "observe 1  Bob - up: no reaction, strange: 4 tunnel over, charm: no reaction"

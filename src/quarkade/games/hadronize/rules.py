@@ -22,7 +22,15 @@ from typing import Any
 
 from quarkade.core.errors import IllegalActionError, NotationError
 from quarkade.core.options import Option, players_option
-from quarkade.core.protocol import CHANCE, TERMINAL, Game, State, normalize_notation, shared_returns
+from quarkade.core.protocol import (
+    CHANCE,
+    SPECTATOR,
+    TERMINAL,
+    Game,
+    State,
+    normalize_notation,
+    shared_returns,
+)
 from quarkade.games.hadronize.notation import (
     FIRST_BASE,
     FLAVOUR_BASE,
@@ -345,10 +353,12 @@ class HadronizeState(State):
     # -- the view ---------------------------------------------------------------------
 
     def view(self, player: int) -> dict[str, Any]:
-        """Everything: Hadronize has no hidden information. ``player`` is echoed back."""
+        """Everything: Hadronize has no hidden information. ``player`` is echoed back
+        (``None`` for the spectator's view)."""
         n = len(self._hadronized)
-        if not 0 <= player < n:
-            raise IllegalActionError(f"no seat {player}; seats are 0-{n - 1}")
+        if not (0 <= player < n or player == SPECTATOR):
+            raise IllegalActionError(f"no seat {player}; seats are 0-{n - 1} "
+                                     f"(or SPECTATOR, {SPECTATOR})")
         superposition = self.superposition()
         last = None
         if self._last is not None:
@@ -358,7 +368,7 @@ class HadronizeState(State):
         to_move = self.current_player()
         return {
             "game": "hadronize",
-            "player": player,
+            "player": None if player == SPECTATOR else player,
             "players": n,
             "goal": self.game.options["goal"],
             "max_turns": self.game.options["max_turns"],

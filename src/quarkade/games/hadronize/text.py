@@ -35,7 +35,9 @@ def render(view: dict[str, Any], names: Sequence[str], you: int | None = None) -
     for seat, (chamber, done) in enumerate(zip(view["chambers"], view["hadronized"],
                                                strict=True)):
         marker = ">" if seat == view["active"] and view["phase"] != "over" else ""
-        label = _name(names, seat) + (" (you)" if seat == you else "")
+        label = _name(names, seat)
+        if seat == you and label != "you":
+            label += " (you)"
         cells = [str(c) if c else "." for c in chamber]
         bar = "#" * min(done, goal) + "-" * max(goal - done, 0)
         table.add_row(marker, label, *cells, str(sum(chamber)),
@@ -64,7 +66,7 @@ def log_line(view: dict[str, Any], actor: int, notation: str, names: Sequence[st
     """
     word = notation.split()[0]
     if word == "first":
-        return f"{_name(names, view['active'])} goes first."
+        return f"First to move: {_name(names, view['active'])}."
     if word == "collapse" and view["last"] is not None:
         return describe_last(view["last"], names)
     return None
@@ -73,16 +75,36 @@ def log_line(view: dict[str, Any], actor: int, notation: str, names: Sequence[st
 def describe_last(last: dict[str, Any], names: Sequence[str]) -> str:
     """The last turn in words: who observed, what it collapsed into, how it reacted."""
     active = _name(names, last["active"])
-    observer = "themself" if last["observer"] == last["active"] else _name(names,
-                                                                          last["observer"])
     flavour = last["flavour"]
-    head = f"{active} had {observer} observe: {flavour}"
+    if last["observer"] == last["active"]:
+        head = f"{active} observed it: {flavour}"
+    else:
+        head = f"{active} made {_name(names, last['observer'])} observe it: {flavour}"
     if last["reaction"] == "hadronize":
         return f"{head}; {last['count']} {flavour} quarks hadronize."
     if last["reaction"] == "tunnel":
         return (f"{head}; {last['count']} {flavour} quarks tunnel from "
                 f"{_name(names, last['observer'])} to {active}.")
     return f"{head}; no reaction."
+
+
+def action_label(view: dict[str, Any], notation: str, names: Sequence[str]) -> str:
+    """``observe 1`` with whom it names and what each possible collapse would do."""
+    word, _, seat_text = notation.partition(" ")
+    if word != "observe" or not view["superposition"]:
+        return notation
+    observer = int(seat_text)
+    mover = view["active"]
+    outcomes = []
+    for flavour in view["superposition"]:
+        held = view["chambers"][observer][view["flavours"].index(flavour)]
+        if not held:
+            outcomes.append(f"{flavour}: no reaction")
+        elif observer == mover:
+            outcomes.append(f"{flavour}: {held + 1} hadronize")
+        else:
+            outcomes.append(f"{flavour}: {held + 1} tunnel over")
+    return f"{notation:<10} {_name(names, observer)} - " + ", ".join(outcomes)
 
 
 def _name(names: Sequence[str], seat: int) -> str:
