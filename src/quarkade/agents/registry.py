@@ -10,12 +10,18 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable
+from types import ModuleType
 
+from quarkade.agents.search import ISMCTSAgent, MCTSAgent
 from quarkade.core.agent import Agent, RandomAgent
 from quarkade.core.errors import AgentSpecError
-from quarkade.core.registry import game_part
+from quarkade.core.registry import game_class, game_part
 
-GENERIC: dict[str, Callable[..., Agent]] = {"random": RandomAgent}
+GENERIC: dict[str, Callable[..., Agent]] = {
+    "random": RandomAgent,
+    "mcts": MCTSAgent,
+    "ismcts": ISMCTSAgent,
+}
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
@@ -33,26 +39,43 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     return name.lower(), params
 
 
+LEVEL_NAMES = ("easy", "medium", "hard")
+
+
+def levels(game: str) -> dict[str, str]:
+    """The agent spec behind each difficulty level of ``game``.
+
+    A game's ``bots`` module may set ``LEVELS``; otherwise easy is ``random``, medium is
+    ``greedy`` (or ``random``) and hard is a one-second search: ``mcts`` where everything
+    is open, ``ismcts`` where something is hidden.
+    """
+    own: dict[str, str] = getattr(_bots(game), "LEVELS", {})
+    search = "mcts" if game_class(game).perfect_information else "ismcts"
+    medium = "greedy" if "greedy" in game_agents(game) else "random"
+    return {"easy": "random", "medium": medium, "hard": f"{search}:time=1", **own}
+
+
 def game_agents(game: str) -> dict[str, Callable[..., Agent]]:
     """Every agent that can play ``game``, by name."""
-    try:
-        bots = game_part(game, "bots").BOTS
-    except ModuleNotFoundError:
-        bots = {}
-    return {**GENERIC, **bots}
+    return {**GENERIC, **getattr(_bots(game), "BOTS", {})}
 
 
 def available_agents(game: str) -> list[str]:
-    return sorted(game_agents(game))
+    """Agent names for ``game``, then the difficulty levels."""
+    return [*sorted(game_agents(game)), *LEVEL_NAMES]
 
 
 def make_agent(spec: str, game: str) -> Agent:
     """The agent named by ``spec`` for ``game``; ``AgentSpecError`` says what is allowed."""
     name, params = parse_spec(spec)
+    if name in LEVEL_NAMES and not params:
+        agent = make_agent(levels(game)[name], game)
+        agent.spec = name
+        return agent
     agents = game_agents(game)
     if name not in agents:
         raise AgentSpecError(f"no agent {name!r} for {game}; agents: "
-                             f"{', '.join(sorted(agents))}")
+                             f"{', '.join(available_agents(game))}")
     factory = agents[name]
     accepted = inspect.signature(factory).parameters
     for key in params:
@@ -65,6 +88,17 @@ def make_agent(spec: str, game: str) -> Agent:
         raise AgentSpecError(f"agent spec {spec!r}: {problem}") from None
     agent.spec = spec.strip()
     return agent
+
+
+def _bots(game: str) -> ModuleType | None:
+    """The game's ``bots`` module, or None if it has none (other import errors surface)."""
+    try:
+        module: ModuleType = game_part(game, "bots")
+    except ModuleNotFoundError as missing:
+        if missing.name and missing.name.endswith(".bots"):
+            return None
+        raise
+    return module
 
 
 def _number(text: str) -> int | float | str:

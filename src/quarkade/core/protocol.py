@@ -45,6 +45,9 @@ class Game(ABC):
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     option_specs: ClassVar[tuple[Option, ...]]
+    # False when a seat may not see everything (hands, face-down cards): search bots then
+    # sample hidden information (ismcts) instead of reading the state (mcts).
+    perfect_information: ClassVar[bool] = True
 
     def __init__(self, **options: Any) -> None:
         self.options: dict[str, Any] = parse_options(self.name, self.option_specs, options)

@@ -1,4 +1,4 @@
-"""Hadronize bots that read only their own view: ``greedy``.
+"""Hadronize bots that read only their own view: ``greedy`` and ``exact``.
 
 ``greedy`` scores each choice of observer by its expected result over the three equally
 likely collapses and takes the best (ties broken by the rng):
@@ -15,6 +15,7 @@ from __future__ import annotations
 import random
 
 from quarkade.core.agent import Agent, Turn
+from quarkade.games.hadronize.exact import MAX_EXACT_GOAL, solution
 from quarkade.games.hadronize.notation import OBSERVE_BASE
 
 WIN = 1000.0
@@ -60,4 +61,35 @@ class GreedyAgent(Agent):
         return rng.choice([a for score, a in scored if score >= best - 1e-12])
 
 
-BOTS = {"greedy": GreedyAgent}
+class ExactAgent(Agent):
+    """Best play for two seats with a goal up to ``exact.MAX_EXACT_GOAL``; greedy beyond.
+
+    After each move ``last_value`` is the solved probability of winning from the position
+    it was handed (None when it played greedy), and ``exact`` says which it did.
+    """
+
+    spec = "exact"
+
+    def __init__(self) -> None:
+        self.last_value: float | None = None
+        self.exact = False
+        self._greedy = GreedyAgent()
+
+    def act(self, turn: Turn, rng: random.Random) -> int:
+        view = turn.view
+        self.exact = view["players"] == 2 and view["goal"] <= MAX_EXACT_GOAL
+        if not self.exact:
+            self.last_value = None
+            return self._greedy.act(turn, rng)
+        me = view["player"]
+        flavours = tuple(view["flavours"].index(name) for name in view["superposition"])
+        stay, send = solution(view["goal"]).observer_values(
+            view["chambers"][me], view["chambers"][1 - me], view["hadronized"][me],
+            view["hadronized"][1 - me], flavours)
+        self.last_value = max(stay, send)
+        if abs(stay - send) < 1e-12:
+            return OBSERVE_BASE + rng.choice((me, 1 - me))
+        return OBSERVE_BASE + (me if stay > send else 1 - me)
+
+
+BOTS = {"greedy": GreedyAgent, "exact": ExactAgent}

@@ -86,6 +86,8 @@ class HadronizeGame(Game):
         self.observe_actions = tuple(range(OBSERVE_BASE, OBSERVE_BASE + n))
         self.first_actions = tuple(range(FIRST_BASE, FIRST_BASE + n))
         self.first_outcomes = tuple((a, 1 / n) for a in self.first_actions)  # H-1
+        self.goal: int = self.options["goal"]
+        self.max_turns: int = self.options["max_turns"]
 
     @property
     def num_distinct_actions(self) -> int:
@@ -234,11 +236,10 @@ class HadronizeState(State):
         self._observer = -1
         self._superposition = -1
         game: HadronizeGame = self.game  # type: ignore[assignment]
-        goal = game.options["goal"]
-        if self._hadronized[active] >= goal:  # H-7: only the mover's score can rise
+        if self._hadronized[active] >= game.goal:  # H-7: only the mover's score can rise
             self._winners = (active,)
             self._phase = OVER
-        elif self._turns == game.options["max_turns"]:  # H-8 (0 never equals: turns >= 1)
+        elif self._turns == game.max_turns:  # H-8 (0 never equals: turns >= 1)
             best = max(self._hadronized)
             self._winners = tuple(s for s, h in enumerate(self._hadronized) if h == best)
             self._phase = OVER

@@ -1,0 +1,253 @@
+"""Search bots that work on every game through the protocol.
+
+``mcts`` is UCT for open-information games: each iteration copies the root state, walks
+the tree (UCB1 at decision nodes, a sampled outcome at chance nodes), adds one node,
+plays out to the end (uniformly random by default, or with the game's ``greedy`` bot)
+and backs the returns up. Each node keeps the reward of the seat that moved into it, so
+the same code plays 2 to 6 seats (max-n style).
+
+``ismcts`` is single-observer information-set MCTS for hidden-information games. It never
+sees the true state: every iteration it draws a full state consistent with its own view
+(``Turn.sample_state``, i.e. ``State.resample``) and walks one tree built from its own
+point of view. Its own decisions are keyed by action id; chance outcomes and other seats'
+decisions are keyed by their notation *as this seat sees it* (``action_string_for``), so
+hidden draws and face-down plays fuse into one node. Children carry availability counts
+(how often they were legal when their parent was visited), since the legal set varies
+from one sampled state to the next.
+
+Budgets: ``iterations=N`` or ``time=SECONDS`` (whichever is given; time wins if both).
+With an iteration budget and the rng the match runner hands the bot, the same seed always
+gives the same move.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time as clock
+from collections.abc import Hashable
+from typing import Any
+
+from quarkade.core.agent import Agent, Turn, turn_for
+from quarkade.core.errors import AgentSpecError
+from quarkade.core.protocol import CHANCE, State
+from quarkade.core.rng import sample_chance
+
+
+class Node:
+    """A tree node: statistics of the edge into it, and its children by key."""
+
+    __slots__ = ("available", "children", "mover", "reward", "visits")
+
+    def __init__(self, mover: int) -> None:
+        self.mover = mover  # the seat that chose the edge into this node (CHANCE for chance)
+        self.visits = 0
+        self.reward = 0.0  # sum of the mover's rewards, each in [0, 1]
+        self.available = 0  # times this edge was legal when its parent was visited
+        self.children: dict[Hashable, Node] = {}
+
+
+class _Search(Agent):
+    """Shared budget handling, selection and playouts."""
+
+    spec = "search"
+
+    def __init__(self, iterations: int = 1000, time: float = 0.0, c: float = 1.4,
+                 rollout: str = "random", rollout_depth: int = 0) -> None:
+        if iterations < 1 or time < 0 or c < 0 or rollout_depth < 0:
+            raise AgentSpecError("iterations must be at least 1; time, c and rollout_depth "
+                                 "may not be negative")
+        if rollout not in ("random", "greedy"):
+            raise AgentSpecError(f"rollout={rollout!r}: the rollouts are random or greedy")
+        self.iterations = int(iterations)
+        self.time = float(time)
+        self.c = float(c)
+        self.rollout = rollout
+        self.rollout_depth = int(rollout_depth)
+        self._greedy: Agent | None = None
+        self.last_iterations = 0
+        self.last_root: Node | None = None
+
+    def act(self, turn: Turn, rng: random.Random) -> int:
+        if len(turn.legal_actions) == 1:
+            self.last_iterations = 0
+            return turn.legal_actions[0]
+        root = Node(CHANCE)
+        deadline = clock.perf_counter() + self.time if self.time else 0.0
+        done = 0
+        while True:
+            self._iterate(root, turn, rng)
+            done += 1
+            if deadline:
+                if clock.perf_counter() >= deadline:
+                    break
+            elif done >= self.iterations:
+                break
+        self.last_iterations = done
+        self.last_root = root
+        best = max(turn.legal_actions,
+                   key=lambda a: (root.children[a].visits, root.children[a].reward)
+                   if a in root.children else (-1, 0.0))
+        return best
+
+    def _iterate(self, root: Node, turn: Turn, rng: random.Random) -> None:
+        raise NotImplementedError
+
+    def _ucb(self, node: Node, keys: list[Any]) -> Any:
+        """The child key with the best UCB1 score, all children having been tried."""
+        c = self.c
+        log = math.log
+        sqrt = math.sqrt
+        best_key = keys[0]
+        best = -1.0
+        for key in keys:
+            child = node.children[key]
+            score = child.reward / child.visits + c * sqrt(log(child.available) / child.visits)
+            if score > best:
+                best, best_key = score, key
+        return best_key
+
+    def _playout(self, state: State, rng: random.Random) -> list[float]:
+        limit = self.rollout_depth or -1
+        greedy = self.rollout == "greedy"
+        # Bound methods and locals: this loop is where search spends most of its time.
+        is_terminal = state.is_terminal
+        is_chance = state.is_chance_node
+        apply = state.apply_action
+        legal = state.legal_actions
+        outcomes = state.chance_outcomes
+        choice = rng.choice
+        uniform = rng.random
+        while limit and not is_terminal():
+            limit -= 1
+            if is_chance():
+                point = uniform()
+                for action, probability in outcomes():  # noqa: B007 (used after the loop)
+                    point -= probability
+                    if point < 0.0:
+                        break
+                apply(action)
+            elif greedy:
+                apply(self._greedy_agent(state).act(turn_for(state), rng))
+            else:
+                apply(choice(legal()))
+        return [(r + 1.0) / 2.0 for r in state.returns()]
+
+    def _greedy_agent(self, state: State) -> Agent:
+        if self._greedy is None:
+            from quarkade.agents.registry import make_agent
+            self._greedy = make_agent("greedy", state.game.name)
+        return self._greedy
+
+
+class MCTSAgent(_Search):
+    """UCT with sampled chance outcomes, for open-information games."""
+
+    spec = "mcts"
+
+    def _iterate(self, root: Node, turn: Turn, rng: random.Random) -> None:
+        state = turn.sample_state(rng)  # a copy: nothing is hidden in these games
+        node = root
+        path = [root]
+        while not state.is_terminal():
+            player = state.current_player()
+            if player == CHANCE:
+                action = sample_chance(state, rng)
+                child = node.children.get(action)
+                if child is None:
+                    child = node.children[action] = Node(CHANCE)
+                    state.apply_action(action)
+                    path.append(child)
+                    node = child
+                    break
+            else:
+                legal = state.legal_actions()
+                for action in legal:
+                    existing = node.children.get(action)
+                    if existing is not None:
+                        existing.available += 1
+                action = self._pick(node, legal, rng)
+                child = node.children.get(action)
+                if child is None:
+                    child = node.children[action] = Node(player)
+                    child.available = 1
+                    state.apply_action(action)
+                    path.append(child)
+                    node = child
+                    break
+            state.apply_action(action)
+            path.append(child)
+            node = child
+        rewards = self._playout(state, rng)
+        for visited in path:
+            visited.visits += 1
+            if visited.mover >= 0:
+                visited.reward += rewards[visited.mover]
+
+    def _pick(self, node: Node, legal: list[int], rng: random.Random) -> int:
+        untried = [a for a in legal if a not in node.children]
+        if untried:
+            return rng.choice(untried)
+        action: int = self._ucb(node, legal)
+        return action
+
+
+class ISMCTSAgent(_Search):
+    """Single-observer information-set MCTS: samples a full state from its view each time."""
+
+    spec = "ismcts"
+
+    def _iterate(self, root: Node, turn: Turn, rng: random.Random) -> None:
+        me = turn.player
+        state = turn.sample_state(rng)
+        node = root
+        path = [root]
+        expanded = False
+        while not state.is_terminal() and not expanded:
+            player = state.current_player()
+            if player == CHANCE:
+                action = sample_chance(state, rng)
+                key: Hashable = state.action_string_for(me, action)
+                child = node.children.get(key)
+                if child is None:
+                    child = node.children[key] = Node(CHANCE)
+                    expanded = True
+            else:
+                legal = state.legal_actions()
+                if player == me:
+                    keyed: dict[Hashable, int] = {a: a for a in legal}
+                else:
+                    keyed = {}
+                    for a in legal:
+                        keyed.setdefault(state.action_string_for(me, a), a)
+                for k in keyed:
+                    existing = node.children.get(k)
+                    if existing is not None:
+                        existing.available += 1
+                untried = [k for k in keyed if k not in node.children]
+                if untried:
+                    key = rng.choice(untried)
+                    child = node.children[key] = Node(player)
+                    child.available = 1
+                    expanded = True
+                else:
+                    key = self._ucb(node, list(keyed))
+                    child = node.children[key]
+                action = keyed[key]
+            state.apply_action(action)
+            path.append(child)
+            node = child
+        rewards = self._playout(state, rng)
+        for visited in path:
+            visited.visits += 1
+            if visited.mover >= 0:
+                visited.reward += rewards[visited.mover]
+
+
+def search_stats(agent: Any) -> dict[str, Any]:
+    """Visits and mean reward of the root's children after the last move (for display)."""
+    root: Node | None = getattr(agent, "last_root", None)
+    if root is None:
+        return {}
+    return {str(k): {"visits": c.visits, "reward": c.reward / c.visits if c.visits else 0.0}
+            for k, c in root.children.items()}

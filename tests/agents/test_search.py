@@ -1,0 +1,87 @@
+"""Search bots (mcts, ismcts) and difficulty levels, on every game that has landed."""
+
+import random
+import time
+
+import pytest
+
+import quarkade
+from quarkade.agents import make_agent, turn_for
+from quarkade.agents.registry import LEVEL_NAMES, levels
+from quarkade.core.errors import AgentSpecError
+from quarkade.core.rng import sample_chance
+from quarkade.sim import play_match
+
+
+def midgame(name, seed=3, decisions=6):
+    """A state a few decisions into a random game, with a seat to move."""
+    rng = random.Random(seed)
+    state = quarkade.load_game(name).new_initial_state()
+    made = 0
+    while True:
+        while state.is_chance_node():
+            state.apply_action(sample_chance(state, rng))
+        if state.is_terminal():
+            return midgame(name, seed + 1, decisions)
+        if made == decisions:
+            return state
+        state.apply_action(rng.choice(state.legal_actions()))
+        made += 1
+
+
+def search_spec(name, budget):
+    hidden = not quarkade.core.game_class(name).perfect_information
+    return f"{'ismcts' if hidden else 'mcts'}:{budget}"
+
+
+@pytest.mark.parametrize("name", quarkade.list_games())
+def test_same_seed_same_moves(name):
+    game = quarkade.load_game(name)
+    spec = search_spec(name, "iterations=60")
+    runs = [play_match(game, [make_agent(spec, name), make_agent("random", name)], seed=4)[0]
+            for _ in range(2)]
+    assert runs[0].history() == runs[1].history()
+
+
+@pytest.mark.parametrize("name", quarkade.list_games())
+@pytest.mark.parametrize("algorithm", ["mcts", "ismcts"])
+def test_answers_within_the_time_budget(name, algorithm):
+    state = midgame(name)
+    agent = make_agent(f"{algorithm}:time=0.3", name)
+    start = time.perf_counter()
+    action = agent.act(turn_for(state), random.Random(0))
+    elapsed = time.perf_counter() - start
+    assert action in state.legal_actions()
+    assert elapsed < 0.3 + 0.25  # the budget plus at most one iteration and the set-up
+    assert agent.last_iterations > 0
+
+
+@pytest.mark.parametrize("algorithm", ["mcts", "ismcts"])
+def test_search_finds_the_winning_hadronization(algorithm):
+    from tests.games.hadronize.helpers import dealt
+    state = dealt([["charm", "strange", "up", "top"], ["down"] * 4], goal=2)
+    state.apply_action(state.string_to_action("superpose c/s/u"))
+    agent = make_agent(f"{algorithm}:iterations=200", "hadronize")
+    assert state.action_to_string(agent.act(turn_for(state), random.Random(0))) == "observe 0"
+
+
+def test_bad_search_parameters_are_refused():
+    with pytest.raises(AgentSpecError, match="at least 1"):
+        make_agent("mcts:iterations=0", "hadronize")
+    with pytest.raises(AgentSpecError, match="random or greedy"):
+        make_agent("mcts:rollout=smart", "hadronize")
+    with pytest.raises(AgentSpecError, match="no parameter 'depth'"):
+        make_agent("mcts:depth=2", "hadronize")
+
+
+@pytest.mark.parametrize("name", quarkade.list_games())
+def test_every_level_makes_an_agent(name):
+    mapping = levels(name)
+    assert set(mapping) == set(LEVEL_NAMES)
+    state = midgame(name)
+    for level in LEVEL_NAMES:
+        agent = make_agent(level, name)
+        assert agent.spec == level
+    for level in ("easy", "medium"):  # hard is timed in test_answers_within_the_time_budget
+        assert make_agent(level, name).act(turn_for(state), random.Random(0)) in \
+            state.legal_actions()
