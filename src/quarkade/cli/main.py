@@ -262,7 +262,8 @@ def serve(
 ) -> None:
     """Start the web app: play every game in a browser, against bots or friends."""
     try:
-        from quarkade.server.run import bind, serve as run_server, url_of
+        from quarkade.server.run import bind, url_of
+        from quarkade.server.run import serve as run_server
     except ModuleNotFoundError as missing:
         errors.print(f"error: the web app needs the web extra ({missing.name} is missing): "
                      "pip install 'quarkade[web]'", markup=False, soft_wrap=True)

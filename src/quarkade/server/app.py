@@ -132,12 +132,14 @@ async def rules(request: Request) -> Response:
 
 async def game_page(request: Request) -> Response:
     live = await _live(request)
+    _viewpoint(request, live)  # refuses a seat this device does not hold
     return HTMLResponse(pages.game(live.id, live.name, game_class(live.name).title,
                                    _renderer(live.name), request.query_params.get("seat", "")))
 
 
 async def replay_page(request: Request) -> Response:
     live = await _live(request)
+    _viewpoint(request, live)
     return HTMLResponse(pages.replay(live.id, live.name, game_class(live.name).title,
                                      _renderer(live.name), request.query_params.get("seat", "")))
 

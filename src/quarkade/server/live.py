@@ -138,6 +138,9 @@ class LiveGame:
         logs: dict[int, list[LogEntry]] = {v: [] for v in self.viewpoints}
         moves: list[tuple[int, int]] = []
         if action is not None:
+            if action not in state.legal_actions():
+                state.apply_action(action)  # raises the game's own refusal (a copy)
+                raise IllegalActionError(f"action {action} is not legal here")
             moves.append((state.current_player(), action))
             self._play(state, action, logs)
         while state.is_chance_node():

@@ -40,7 +40,7 @@ def url_of(sock: socket.socket) -> str:
 
 def _server(sock: socket.socket, db: str, bot_delay: float) -> uvicorn.Server:
     config = uvicorn.Config(create_app(db, bot_delay=bot_delay), log_level="warning",
-                            lifespan="on", ws="websockets")
+                            lifespan="on", ws="auto")
     return uvicorn.Server(config)
 
 

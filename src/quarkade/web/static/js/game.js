@@ -70,6 +70,10 @@ function switchSeat(next) {
 }
 
 function draw() {
+  // For tests and scripts: where the page is.
+  root.dataset.step = String(table.step);
+  root.dataset.over = table.over ? "yes" : "no";
+  root.dataset.turn = table.legal.length && !pending ? "mine" : "wait";
   // Hot-seat: the seat to move is held on this device but another seat is shown.
   const next = table.to_move;
   if (!table.over && next !== null && table.held.includes(next) && table.viewpoint !== next) {

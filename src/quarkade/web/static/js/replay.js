@@ -44,6 +44,7 @@ async function show(step) {
   }
   if (target !== wanted) return;  // a later click won
   current = target;
+  root.dataset.step = String(current);
   const table = { ...game, ...data, legal: [] };
   drawTable(el("table"), renderer, table, { act: null, held: game.held, name: null });
   el("where").textContent = `step ${current} of ${game.step}`;
