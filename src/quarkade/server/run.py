@@ -56,6 +56,7 @@ class ServerThread:
     """
 
     def __init__(self, db: str, bot_delay: float = 0.0, host: str = "127.0.0.1") -> None:
+        self.db = db
         self.sock = bind(host, 0)
         self.url = url_of(self.sock)
         self.server = _server(self.sock, db, bot_delay)
