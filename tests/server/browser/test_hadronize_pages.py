@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
@@ -85,16 +86,15 @@ def test_two_devices_play_one_table_by_invite_link(device, server) -> None:
     for _ in range(6):
         step = host.locator("#game").get_attribute("data-step")
         expect(guest.locator("#game")).to_have_attribute("data-step", step)
-        mover = next(seat for seat, page in pages.items()
-                     if page.locator("#game").get_attribute("data-turn") == "mine")
-        other = pages[1 - mover]
-        expect(other.locator("button.hz-chamber")).to_have_count(0)  # not its turn
-        pages[mover].locator("button.hz-chamber").first.tap() if mover == 1 else \
-            host.locator("button.hz-chamber").first.click()
-        for page in pages.values():
+        turns = {seat: page.locator("#game").get_attribute("data-turn")
+                 for seat, page in pages.items()}
+        assert sorted(turns.values()) == ["mine", "wait"], turns
+        mover = next(seat for seat, turn in turns.items() if turn == "mine")
+        expect(pages[1 - mover].locator("button.hz-chamber")).to_have_count(0)
+        chamber = pages[mover].locator("button.hz-chamber").first
+        chamber.tap() if mover == 1 else chamber.click()  # the guest is on a touch screen
+        for page in pages.values():  # the move shows on both pages
             page.wait_for_function(STEP_CHANGED, arg=step)
-        host.wait_for_function(MY_TURN_OR_OVER) if host.locator("#game").get_attribute(
-            "data-turn") == "mine" else guest.wait_for_function(MY_TURN_OR_OVER)
     # A phone-sized page needs no sideways scrolling.
     assert guest.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
 
@@ -158,5 +158,5 @@ def test_the_replay_page_steps_through_a_finished_game(page: Page, server) -> No
     expect(page.locator("#log li.current")).to_have_count(1)
     with page.expect_download() as download:
         page.click("#download")
-    record = json.loads(open(download.value.path(), encoding="utf-8").read())
+    record = json.loads(Path(download.value.path()).read_text(encoding="utf-8"))
     assert len(record["actions"]) == steps and record["viewer"] == "spectator"

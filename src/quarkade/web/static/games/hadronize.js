@@ -39,7 +39,7 @@ function drawCentre(view, name, choosing) {
     words = view.phase === "deal" ? "Dealing the starting quarks..." : "A quark is appearing...";
   }
   return h("div", { class: "hz-center" },
-    superposedQuark(view.superposition),
+    view.phase === "over" ? null : superposedQuark(view.superposition),
     h("p", {}, h("strong", {}, `Turn ${view.turn + (view.phase === "over" ? 0 : 1)}`),
       ` - first to ${view.goal} hadronized quarks wins. `, words));
 }
@@ -125,7 +125,7 @@ function outcome(view, seat, flavour, name) {
   const held = view.chambers[seat][view.flavours.indexOf(flavour)];
   if (!held) return { text: `${flavour}: stays`, tone: "" };
   if (seat === view.active) return { text: `${flavour}: ${held + 1} hadronize`, tone: "good" };
-  return { text: `${flavour}: ${held + 1} tunnel to ${name(view.active)}`, tone: "bad" };
+  return { text: `${flavour}: ${held + 1} tunnel to ${name(view.active)}`, tone: "take" };
 }
 
 function describeChamber(view, seat) {

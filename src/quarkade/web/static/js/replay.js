@@ -1,6 +1,6 @@
 // The replay page, for any game: step through the game (first, back, forward, last, the
 // slider, arrow keys, or a click on a log entry) as this device's seat may see it.
-import { drawTable, fetchJSON, h, loadRenderer, logText } from "./common.js";
+import { drawTable, fetchJSON, h, loadRenderer, logText, seatName } from "./common.js";
 
 const root = document.getElementById("replay");
 const gameId = root.dataset.id;
@@ -46,7 +46,8 @@ async function show(step) {
   current = target;
   root.dataset.step = String(current);
   const table = { ...game, ...data, legal: [] };
-  drawTable(el("table"), renderer, table, { act: null, held: game.held, name: null });
+  drawTable(el("table"), renderer, table,
+    { act: null, held: game.held, name: (s) => seatName(table, s) });
   el("where").textContent = `step ${current} of ${game.step}`;
   el("slider").value = String(current);
   el("first").disabled = el("back").disabled = current === 0;
