@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from starlette.testclient import TestClient
@@ -40,6 +41,21 @@ def move(client: TestClient, game_id: str, token: str, seat: Any, action: Any,
     if step is not None:
         body["step"] = step
     return client.post(f"/api/games/{game_id}/actions", params={"token": token}, json=body)
+
+
+def play_moves(client: TestClient, game_id: str, tokens: dict[int, str], count: int,
+               choose: Callable[[list[int]], int]) -> State:
+    """Up to ``count`` moves, each by the seat to move with its own token, ``choose``
+    picking from the legal actions; returns the state after them."""
+    for _ in range(count):
+        state = true_states(client, game_id)[-1]
+        if state.is_terminal():
+            return state
+        seat = state.current_player()
+        answer = move(client, game_id, tokens[seat], seat, choose(state.legal_actions()),
+                      len(state.history()))
+        assert answer.status_code == 200, answer.text
+    return true_states(client, game_id)[-1]
 
 
 def stored_actions(client: TestClient, game_id: str) -> list[int]:

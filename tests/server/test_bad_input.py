@@ -2,7 +2,7 @@
 
 import pytest
 
-from tests.server.helpers import friend_game, move, stored_actions, true_states
+from tests.server.helpers import friend_game, move, play_moves, stored_actions, true_states
 
 
 @pytest.fixture
@@ -50,11 +50,7 @@ def test_bad_moves_are_refused_and_change_nothing(client, table, body, status, f
 
 def test_a_move_after_the_end_is_refused(client, table):
     game_id, tokens, _, _ = table
-    live = client.app.state.hub.games[game_id]
-    while not live.state.is_terminal():
-        seat = live.state.current_player()
-        assert move(client, game_id, tokens[seat], seat, live.state.legal_actions()[0]
-                    ).status_code == 200
+    assert play_moves(client, game_id, tokens, 10_000, min).is_terminal()
     before = stored_actions(client, game_id)
     refused(move(client, game_id, tokens[0], 0, 20), 409, "game is over")
     assert stored_actions(client, game_id) == before

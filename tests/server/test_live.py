@@ -7,7 +7,7 @@ from starlette.testclient import TestClient
 
 from quarkade.core.agent import Agent
 from quarkade.server import create_app, live
-from tests.server.helpers import friend_game, move, true_states
+from tests.server.helpers import friend_game, play_moves, true_states
 
 
 def socket_url(game_id, seat=None, token=None):
@@ -45,11 +45,7 @@ def test_a_move_shows_on_every_page_at_once_and_a_returning_page_catches_up(clie
         # Seat 2's page goes away; two moves later it comes back and is up to date.
         away = (mover + 2) % 3
         pages.pop(away).__exit__(None, None, None)
-        for _ in range(2):
-            now = true_states(client, game_id)[-1]
-            seat = now.current_player()
-            assert move(client, game_id, tokens[seat], seat, now.legal_actions()[0]
-                        ).status_code == 200
+        play_moves(client, game_id, tokens, 2, min)
         with client.websocket_connect(socket_url(game_id, away, tokens[away])) as back:
             caught_up = back.receive_json()
         latest = true_states(client, game_id)
@@ -99,12 +95,7 @@ def test_a_slow_bot_does_not_stall_other_games(db_url, monkeypatch):
         assert GatedAgent.asked.wait(timeout=30)
         # While that bot thinks, another game is played move after move.
         other = friend_game(client, "hadronize")
-        for _ in range(6):
-            state = true_states(client, other["id"])[-1]
-            seat = state.current_player()
-            answer = move(client, other["id"], other["seat_tokens"][seat], seat,
-                          state.legal_actions()[0])
-            assert answer.status_code == 200
+        play_moves(client, other["id"], other["seat_tokens"], 6, min)
         stuck = len(true_states(client, slow["id"])[-1].history())
         with client.websocket_connect(socket_url(slow["id"])) as page:
             assert page.receive_json()["step"] == stuck
@@ -115,9 +106,7 @@ def test_a_slow_bot_does_not_stall_other_games(db_url, monkeypatch):
 def test_a_rematch_keeps_the_table_and_every_seat_follows_it(client):
     created = friend_game(client, "hadronize", goal=1)
     game_id, tokens = created["id"], created["seat_tokens"]
-    while not (state := true_states(client, game_id)[-1]).is_terminal():
-        seat = state.current_player()
-        move(client, game_id, tokens[seat], seat, state.legal_actions()[0])
+    assert play_moves(client, game_id, tokens, 1000, min).is_terminal()
     with client.websocket_connect(socket_url(game_id, 1, tokens[1])) as page:
         assert page.receive_json()["over"]
         page.send_json({"type": "rematch"})

@@ -1,21 +1,22 @@
 """Games survive a restart: stop the server mid-game, start a new one on the same SQLite
 file, and every game, seat and move is there and play goes on."""
 
+import random
+
+from sqlalchemy import select, update
 from starlette.testclient import TestClient
 
+from quarkade import CHANCE
 from quarkade.server import create_app
-from tests.server.helpers import friend_game, move, true_states
+from quarkade.server.storage import actions_table
+from tests.server.helpers import friend_game, move, play_moves, true_states
 
 
 def test_a_game_in_progress_survives_a_restart(db_url):
     with TestClient(create_app(db_url)) as client:
         created = friend_game(client, "hadronize", players=3)
         game_id, tokens = created["id"], created["seat_tokens"]
-        for _ in range(4):
-            state = true_states(client, game_id)[-1]
-            seat = state.current_player()
-            assert move(client, game_id, tokens[seat], seat, state.legal_actions()[-1]
-                        ).status_code == 200
+        play_moves(client, game_id, tokens, 4, max)
         before = {seat: client.get(f"/api/games/{game_id}", params={"token": token}).json()
                   for seat, token in tokens.items()}
     with TestClient(create_app(db_url)) as client:
@@ -51,3 +52,28 @@ def test_a_bot_that_was_about_to_move_moves_after_a_restart(db_url):
         else:
             raise AssertionError("the bot never moved after the restart")
         assert message["log"][: waiting["step"]] == waiting["log"]
+
+
+def test_chance_is_drawn_from_a_secure_source_and_stored_as_actions(client):
+    assert isinstance(client.app.state.hub.chance_rng, random.SystemRandom)
+    created = friend_game(client, "hadronize")
+    stored = client.app.state.store
+    with stored.engine.connect() as db:
+        rows = db.execute(select(actions_table.c.player).where(
+            actions_table.c.game_id == created["id"]).order_by(actions_table.c.step)).all()
+    # The starting quarks, the first seat and the first superposition: all chance, stored.
+    assert [row.player for row in rows] == [CHANCE] * 10
+
+
+def test_a_stored_game_that_no_longer_replays_is_refused_not_crashed(db_url):
+    with TestClient(create_app(db_url)) as client:
+        game_id = friend_game(client, "hadronize")["id"]
+    with TestClient(create_app(db_url)) as client:
+        store = client.app.state.store
+        with store.engine.begin() as db:
+            db.execute(update(actions_table).where(actions_table.c.game_id == game_id,
+                                                   actions_table.c.step == 3)
+                       .values(action=37))  # "first 5" while a quark is being dealt
+        answer = client.get(f"/api/games/{game_id}")
+        assert answer.status_code == 409
+        assert "can no longer be played" in answer.json()["error"]

@@ -14,6 +14,7 @@ from tests.server.helpers import (
     every_game,
     friend_game,
     move,
+    play_moves,
     seat_payload,
     stored_actions,
     true_states,
@@ -107,12 +108,7 @@ def test_the_record_a_seat_downloads_is_redacted_like_its_log(client, game):
     created = friend_game(client, game)
     game_id, tokens = created["id"], created["seat_tokens"]
     rng = random.Random(2)
-    for _ in range(12):
-        state = true_states(client, game_id)[-1]
-        if state.is_terminal():
-            break
-        seat = state.current_player()
-        move(client, game_id, tokens[seat], seat, rng.choice(state.legal_actions()))
+    play_moves(client, game_id, tokens, 12, rng.choice)
     states = true_states(client, game_id)
     history = states[-1].history()
     for viewpoint in viewpoints(states[-1]):
@@ -140,12 +136,7 @@ def test_a_seat_cannot_tell_games_apart_that_differ_only_in_what_it_cannot_see(c
     created = friend_game(client, game)
     game_id, tokens = created["id"], created["seat_tokens"]
     rng = random.Random(9)
-    for _ in range(10):
-        state = true_states(client, game_id)[-1]
-        if state.is_terminal():
-            break
-        seat = state.current_player()
-        move(client, game_id, tokens[seat], seat, rng.choice(state.legal_actions()))
+    play_moves(client, game_id, tokens, 10, rng.choice)
     live = client.app.state.hub.games[game_id]
     for viewpoint in range(live.game.num_players):
         twin_state = live.state.resample(viewpoint, random.Random(4))

@@ -315,7 +315,12 @@ class Hub:
             stored = self.store.load_game(game_id) if _plausible_id(game_id) else None
             if stored is None:
                 raise ApiError(404, f"no game {game_id!r} here; start one from the home page")
-            live = self.games.setdefault(game_id, LiveGame(self, stored))
+            try:
+                loaded = LiveGame(self, stored)
+            except QuarkadeError as problem:  # its game or a bot is gone, or a move is not
+                raise ApiError(409, f"game {game_id} can no longer be played here: "
+                               f"{problem}") from None
+            live = self.games.setdefault(game_id, loaded)
             await live.start()
         return live
 
