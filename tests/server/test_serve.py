@@ -43,3 +43,12 @@ def test_a_busy_port_is_one_clear_line():
     assert result.exit_code == 2
     assert result.stderr.startswith(f"error: cannot listen on 127.0.0.1:{port}")
     assert "Traceback" not in result.output
+
+
+def test_a_database_that_cannot_be_opened_is_one_clear_line(tmp_path):
+    for url, fragment in ((f"sqlite:///{tmp_path}/no/such/dir/q.db", "unable to open"),
+                          ("nonsense://x", "Can't load plugin"), ("not a url", "Could not parse")):
+        result = CliRunner().invoke(app, ["serve", "--port", "0", "--db", url])
+        assert result.exit_code == 2, result.output
+        assert result.stderr.startswith(f"error: cannot open the database {url}: ")
+        assert fragment in result.stderr and "Traceback" not in result.output

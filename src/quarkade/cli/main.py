@@ -262,6 +262,9 @@ def serve(
 ) -> None:
     """Start the web app: play every game in a browser, against bots or friends."""
     try:
+        from sqlalchemy.exc import SQLAlchemyError
+
+        from quarkade.server import create_app
         from quarkade.server.run import bind, url_of
         from quarkade.server.run import serve as run_server
     except ModuleNotFoundError as missing:
@@ -272,6 +275,13 @@ def serve(
         errors.print(f"error: --port {port}: a port is 0-65535", markup=False)
         raise typer.Exit(2)
     try:
+        web_app = create_app(db, bot_delay=bot_delay)
+    except (SQLAlchemyError, ImportError) as problem:
+        reason = " ".join(str(problem).split())
+        errors.print(f"error: cannot open the database {db}: {reason}", markup=False,
+                     soft_wrap=True)
+        raise typer.Exit(2) from None
+    try:
         sock = bind(host, port)
     except OSError as problem:
         errors.print(f"error: cannot listen on {host}:{port}: {problem.strerror or problem}",
@@ -279,7 +289,7 @@ def serve(
         raise typer.Exit(2) from None
     console.print(f"Quarkade is running: open {url_of(sock)} in a browser "
                   "(Ctrl+C stops it)", markup=False, soft_wrap=True)
-    run_server(sock, db, bot_delay=bot_delay)
+    run_server(sock, web_app)
 
 
 if __name__ == "__main__":  # pragma: no cover

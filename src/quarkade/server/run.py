@@ -12,9 +12,9 @@ import time
 from collections.abc import Callable
 
 import uvicorn
+from starlette.types import ASGIApp
 
 from quarkade.server.app import create_app
-from quarkade.server.storage import DEFAULT_URL
 
 
 def bind(host: str, port: int) -> socket.socket:
@@ -38,15 +38,14 @@ def url_of(sock: socket.socket) -> str:
     return f"http://{shown}:{port}/"
 
 
-def _server(sock: socket.socket, db: str, bot_delay: float) -> uvicorn.Server:
-    config = uvicorn.Config(create_app(db, bot_delay=bot_delay), log_level="warning",
-                            lifespan="on", ws="auto")
+def _server(app: ASGIApp) -> uvicorn.Server:
+    config = uvicorn.Config(app, log_level="warning", lifespan="on", ws="auto")
     return uvicorn.Server(config)
 
 
-def serve(sock: socket.socket, db: str = DEFAULT_URL, bot_delay: float = 0.6) -> None:
-    """Serve on ``sock`` until interrupted."""
-    _server(sock, db, bot_delay).run(sockets=[sock])
+def serve(sock: socket.socket, app: ASGIApp) -> None:
+    """Serve ``app`` (see ``create_app``) on ``sock`` until interrupted."""
+    _server(app).run(sockets=[sock])
 
 
 class ServerThread:
@@ -59,7 +58,7 @@ class ServerThread:
         self.db = db
         self.sock = bind(host, 0)
         self.url = url_of(self.sock)
-        self.server = _server(self.sock, db, bot_delay)
+        self.server = _server(create_app(db, bot_delay=bot_delay))
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]},
                                        daemon=True, name="quarkade-server")
 
