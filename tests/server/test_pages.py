@@ -41,6 +41,8 @@ def test_new_game_form_offers_every_option_and_seat_choice(client, game):
         assert f'name="seat{seat}"' in page
     for kind in ("you", "hotseat", "friend", "bot:random"):
         assert f'value="{kind}"' in page
+    for other in every_game():
+        assert (f'href="/new/{other}"' in page) == (other != game)
 
 
 def test_the_form_starts_a_game_and_hands_this_device_its_seats(client):

@@ -107,8 +107,9 @@ async def home(request: Request) -> Response:
 
 async def new_game_page(request: Request) -> Response:
     game = _known_game(request.path_params["game"])
+    others = [entry for entry in catalogue() if entry["name"] != game]
     if request.method == "GET":
-        return HTMLResponse(pages.new_game(game_entry(game)))
+        return HTMLResponse(pages.new_game(game_entry(game), others))
     form = await request.form()
     values = {key: str(value) for key, value in form.multi_items()}
     options = {key.removeprefix("option."): value for key, value in values.items()
@@ -119,7 +120,8 @@ async def new_game_page(request: Request) -> Response:
         live, host_token = await _hub(request).create(game, options, specs)
     except (ApiError, QuarkadeError) as problem:
         message = problem.message if isinstance(problem, ApiError) else str(problem)
-        return HTMLResponse(pages.new_game(game_entry(game), values, message), status_code=400)
+        return HTMLResponse(pages.new_game(game_entry(game), others, values, message),
+                            status_code=400)
     response = RedirectResponse(f"/games/{live.id}", status_code=303)
     _set_cookie(response, live.id, [host_token, *_creator_tokens(live)])
     return response

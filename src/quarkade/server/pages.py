@@ -63,8 +63,9 @@ def home(games: Sequence[Mapping[str, Any]], recent: Sequence[Mapping[str, Any]]
     return layout("Games", body)
 
 
-def new_game(game: Mapping[str, Any], values: Mapping[str, str] | None = None,
-             error: str = "") -> str:
+def new_game(game: Mapping[str, Any], others: Sequence[Mapping[str, Any]],
+             values: Mapping[str, str] | None = None, error: str = "") -> str:
+    """The form for a new game of ``game``; ``others`` are the other games, linked."""
     values = values or {}
     name = escape(game["name"])
     fields = []
@@ -106,8 +107,11 @@ def new_game(game: Mapping[str, Any], values: Mapping[str, str] | None = None,
                      f'<label for="seat{seat}">Seat {seat}</label>'
                      f'<select id="seat{seat}" name="seat{seat}">{choices}</select></div>')
     problem = f'<p class="error" role="alert">{escape(error)}</p>' if error else ""
+    switch = ", ".join(f'<a href="/new/{escape(o["name"])}">{escape(o["title"])}</a>'
+                       for o in others)
     body = f"""<h1>New game of {escape(game['title'])}</h1>
 <p>{escape(game['summary'])} <a href="/rules/{name}">Read the rules</a>.</p>
+{f'<p class="muted">Or another game: {switch}.</p>' if switch else ''}
 {problem}
 <form method="post" action="/new/{name}" class="new-game" id="new-game">
 <fieldset><legend>Options</legend>{''.join(fields)}</fieldset>
