@@ -79,11 +79,5 @@ def viewpoints(state: State) -> list[int]:
     return [*range(state.game.num_players), SPECTATOR]
 
 
-def every_game() -> list[str]:
-    from quarkade import list_games
-
-    return list_games()
-
-
 def title(game: str) -> str:
     return game_class(game).title

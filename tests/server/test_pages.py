@@ -6,22 +6,23 @@ from pathlib import Path
 
 import pytest
 
+from quarkade import list_games
 from quarkade.core.words import rules_page
 from quarkade.server.app import STATIC
-from tests.server.helpers import every_game, friend_game, title
+from tests.server.helpers import friend_game, title
 
 
 def test_home_lists_every_game_with_a_picture_and_links(client):
     page = client.get("/")
     assert page.status_code == 200
-    for game in every_game():
+    for game in list_games():
         assert title(game) in page.text
         assert f'href="/new/{game}"' in page.text and f'href="/rules/{game}"' in page.text
         picture = re.search(rf'<img src="([^"]+)" alt="The {title(game)} table"', page.text)
         assert picture and client.get(picture.group(1)).status_code == 200
 
 
-@pytest.mark.parametrize("game", every_game())
+@pytest.mark.parametrize("game", list_games())
 def test_rules_page_renders_the_games_own_rules(client, game):
     page = client.get(f"/rules/{game}")
     assert page.status_code == 200
@@ -30,7 +31,7 @@ def test_rules_page_renders_the_games_own_rules(client, game):
     assert "<script" not in page.text.split("</header>")[1]
 
 
-@pytest.mark.parametrize("game", every_game())
+@pytest.mark.parametrize("game", list_games())
 def test_new_game_form_offers_every_option_and_seat_choice(client, game):
     catalogue = {g["name"]: g for g in client.get("/api/games").json()["games"]}
     entry = catalogue[game]
@@ -41,7 +42,7 @@ def test_new_game_form_offers_every_option_and_seat_choice(client, game):
         assert f'name="seat{seat}"' in page
     for kind in ("you", "hotseat", "friend", "bot:random"):
         assert f'value="{kind}"' in page
-    for other in every_game():
+    for other in list_games():
         assert (f'href="/new/{other}"' in page) == (other != game)
 
 
