@@ -1,5 +1,5 @@
-# Quarkade: `make play` to play, `make test` to run the tests. Works on a fresh Debian
-# machine with Python 3.11+ (as root, missing system packages are installed).
+# Quarkade: `make play` to play in a browser, `make test` to run the tests. Works on a fresh
+# Debian machine with Python 3.11+ (as root, missing system packages are installed).
 
 PYTHON ?= python3
 VENV ?= .venv
@@ -8,13 +8,18 @@ PIP := $(BIN)/python -m pip --disable-pip-version-check -q
 RUN_STAMP := $(VENV)/.installed-run
 DEV_STAMP := $(VENV)/.installed-dev
 
-.PHONY: play test bench lint clean
+.PHONY: play play-terminal test bench lint screenshots chromium clean
 
+# The web app on http://127.0.0.1:8000/ (it prints the URL); games are kept in quarkade.db.
 play: $(RUN_STAMP)
+	$(BIN)/quarkade serve
+
+play-terminal: $(RUN_STAMP)
 	$(BIN)/quarkade play hadronize --players 3
 
-test: $(DEV_STAMP)
-	$(BIN)/python -m pytest -n auto -q
+# Browser tests share one worker (--dist loadgroup), so the run holds one Chromium.
+test: $(DEV_STAMP) chromium
+	$(BIN)/python -m pytest -n auto --dist loadgroup -q
 
 bench: $(DEV_STAMP)
 	$(BIN)/python bench/bench_engine.py
@@ -23,6 +28,17 @@ lint: $(DEV_STAMP)
 	$(BIN)/ruff check src tests bench
 	$(BIN)/mypy
 
+# docs/screenshots/*.png, taken with the same headless Chromium as the browser tests.
+screenshots: $(DEV_STAMP) chromium
+	$(BIN)/python -m tests.server.browser.screenshots
+
+# Debian's Chromium, for the browser tests (Playwright drives it; it never downloads one).
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { \
+		if [ "$$(id -u)" = 0 ]; then apt-get update -q && apt-get install -y -q chromium; \
+		else echo "the browser tests need Debian's chromium: sudo apt-get install -y chromium" >&2; \
+			exit 1; fi; }
+
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Quarkade needs Python 3.11+"'
 	@$(PYTHON) -c 'import ensurepip, venv' 2>/dev/null || \
@@ -30,12 +46,13 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
 $(RUN_STAMP): pyproject.toml | $(BIN)/python
-	$(PIP) install -e .
+	$(PIP) install -e '.[web]'
 	touch $@
 
 $(DEV_STAMP): pyproject.toml | $(BIN)/python
-	$(PIP) install -e '.[dev]'
+	$(PIP) install -e '.[dev,web]'
 	touch $@ $(RUN_STAMP)
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis build src/*.egg-info
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis build src/*.egg-info \
+		test-artifacts

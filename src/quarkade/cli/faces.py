@@ -1,38 +1,24 @@
-"""What the terminal needs from each game: its renderer, log lines and action labels.
+"""What the terminal needs from each game: its renderer, plus the words every face shares.
 
-Every game's ``text`` module provides ``render(view, names, you)`` and
-``log_line(view, actor, notation, names)``; ``action_label(view, notation, names)`` is
-optional (the notation itself is the default).
+Every game's ``text`` module provides ``render(view, names, you)`` (a rich renderable);
+the log lines, action labels and rules page live in ``quarkade.core.words`` so the web
+app reads them without importing the terminal.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from importlib import resources
 from typing import Any
 
 from rich.console import RenderableType
 
-from quarkade.core.registry import game_package, game_part
+from quarkade.core.registry import game_part
+from quarkade.core.words import action_label, log_line, rules_page
+
+__all__ = ["action_label", "log_line", "render", "rules_page"]
 
 
 def render(game: str, view: dict[str, Any], names: Sequence[str],
            you: int | None = None) -> RenderableType:
     renderable: RenderableType = game_part(game, "text").render(view, names, you)
     return renderable
-
-
-def log_line(game: str, view: dict[str, Any], actor: int, notation: str,
-             names: Sequence[str]) -> str | None:
-    line: str | None = game_part(game, "text").log_line(view, actor, notation, names)
-    return line
-
-
-def action_label(game: str, view: dict[str, Any], notation: str, names: Sequence[str]) -> str:
-    labeller = getattr(game_part(game, "text"), "action_label", None)
-    return notation if labeller is None else str(labeller(view, notation, names))
-
-
-def rules_page(game: str) -> str:
-    """The game's rules page (Markdown), written in our own words."""
-    return resources.files(game_package(game)).joinpath("rules.md").read_text(encoding="utf-8")

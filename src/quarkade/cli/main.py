@@ -250,5 +250,47 @@ def replay(
         index = max(0, min(len(states) - 1, moves[key]))
 
 
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on (0: any free port).")] = 8000,
+    db: Annotated[str, typer.Option(
+        help="Database URL: a SQLite file (the default, in this directory) or PostgreSQL, "
+        "e.g. postgresql+psycopg://user:password@host/quarkade.")] = "sqlite:///quarkade.db",
+    bot_delay: Annotated[float, typer.Option(
+        help="Seconds a bot waits before moving, so people can follow.")] = 0.6,
+) -> None:
+    """Start the web app: play every game in a browser, against bots or friends."""
+    try:
+        from sqlalchemy.exc import SQLAlchemyError
+
+        from quarkade.server import create_app
+        from quarkade.server.run import bind, url_of
+        from quarkade.server.run import serve as run_server
+    except ModuleNotFoundError as missing:
+        errors.print(f"error: the web app needs the web extra ({missing.name} is missing): "
+                     "pip install 'quarkade[web]'", markup=False, soft_wrap=True)
+        raise typer.Exit(2) from None
+    if not 0 <= port <= 65535:
+        errors.print(f"error: --port {port}: a port is 0-65535", markup=False)
+        raise typer.Exit(2)
+    try:
+        web_app = create_app(db, bot_delay=bot_delay)
+    except (SQLAlchemyError, ImportError) as problem:
+        reason = " ".join(str(problem).split())
+        errors.print(f"error: cannot open the database {db}: {reason}", markup=False,
+                     soft_wrap=True)
+        raise typer.Exit(2) from None
+    try:
+        sock = bind(host, port)
+    except OSError as problem:
+        errors.print(f"error: cannot listen on {host}:{port}: {problem.strerror or problem}",
+                     markup=False, soft_wrap=True)
+        raise typer.Exit(2) from None
+    console.print(f"Quarkade is running: open {url_of(sock)} in a browser "
+                  "(Ctrl+C stops it)", markup=False, soft_wrap=True)
+    run_server(sock, web_app)
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -1,0 +1,128 @@
+"""Live play over WebSocket: a move reaches every page at once, a page that reconnects
+catches up, bots move on the server, and a slow bot stalls no other game."""
+
+import threading
+
+from starlette.testclient import TestClient
+
+from quarkade.core.agent import Agent
+from quarkade.server import create_app, live
+from tests.server.helpers import friend_game, play_moves, true_states
+
+
+def socket_url(game_id, seat=None, token=None):
+    query = "&".join(part for part in (f"seat={seat}" if seat is not None else "",
+                                        f"token={token}" if token else "") if part)
+    return f"/ws/games/{game_id}" + (f"?{query}" if query else "")
+
+
+def receive_until(socket, done):
+    for _ in range(10_000):
+        message = socket.receive_json()
+        if message["type"] == "state" and done(message):
+            return message
+    raise AssertionError("the awaited state never came")
+
+
+def test_a_move_shows_on_every_page_at_once_and_a_returning_page_catches_up(client):
+    created = friend_game(client, "hadronize", players=3)
+    game_id, tokens = created["id"], created["seat_tokens"]
+    state = true_states(client, game_id)[-1]
+    mover = state.current_player()
+    pages = {seat: client.websocket_connect(socket_url(game_id, seat, tokens[seat]))
+             for seat in range(3)}
+    pages["spectator"] = client.websocket_connect(socket_url(game_id))
+    try:
+        first = {key: page.__enter__().receive_json() for key, page in pages.items()}
+        assert {m["step"] for m in first.values()} == {len(state.history())}
+        assert [m["viewpoint"] for m in first.values()] == [0, 1, 2, None]
+        assert [bool(m["legal"]) for m in first.values()] == [s == mover for s in (0, 1, 2, 3)]
+        pages[mover].send_json({"type": "act", "action": first[mover]["legal"][0]["id"],
+                                "step": first[mover]["step"]})
+        after = {key: page.receive_json() for key, page in pages.items()}
+        steps = {m["step"] for m in after.values()}
+        assert len(steps) == 1 and steps.pop() > first[mover]["step"]
+        # Seat 2's page goes away; two moves later it comes back and is up to date.
+        away = (mover + 2) % 3
+        pages.pop(away).__exit__(None, None, None)
+        play_moves(client, game_id, tokens, 2, min)
+        with client.websocket_connect(socket_url(game_id, away, tokens[away])) as back:
+            caught_up = back.receive_json()
+        latest = true_states(client, game_id)
+        assert caught_up["step"] == len(latest[-1].history())
+        assert caught_up["view"] == latest[-1].view(away)
+        assert len(caught_up["log"]) == caught_up["step"]
+    finally:
+        for page in pages.values():
+            page.__exit__(None, None, None)
+
+
+def test_bots_play_on_the_server_until_a_person_must_move(client):
+    answer = client.post("/api/games", json={"game": "hadronize", "options": {"players": 3},
+                                             "seats": ["you", "bot:greedy", "bot:random"]})
+    game_id = answer.json()["id"]
+    with client.websocket_connect(socket_url(game_id, 0)) as page:
+        for _ in range(5):
+            mine = receive_until(page, lambda m: m["legal"] or m["over"])
+            if mine["over"]:
+                break
+            page.send_json({"type": "act", "action": mine["legal"][-1]["id"],
+                            "step": mine["step"]})
+            receive_until(page, lambda m, before=mine["step"]: m["step"] > before)
+    states = true_states(client, game_id)
+    players = {states[i].current_player() for i in range(len(states) - 1)}
+    assert {1, 2} <= players  # both bots moved
+
+
+class GatedAgent(Agent):
+    """A bot that thinks until the test lets it move."""
+
+    spec = "random"
+    gate = threading.Event()
+    asked = threading.Event()
+
+    def act(self, turn, rng):
+        GatedAgent.asked.set()
+        assert GatedAgent.gate.wait(timeout=30), "the test never opened the gate"
+        return turn.legal_actions[0]
+
+
+def test_a_slow_bot_does_not_stall_other_games(db_url, monkeypatch):
+    monkeypatch.setattr(live, "make_agent", lambda spec, game: GatedAgent())
+    with TestClient(create_app(db_url)) as client:
+        slow = client.post("/api/games", json={"game": "hadronize",
+                                               "seats": ["bot:random", "bot:random"]}).json()
+        assert GatedAgent.asked.wait(timeout=30)
+        # While that bot thinks, another game is played move after move.
+        other = friend_game(client, "hadronize")
+        play_moves(client, other["id"], other["seat_tokens"], 6, min)
+        stuck = len(true_states(client, slow["id"])[-1].history())
+        with client.websocket_connect(socket_url(slow["id"])) as page:
+            assert page.receive_json()["step"] == stuck
+            GatedAgent.gate.set()
+            receive_until(page, lambda m: m["step"] > stuck)
+
+
+def test_a_rematch_keeps_the_table_and_every_seat_follows_it(client):
+    created = friend_game(client, "hadronize", goal=1)
+    game_id, tokens = created["id"], created["seat_tokens"]
+    assert play_moves(client, game_id, tokens, 1000, min).is_terminal()
+    with client.websocket_connect(socket_url(game_id, 1, tokens[1])) as page:
+        assert page.receive_json()["over"]
+        page.send_json({"type": "rematch"})
+        announced = page.receive_json()  # every page of the game hears of it
+        assert announced["type"] == "state" and announced["rematch"]
+        answer = page.receive_json()  # and the page that asked is told where to go
+        assert answer["id"] == announced["rematch"]
+        assert answer["type"] == "rematch" and answer["url"] == f"/games/{game_id}/rematch"
+    again = client.post(f"/api/games/{game_id}/rematch", params={"token": tokens[0]}).json()
+    assert again["id"] == answer["id"]  # one rematch, shared
+    for seat in (0, 1):
+        client.cookies.clear()
+        client.cookies.set(f"quarkade_{game_id}", tokens[seat])
+        followed = client.get(f"/games/{game_id}/rematch", follow_redirects=False)
+        assert followed.headers["location"] == f"/games/{again['id']}"
+        client.cookies.set(f"quarkade_{again['id']}",
+                           followed.cookies[f"quarkade_{again['id']}"])
+        payload = client.get(f"/api/games/{again['id']}").json()
+        assert payload["held"] == [seat] and payload["step"] > 0 and not payload["over"]

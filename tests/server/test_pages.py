@@ -1,0 +1,85 @@
+"""The pages, for every registered game: home, rules, the new-game form, the game and replay
+pages; and the static front end, which loads nothing from anywhere else."""
+
+import re
+from pathlib import Path
+
+import pytest
+
+from quarkade import list_games
+from quarkade.core.words import rules_page
+from quarkade.server.app import STATIC
+from tests.server.helpers import friend_game, title
+
+
+def test_home_lists_every_game_with_a_picture_and_links(client):
+    page = client.get("/")
+    assert page.status_code == 200
+    for game in list_games():
+        assert title(game) in page.text
+        assert f'href="/new/{game}"' in page.text and f'href="/rules/{game}"' in page.text
+        picture = re.search(rf'<img src="([^"]+)" alt="The {title(game)} table"', page.text)
+        assert picture and client.get(picture.group(1)).status_code == 200
+
+
+@pytest.mark.parametrize("game", list_games())
+def test_rules_page_renders_the_games_own_rules(client, game):
+    page = client.get(f"/rules/{game}")
+    assert page.status_code == 200
+    first_heading = rules_page(game).splitlines()[0].lstrip("# ").strip()
+    assert f"<h1>{first_heading}</h1>" in page.text
+    assert "<script" not in page.text.split("</header>")[1]
+
+
+@pytest.mark.parametrize("game", list_games())
+def test_new_game_form_offers_every_option_and_seat_choice(client, game):
+    catalogue = {g["name"]: g for g in client.get("/api/games").json()["games"]}
+    entry = catalogue[game]
+    page = client.get(f"/new/{game}").text
+    for option in entry["options"]:
+        assert f'name="option.{option["name"]}"' in page
+    for seat in range(entry["max_players"]):
+        assert f'name="seat{seat}"' in page
+    for kind in ("you", "hotseat", "friend", "bot:random"):
+        assert f'value="{kind}"' in page
+    for other in list_games():
+        assert (f'href="/new/{other}"' in page) == (other != game)
+
+
+def test_the_form_starts_a_game_and_hands_this_device_its_seats(client):
+    form = {"option.players": "3", "option.goal": "10", "option.max_turns": "0",
+            "seat0": "you", "seat1": "hotseat", "seat2": "friend", "seat3": "friend"}
+    answer = client.post("/new/hadronize", data=form, follow_redirects=False)
+    assert answer.status_code == 303
+    game_id = answer.headers["location"].rsplit("/", 1)[1]
+    payload = client.get(f"/api/games/{game_id}").json()
+    assert payload["held"] == [0, 1] and len(payload["seats"]) == 3
+    assert [i["seat"] for i in payload["invites"]] == [2]
+    cookie = answer.headers["set-cookie"]
+    assert "HttpOnly" in cookie and "SameSite=lax" in cookie.replace("Lax", "lax")
+
+
+def test_game_and_replay_pages_name_the_renderer_module(client):
+    game_id = friend_game(client, "hadronize")["id"]
+    for path, script in ((f"/games/{game_id}", "/static/js/game.js"),
+                         (f"/games/{game_id}/replay", "/static/js/replay.js")):
+        page = client.get(path)
+        assert page.status_code == 200
+        assert 'data-renderer="/static/games/hadronize.js"' in page.text
+        assert f'<script type="module" src="{script}">' in page.text
+        assert "default-src 'self'" in page.headers["content-security-policy"]
+
+
+def test_every_static_file_is_served_and_nothing_comes_from_elsewhere(client):
+    files = [p for p in Path(STATIC).rglob("*") if p.is_file()]
+    assert {"app.css", "game.js", "replay.js", "common.js", "hadronize.js"} <= {
+        p.name for p in files}
+    for path in files:
+        answer = client.get("/static/" + path.relative_to(STATIC).as_posix())
+        assert answer.status_code == 200
+        text = path.read_text(encoding="utf-8")
+        # No address outside this server (the SVG namespace is a name, never fetched).
+        assert not re.findall(r"(?:https?:)?//(?!www\.w3\.org/2000/svg)[a-z0-9.-]+\.[a-z]{2,}",
+                              text), path
+        imports = re.findall(r'(?:from|import)\s*\(?\s*"([^"]+)"', text)
+        assert all(i.startswith(".") for i in imports), (path, imports)

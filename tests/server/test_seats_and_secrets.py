@@ -1,0 +1,171 @@
+"""Seats and secrets, for every registered game: each seat is sent only its own view, log,
+moves and record; a token acts and reads for its own seat only; a spectator sees the
+public view. Games are played to the end over the HTTP API with random legal moves."""
+
+import json
+import random
+
+import pytest
+
+from quarkade import list_games
+from quarkade.core.protocol import SPECTATOR
+from quarkade.server.live import LiveGame
+from quarkade.server.storage import StoredGame, StoredSeat
+from tests.server.helpers import (
+    friend_game,
+    move,
+    play_moves,
+    seat_payload,
+    stored_actions,
+    true_states,
+    viewpoints,
+)
+
+
+def expected_log(states, viewpoint):
+    """What ``viewpoint`` may read of each action: its notation as that seat sees it."""
+    history = states[-1].history()
+    return [states[step].action_string_for(viewpoint, action)
+            for step, action in enumerate(history)]
+
+
+def check_payload(payload, states, viewpoint, holds_seat):
+    state = states[-1]
+    assert payload["view"] == state.view(viewpoint)
+    assert payload["step"] == len(state.history())
+    assert [entry["text"] for entry in payload["log"]] == expected_log(states, viewpoint)
+    assert all(set(entry) == {"step", "player", "text", "line"} for entry in payload["log"])
+    to_move = state.current_player()
+    if holds_seat and to_move == viewpoint:
+        assert [m["id"] for m in payload["legal"]] == state.legal_actions()
+        assert [m["text"] for m in payload["legal"]] == [
+            state.action_string_for(viewpoint, a) for a in state.legal_actions()]
+    else:
+        assert payload["legal"] == []
+    assert "invites" not in payload
+
+
+@pytest.mark.parametrize("game", list_games())
+def test_each_seat_sees_only_its_own_view_log_and_moves_to_the_end(client, game):
+    created = friend_game(client, game)
+    game_id, tokens = created["id"], created["seat_tokens"]
+    rng = random.Random(5)
+    for _ in range(2000):
+        states = true_states(client, game_id)
+        state = states[-1]
+        for viewpoint in viewpoints(state):
+            token = tokens.get(viewpoint)
+            payload = seat_payload(client, game_id, token,
+                                   "spectator" if viewpoint == SPECTATOR else viewpoint).json()
+            check_payload(payload, states, viewpoint, holds_seat=token is not None)
+            others = [t for seat, t in tokens.items() if seat != viewpoint]
+            assert not any(t in json.dumps(payload) for t in others)
+        if state.is_terminal():
+            break
+        seat = state.current_player()
+        answer = move(client, game_id, tokens[seat], seat, rng.choice(state.legal_actions()),
+                      len(state.history()))
+        assert answer.status_code == 200, answer.text
+    else:
+        pytest.fail("the game did not end")
+    final = seat_payload(client, game_id, None).json()
+    assert final["over"] and final["returns"] == states[-1].returns()
+
+
+@pytest.mark.parametrize("game", list_games())
+def test_a_token_cannot_act_or_read_for_another_seat(client, game):
+    created = friend_game(client, game)
+    game_id, tokens = created["id"], created["seat_tokens"]
+    state = true_states(client, game_id)[-1]
+    mover = state.current_player()
+    other = (mover + 1) % state.game.num_players
+    before = stored_actions(client, game_id)
+    action = state.legal_actions()[0]
+    # Acting for the seat to move with another seat's token, or with none.
+    for token in (tokens[other], "not-a-token", ""):
+        answer = move(client, game_id, token, mover, action, len(before))
+        assert answer.status_code == 403, answer.text
+        assert "holds no token for seat" in answer.json()["error"]
+    # Reading another seat's view, record or replay steps.
+    for path in (f"/api/games/{game_id}", f"/games/{game_id}/record",
+                 f"/api/games/{game_id}/steps/0", f"/games/{game_id}/replay"):
+        answer = client.get(path, params={"token": tokens[other], "seat": mover})
+        assert answer.status_code == 403, (path, answer.text)
+    # The live socket refuses it too, and says why.
+    with client.websocket_connect(f"/ws/games/{game_id}?seat={mover}&token={tokens[other]}"
+                                  ) as socket:
+        refusal = socket.receive_json()
+        assert refusal["type"] == "error" and refusal["status"] == 403
+    assert stored_actions(client, game_id) == before
+    # Without any token a page is a spectator's: the public view, no moves.
+    public = seat_payload(client, game_id, None).json()
+    assert public["viewpoint"] is None and public["legal"] == []
+    assert public["view"] == state.view(SPECTATOR)
+
+
+@pytest.mark.parametrize("game", list_games())
+def test_the_record_a_seat_downloads_is_redacted_like_its_log(client, game):
+    created = friend_game(client, game)
+    game_id, tokens = created["id"], created["seat_tokens"]
+    rng = random.Random(2)
+    play_moves(client, game_id, tokens, 12, rng.choice)
+    states = true_states(client, game_id)
+    history = states[-1].history()
+    for viewpoint in viewpoints(states[-1]):
+        params = {"seat": "spectator" if viewpoint == SPECTATOR else viewpoint}
+        if viewpoint in tokens:
+            params["token"] = tokens[viewpoint]
+        answer = client.get(f"/games/{game_id}/record", params=params)
+        assert answer.status_code == 200
+        assert "attachment" in answer.headers["content-disposition"]
+        record = answer.json()
+        texts = expected_log(states, viewpoint)
+        assert [a["text"] for a in record["actions"]] == texts
+        for step, (recorded, action) in enumerate(zip(record["actions"], history, strict=True)):
+            full = states[step].action_to_string(action)
+            assert recorded["id"] == (action if texts[step] == full else -1)
+        for step in (0, len(history) // 2, len(history)):
+            shown = client.get(f"/api/games/{game_id}/steps/{step}", params=params).json()
+            assert shown["view"] == states[step].view(viewpoint)
+
+
+@pytest.mark.parametrize("game", list_games())
+def test_a_seat_cannot_tell_games_apart_that_differ_only_in_what_it_cannot_see(client, game):
+    """Two games whose histories differ only in what seat 0 cannot know (the second made
+    with ``resample``) give seat 0 the same payload: nothing hidden leaks through the server."""
+    created = friend_game(client, game)
+    game_id, tokens = created["id"], created["seat_tokens"]
+    rng = random.Random(9)
+    play_moves(client, game_id, tokens, 10, rng.choice)
+    live = client.app.state.hub.games[game_id]
+    for viewpoint in range(live.game.num_players):
+        twin_state = live.state.resample(viewpoint, random.Random(4))
+        seats = [StoredSeat(s.seat, s.kind, s.agent, s.name, s.token, s.joined)
+                 for s in live.seats]
+        twin = LiveGame(live.hub, StoredGame("twin", game, live.options, live.host_token,
+                                             live.created, seats, twin_state.history(),
+                                             None, None))
+        holder = live.holder([tokens[viewpoint]])
+        assert twin.payload(viewpoint, holder) | {"id": game_id} == live.payload(
+            viewpoint, holder)
+
+
+def test_the_creating_device_holds_its_seats_and_sees_the_invites(client):
+    answer = client.post("/api/games", json={
+        "game": "hadronize", "options": {"players": 4},
+        "seats": ["you", "hotseat", "friend", "bot:greedy"]})
+    assert answer.status_code == 201
+    created = answer.json()
+    assert set(created["tokens"]) == {"0", "1"}
+    assert [invite["seat"] for invite in created["invites"]] == [2]
+    payload = client.get(created["url"].replace("/games/", "/api/games/")).json()
+    assert payload["held"] == [0, 1]
+    assert payload["invites"][0]["url"] == created["invites"][0]["url"]
+    assert [s["kind"] for s in payload["seats"]] == ["you", "hotseat", "friend", "bot"]
+    # The friend, on another device, opens the invite link: the seat is theirs and joined.
+    client.cookies.clear()
+    joined = client.get(created["invites"][0]["url"], follow_redirects=False)
+    assert joined.status_code == 303 and joined.headers["location"].endswith("?seat=2")
+    mine = client.get(f"/api/games/{created['id']}", params={"seat": 2}).json()
+    assert mine["held"] == [2] and "invites" not in mine
+    assert mine["seats"][2]["joined"] is True
