@@ -101,7 +101,7 @@ def scene(*turns: tuple[int, list[str]], test: str | None = None, **options: obj
     for seat, plays in turns:
         counts[seat] += 1
         for spec in plays:
-            needs[seat] += spec.split(">")[0].split()
+            needs[seat] += _cards_of(spec)
     last = turns[-1][0]
     if test is not None:
         needs[last] += test.split()
@@ -114,14 +114,20 @@ def scene(*turns: tuple[int, list[str]], test: str | None = None, **options: obj
         spare = list(deck)
         for word in needs[seat]:
             spare[word_index(word)] -= 1
+        # The opening hand must hold a verb, a qualifier and a noun: filler supplies the
+        # kinds the first five needed cards lack, then the rest of the seat's cards.
+        opening = {KIND_OF[word_index(w)] for w in needs[seat][:5]}
+        kinds = [k for k in _FILLER_ORDER if k not in opening]
         filler = []
-        kind = 0
         while len(needs[seat]) + len(filler) < wanted:
-            choices = [w for w in range(12) if spare[w] and KIND_OF[w] == _FILLER_ORDER[kind]]
+            kind = kinds[len(filler)] if len(filler) < len(kinds) else \
+                _FILLER_ORDER[len(filler) % 3]
+            choices = [w for w in range(12) if spare[w] and KIND_OF[w] == kind]
             spare[choices[0]] -= 1
             filler.append(WORDS[choices[0]])
-            kind = (kind + 1) % 3
-        supply[seat] = needs[seat] + filler
+        front = 5 - len(kinds)
+        supply[seat] = (needs[seat][:front] + filler[:len(kinds)] + needs[seat][front:]
+                        + filler[len(kinds):])
     first = turns[0][0]
     state = start(supply[ANN][:5], supply[BOB][:5], first=first, deck0=deck_text(decks[ANN]),
                   deck1=deck_text(decks[BOB]), **options)
@@ -131,11 +137,35 @@ def scene(*turns: tuple[int, list[str]], test: str | None = None, **options: obj
         play(state, f"draw {supply[seat][drawn[seat]]}")
         drawn[seat] += 1
         for spec in plays:
+            if spec.split()[0] in _RAW:
+                play(state, spec)
+                continue
             text, _, target = spec.partition(">")
             sentence(state, text.strip(), target.strip() or None)
         if index < len(turns) - 1:
             play(state, "pass")
     return state
+
+
+_RAW = ("verb", "qualifier", "noun", "close", "target", "discard", "pass")
+
+
+def _cards_of(spec: str) -> list[str]:
+    """The cards a scene step plays: a sentence's three words, or a raw notation's card."""
+    words = spec.split(">")[0].split() if spec.split()[0] not in _RAW else spec.split()
+    if words[0] in ("verb", "qualifier", "noun"):
+        return [words[1]]
+    if words[0] == "close":
+        return [words[-1]]
+    if words[0] in _RAW:
+        return []
+    return words
+
+
+def set_verve(state: DecoherenceState, ann: int, bob: int) -> None:
+    """Put the seats on these verves, as if earlier turns had cost them (a test shortcut:
+    reaching exact low verves through play takes many turns and tells nothing more)."""
+    state._verve[:] = [ann, bob]
 
 
 def _deck_holding(words: list[str]) -> list[int]:
