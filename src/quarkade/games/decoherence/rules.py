@@ -885,10 +885,11 @@ class DecoherenceState(State):
             copy._facts = [_redact_fact(fact, player) for fact in copy._facts]
         if copy._phase == TARGET:
             owner, _, verb, qualifier, g = copy._pending  # type: ignore[misc]
-            found = sentences.candidates(copy._table, owner, g, verb, qualifier)
-            copy._targets = tuple(sorted(sentences._target_action(owner, t) for t in found))
-            if not copy._targets:  # the drawn noun could not have had these targets
-                copy._targets = self._targets
+            found = (sentences.candidates(copy._table, owner, g, verb, qualifier)
+                     # The redrawn nouns may block every twig partner (exclusion): then
+                     # let the owner choose as if exclusion did not bind.
+                     or sentences.candidates(copy._table, owner, g, verb, qualifier, False))
+            copy._targets = tuple(sorted(sentences.target_action(owner, t) for t in found))
         return copy
 
     def _deal_unseen(self, seat: int, rng: random.Random, open_lists: bool) -> None:
@@ -922,6 +923,9 @@ class DecoherenceState(State):
         kiki_spins = {table[b + SPIN] for b in range(seat * SEAT_SPAN, (seat + 1) * SEAT_SPAN,
                                                      FIELDS)
                       if table[b] == KIKI and table[b + SEEN] and table[b + SPIN]}
+        # Slots a kiki may not fill come first, then other spinning ones, then spinless
+        # ones, so that exclusion can be kept whenever the real cards kept it.
+        slots.sort(key=lambda b: (table[b + SPIN] not in kiki_spins, table[b + SPIN] == 0, b))
         for b in slots:
             spin = table[b + SPIN]
             pick = next((i for i, w in enumerate(pool) if KIND_OF[w] == NOUN

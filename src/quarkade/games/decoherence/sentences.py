@@ -118,7 +118,7 @@ def begin(state, owner: int, closer: int, chain: int, noun: int) -> None:
             return
         options = candidates(table, owner, g, verb, qualifier)
         if options:
-            state._targets = tuple(sorted(_target_action(owner, t) for t in options))
+            state._targets = tuple(sorted(target_action(owner, t) for t in options))
             state._phase = TARGET
             return
         facts.append(("no target",))
@@ -202,8 +202,10 @@ def coin(state, heads: bool) -> None:
     _finish(state, owner, closer, verb, qualifier, table[g * FIELDS + NOUN], g, facts)
 
 
-def candidates(table: list[int], owner: int, g: int, verb: int, qualifier: int) -> list[int]:
-    """Global indices of the things the sentence may choose (seed 000 sections 5 and 6)."""
+def candidates(table: list[int], owner: int, g: int, verb: int, qualifier: int,
+               exclusion: bool = True) -> list[int]:
+    """Global indices of the things the sentence may choose (seed 000 sections 5 and 6);
+    ``exclusion`` False leaves out the twig partner's exclusion test (D-9)."""
     them = 1 - owner
     found = []
     if verb == TWIGGED and qualifier != THROUGH:
@@ -214,7 +216,8 @@ def candidates(table: list[int], owner: int, g: int, verb: int, qualifier: int) 
                     and b != g * FIELDS):
                 t = b // FIELDS
                 # The partner must be able to take the opposite spin (exclusion, D-9).
-                if table[b] != KIKI or settle_spin(table, t, partner_spin) == partner_spin:
+                if (not exclusion or table[b] != KIKI
+                        or settle_spin(table, t, partner_spin) == partner_spin):
                     found.append(t)
         return found
     start = them * SEAT_SPAN
@@ -245,7 +248,7 @@ def target_of(owner: int, action: int) -> int:
     return owner * MAX_TABLE + action - OWN_TARGET_BASE
 
 
-def _target_action(owner: int, g: int) -> int:
+def target_action(owner: int, g: int) -> int:
     seat, slot = divmod(g, MAX_TABLE)
     return (OWN_TARGET_BASE if seat == owner else THEIR_TARGET_BASE) + slot
 
