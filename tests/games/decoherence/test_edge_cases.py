@@ -194,9 +194,7 @@ def test_drawing_from_an_empty_deck_loses():
     state = scene((ANN, ["riffed through kiki"]), (BOB, ["riffed through kiki"]))
     play(state, "pass")
     while not state.is_terminal():
-        if state.current_player() == CHANCE:
-            state.apply_action(state.legal_actions()[0])
-        elif state.phase() == "discard":
+        if state.current_player() == CHANCE or state.phase() == "discard":
             state.apply_action(state.legal_actions()[0])
         else:
             play(state, "pass")

@@ -295,12 +295,12 @@ def test_three_open_chains_at_most():  # D-24
 
 def test_chain_order_is_enforced():  # D-24
     state = scene((ANN, ["verb tapped -> chain 1"]), test="up up kiki")
-    with pytest.raises(IllegalActionError, match="holding a verb and a qualifier"):
+    with pytest.raises(IllegalActionError, match="has both a verb and a qualifier"):
         state.apply_action(34)  # noun kiki -> chain 1
     with pytest.raises(IllegalActionError, match="is not open"):
         state.apply_action(22 + 4 * 1)  # qualifier up -> chain 2
     play(state, "qualifier up -> chain 1")
-    with pytest.raises(IllegalActionError, match="only a verb; your chain 1 already holds"):
+    with pytest.raises(IllegalActionError, match="nothing else; your chain 1 already holds"):
         state.apply_action(22)  # a second qualifier up -> chain 1
     assert state.chains(ANN)[0] == ("tapped", "up")
 

@@ -20,9 +20,9 @@ sentence), cards in hand, and a penalty for being one turn from made classical.
 from __future__ import annotations
 
 import random
+from typing import cast
 
 from quarkade.core.agent import Agent, Turn
-from quarkade.core.protocol import State
 from quarkade.games.decoherence.notation import (
     DISCARD_BASE,
     KIND_OF,
@@ -33,6 +33,7 @@ from quarkade.games.decoherence.notation import (
     VERB_BASE,
     word_index,
 )
+from quarkade.games.decoherence.rules import DecoherenceState
 
 WIN = 1000.0
 HIDDEN_FIRST = 1.5  # each of the first two hidden nouns
@@ -43,27 +44,28 @@ COMPLETE_CHAIN = 0.8
 VERB_CHAIN = 0.35
 HAND_CARD = 0.15
 EXPOSED = 3.0  # no hidden nouns, links or chains: one slip from made classical
+STEP = 0.01  # the cost of each further card in a line
 
 
-def score(state: State, me: int) -> float:
+def score(state: DecoherenceState, me: int) -> float:
     """How good ``state`` looks for seat ``me`` (full information: a sampled state)."""
     if state.is_terminal():
         return WIN * state.returns()[me]
     them = 1 - me
-    value = float(state.verve(me) - state.verve(them))  # type: ignore[attr-defined]
+    value = float(state.verve(me) - state.verve(them))
     for seat in (me, them):
-        hidden = state.hidden_nouns(seat)  # type: ignore[attr-defined]
+        hidden = state.hidden_nouns(seat)
         cover = min(hidden, 2) * HIDDEN_FIRST + max(hidden - 2, 0) * HIDDEN_MORE
-        links = sum(1 for t in state.things(seat).values()  # type: ignore[attr-defined]
+        links = sum(1 for t in state.things(seat).values()
                     if t["link"] is not None)
         chains = 0.0
-        for chain in state.chains(seat):  # type: ignore[attr-defined]
+        for chain in state.chains(seat):
             if chain is not None:
                 chains += COMPLETE_CHAIN if chain[1] else VERB_CHAIN
         exposed = EXPOSED if hidden == 0 and links == 0 and chains == 0 else 0.0
         position = cover + LINK * links + chains - exposed
         value += position if seat == me else -OPPONENT_WEIGHT * position
-    value += HAND_CARD * len(state.hand(me))  # type: ignore[attr-defined]
+    value += HAND_CARD * len(state.hand(me))
     return value
 
 
@@ -85,9 +87,9 @@ class GreedyAgent(Agent):
         legal = turn.legal_actions
         if len(legal) == 1:
             return legal[0]
-        state = turn.sample_state(rng)
+        state = cast(DecoherenceState, turn.sample_state(rng))
         me = turn.player
-        phase = state.phase()  # type: ignore[attr-defined]
+        phase = state.phase()
         if phase == "discard":
             counts = [0] * NUM_WORDS
             for word in _hand_words(state, me):
@@ -96,23 +98,23 @@ class GreedyAgent(Agent):
         best = max(legal, key=lambda a: (self._line(state, me, a, 2), -a))
         return best
 
-    def _line(self, state: State, me: int, action: int, depth: int) -> float:
+    def _line(self, state: DecoherenceState, me: int, action: int, depth: int) -> float:
         """The best score reachable by playing ``action`` and then finishing its chain."""
         child = state.clone()
         child.apply_action(action)
         return self._settle(child, me, action, depth)
 
-    def _settle(self, state: State, me: int, last: int, depth: int) -> float:
+    def _settle(self, state: DecoherenceState, me: int, last: int, depth: int) -> float:
         if state.is_terminal():
             return score(state, me)
-        if state.is_chance_node() and state.phase() == "coin":  # type: ignore[attr-defined]
+        if state.is_chance_node() and state.phase() == "coin":
             total = 0.0
             for outcome, probability in state.chance_outcomes():
                 child = state.clone()
                 child.apply_action(outcome)
                 total += probability * self._settle(child, me, last, depth)
             return total
-        phase = state.phase()  # type: ignore[attr-defined]
+        phase = state.phase()
         if state.current_player() == me and phase == "target":
             return max(self._line(state, me, a, depth) for a in state.legal_actions())
         if state.current_player() != me or phase != "play":
@@ -120,7 +122,8 @@ class GreedyAgent(Agent):
         best = _end_of_turn(state, me)
         if depth > 0 and last != PASS:
             for follow in _same_chain(state.legal_actions(), last):
-                best = max(best, self._line(state, me, follow, depth - 1))
+                # A line reaching the same score in fewer cards is better.
+                best = max(best, self._line(state, me, follow, depth - 1) - STEP)
         return best
 
 
@@ -134,11 +137,11 @@ def _same_chain(legal: list[int], last: int) -> list[int]:
     return []
 
 
-def _end_of_turn(state: State, me: int) -> float:
+def _end_of_turn(state: DecoherenceState, me: int) -> float:
     """Score after passing now: discards, leak, and the opponent's made-classical check."""
     child = state.clone()
     child.apply_action(PASS)
-    while not child.is_terminal() and child.phase() == "discard":  # type: ignore[attr-defined]
+    while not child.is_terminal() and child.phase() == "discard":
         counts = [0] * NUM_WORDS
         for word in _hand_words(child, me):
             counts[word] += 1
@@ -146,8 +149,8 @@ def _end_of_turn(state: State, me: int) -> float:
     return score(child, me)
 
 
-def _hand_words(state: State, seat: int) -> list[int]:
-    return [word_index(w) for w in state.hand(seat)]  # type: ignore[attr-defined]
+def _hand_words(state: DecoherenceState, seat: int) -> list[int]:
+    return [word_index(w) for w in state.hand(seat)]
 
 
 BOTS = {"greedy": GreedyAgent}

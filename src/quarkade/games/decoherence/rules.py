@@ -34,7 +34,6 @@ from quarkade.core.options import Option, players_option
 from quarkade.core.protocol import CHANCE, SPECTATOR, TERMINAL, Game, State, normalize_notation
 from quarkade.games.decoherence import sentences
 from quarkade.games.decoherence.decks import (
-    MAX_COPIES,
     PER_KIND,
     PRESETS,
     RANDOM,
@@ -47,7 +46,6 @@ from quarkade.games.decoherence.notation import (
     CLOSE_BASE,
     COMPOSITION_BASE,
     DISCARD_BASE,
-    DRAW_BASE,
     FIRST_BASE,
     HEADS,
     KIKI,
@@ -95,7 +93,6 @@ from quarkade.games.decoherence.table import (
     VIS,
     VIS_NAMES,
     count_hidden,
-    count_links,
     empty_table,
     item_size,
 )
@@ -228,7 +225,7 @@ class DecoherenceState(State):
 
     def current_player(self) -> int:
         phase = self._phase
-        if phase == PLAY or phase == DISCARD:
+        if phase in (PLAY, DISCARD):
             return self._active
         if phase == TARGET:
             return self._pending[0]  # type: ignore[index]  # D-1: the chain's owner
@@ -422,7 +419,7 @@ class DecoherenceState(State):
                 raise IllegalActionError(self._refusal(action, f"you hold no {WORDS[word]}"))
             if chains[at] < 0 or chains[at + 1] >= 0:
                 raise IllegalActionError(self._refusal(
-                    action, f"a qualifier joins a chain holding only a verb; your "
+                    action, f"a qualifier goes on a chain that has a verb and nothing else; your "
                             f"{chain_text(chain)} {self._chain_state(at)}"))
             chains[at + 1] = word
             hand[h + word] -= 1
@@ -434,7 +431,7 @@ class DecoherenceState(State):
                 raise IllegalActionError(self._refusal(action, f"you hold no {WORDS[word]}"))
             if chains[at + 1] < 0:
                 raise IllegalActionError(self._refusal(
-                    action, f"a noun joins a chain holding a verb and a qualifier; your "
+                    action, f"a noun goes on a chain that has both a verb and a qualifier; your "
                             f"{chain_text(chain)} {self._chain_state(at)}"))
             hand[h + word] -= 1
             sentences.begin(self, seat, -1, chain, word)
@@ -446,7 +443,7 @@ class DecoherenceState(State):
                 raise IllegalActionError(self._refusal(action, f"you hold no {WORDS[word]}"))
             if chains[at + 1] < 0:
                 raise IllegalActionError(self._refusal(
-                    action, f"you may close only a chain holding a verb and a qualifier; "
+                    action, f"you may close only a chain that has both a verb and a qualifier; "
                             f"their {chain_text(chain)} {self._chain_state(at)}"))
             cost = CLOSE_COST[word]
             if self._verve[seat] < cost:
@@ -525,7 +522,8 @@ class DecoherenceState(State):
         self._events.append(("end", reason, losers, self._winners))
 
     def is_classical(self, seat: int) -> bool:
-        """No hidden nouns, no live links and no open chains (seed 000 section 7, D-22)."""
+        """Whether ``seat`` has nothing left to hide behind: no open chain, no link touching
+        its table and not one hidden noun (seed 000 section 7, D-22)."""
         if self._open_chains(seat):
             return False
         table = self._table

@@ -1,7 +1,7 @@
 """Resolving a sentence: the twenty verb/qualifier effects, with any of the three nouns.
 
-A sentence resolves the moment its noun joins a chain holding a verb and a qualifier
-(seed 000 sections 4 and 5). In order:
+A sentence resolves as soon as a noun completes its chain, verb and qualifier already in
+place (seed 000 sections 4 and 5). In order:
 
 1. The noun arrives on the owner's table: a state (up/down; twigged out is an up state,
    D-10) or a bare particle (through/out). A closed chain's noun is known, others hidden.
@@ -20,6 +20,8 @@ event, which the view and the log put into words.
 """
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from quarkade.games.decoherence.entanglement import discard, link, push
 from quarkade.games.decoherence.notation import (
@@ -63,6 +65,9 @@ from quarkade.games.decoherence.table import (
     settle_spin,
 )
 
+if TYPE_CHECKING:
+    from quarkade.games.decoherence.rules import DecoherenceState
+
 # Phases this module moves the game into (the rest live in rules).
 PLAY, TARGET, COIN = 4, 5, 6
 
@@ -73,7 +78,7 @@ _CHOOSES = {(TAPPED, UP), (TAPPED, DOWN), (TAPPED, OUT), (BOOD, UP), (BOOD, DOWN
             (RIFFED, UP), (RIFFED, DOWN), (RIFFED, OUT)}
 
 
-def begin(state, owner: int, closer: int, chain: int, noun: int) -> None:
+def begin(state: DecoherenceState, owner: int, closer: int, chain: int, noun: int) -> None:
     """Resolve ``owner``'s chain ``chain`` completed by ``noun`` (from ``closer``'s hand
     when closing, else -1)."""
     chains = state._chains
@@ -127,8 +132,9 @@ def begin(state, owner: int, closer: int, chain: int, noun: int) -> None:
     _finish(state, owner, closer, verb, qualifier, noun, g, facts)
 
 
-def choose(state, target: int) -> None:
+def choose(state: DecoherenceState, target: int) -> None:
     """Apply the pending sentence to table thing ``target`` (a global index)."""
+    assert state._pending is not None and state._facts is not None
     owner, closer, verb, qualifier, g = state._pending
     table = state._table
     facts = state._facts
@@ -188,8 +194,9 @@ def choose(state, target: int) -> None:
     _finish(state, owner, closer, verb, qualifier, noun, left, facts)
 
 
-def coin(state, heads: bool) -> None:
+def coin(state: DecoherenceState, heads: bool) -> None:
     """Tapped through's coin: heads, the owner's opponent loses N."""
+    assert state._pending is not None and state._facts is not None
     owner, closer, verb, qualifier, g = state._pending
     table = state._table
     facts = state._facts
@@ -253,7 +260,7 @@ def target_action(owner: int, g: int) -> int:
     return (OWN_TARGET_BASE if seat == owner else THEIR_TARGET_BASE) + slot
 
 
-def _verved(state, owner: int, g: int, qualifier: int, facts: list) -> None:
+def _verved(state: DecoherenceState, owner: int, g: int, qualifier: int, facts: list) -> None:
     table = state._table
     verve = state._verve
     own_turn = owner == state._active
@@ -283,7 +290,7 @@ def _verved(state, owner: int, g: int, qualifier: int, facts: list) -> None:
         facts.append(("lose", owner, 1))
 
 
-def _sweep(state, owner: int, facts: list) -> bool:
+def _sweep(state: DecoherenceState, owner: int, facts: list) -> bool:
     """Boo'd through: measure every hidden, unlinked bare particle of the opponent's."""
     table = state._table
     start = (1 - owner) * SEAT_SPAN
@@ -305,8 +312,8 @@ def _reveal(table: list[int], g: int) -> None:
     table[base + SEEN] = 1
 
 
-def _finish(state, owner: int, closer: int, verb: int, qualifier: int, noun: int, g: int,
-            facts: list) -> None:
+def _finish(state: DecoherenceState, owner: int, closer: int, verb: int, qualifier: int,
+            noun: int, g: int, facts: list) -> None:
     """The chain's verb and qualifier go to the owner's pile; the event is logged; verve
     is checked once for the whole resolution (D-3)."""
     discards = state._discards

@@ -63,7 +63,7 @@ def _seat_block(view: dict[str, Any], seat: int, names: Sequence[str],
     marker = "> " if seat == view["active"] and view["phase"] != "over" else "  "
     head = Text(f"{marker}{label}: verve {view['verve'][seat]}, deck {view['deck_sizes'][seat]}, "
                 f"hand {view['hand_sizes'][seat]}, hidden nouns {view['hidden_nouns'][seat]}",
-                style="bold" if seat == view["active"] else None)
+                style="bold" if seat == view["active"] else "")
     chains = view["chains"][seat]
     chain_text = "; ".join(f"{c['chain']}: {c['verb']}" + (f" {c['qualifier']}" if c["qualifier"]
                                                           else "") for c in chains)
@@ -71,7 +71,7 @@ def _seat_block(view: dict[str, Any], seat: int, names: Sequence[str],
     things = view["tables"][seat]
     if things:
         table = Table(show_edge=False, pad_edge=False, box=None, padding=(0, 1))
-        for column in ("  #", "noun", "as", "size", "seen", "link"):
+        for column in ("  #", "noun", "as", "size", "status", "link"):
             table.add_column(column)
         for thing in things:
             table.add_row(f"  {thing['slot']}", thing["noun"] or "hidden", _shape(thing),
@@ -145,23 +145,25 @@ def describe(event: dict[str, Any], names: Sequence[str]) -> str | None:
         return f"{_possessive(names, event['seat']).capitalize()} random deck's " \
                f"{event['kind']}: {cards}."
     if kind == "pay":
-        return f"{_name(names, event['seat'])} pays {event['amount']} verve to close."
+        return f"{_does(names, event['seat'], 'pay')} {event['amount']} verve to close."
     if kind == "leak":
-        return f"{_name(names, event['seat'])} leaks {event['amount']} verve."
+        return f"{_does(names, event['seat'], 'leak')} {event['amount']} verve."
     if kind == "discard":
         return None  # the notation says it
     if kind == "sentence":
         return describe_sentence(event, names)
-    losers = ", ".join(_name(names, s) for s in event["losers"])
-    reason = {"decoherence": "decoheres at 0 verve", "empty deck": "must draw from an empty "
-              "deck", "made classical": "has been made classical"}[event["reason"]]
-    verb = "lose" if len(event["losers"]) > 1 or losers == "you" else "loses"
-    ending = f"{losers} {reason} and {verb}."
     if len(event["losers"]) > 1:
-        ending = f"Both {reason.replace('decoheres', 'decohere')}: " + (
-            f"{_name(names, event['winners'][0])} has more hidden nouns and wins."
+        return "Both decohere at 0 verve: " + (
+            f"{_does(names, event['winners'][0], 'have')} more hidden nouns and "
+            f"{'win' if _name(names, event['winners'][0]) == 'you' else 'wins'}."
             if event["winners"] else "equal hidden nouns, a draw.")
-    return ending
+    loser = event["losers"][0]
+    you = _name(names, loser) == "you"
+    reason = {"decoherence": "decohere at 0 verve" if you else "decoheres at 0 verve",
+              "empty deck": "must draw from an empty deck",
+              "made classical": "have been made classical" if you else "has been made "
+              "classical"}[event["reason"]]
+    return f"{_name(names, loser)} {reason} and {'lose' if you else 'loses'}."
 
 
 def describe_sentence(event: dict[str, Any], names: Sequence[str]) -> str:
@@ -187,11 +189,9 @@ def describe_sentence(event: dict[str, Any], names: Sequence[str]) -> str:
 def _fact_text(fact: dict[str, Any], owner: int, names: Sequence[str]) -> str:
     name = fact["fact"]
     if name in ("gain", "lose"):
-        verb = name if _name(names, fact["seat"]) == "you" else name + "s"
-        return f"{_name(names, fact['seat'])} {verb} {fact['amount']} verve"
+        return f"{_does(names, fact['seat'], name)} {fact['amount']} verve"
     if name == "pay":
-        verb = "pay" if _name(names, fact["seat"]) == "you" else "pays"
-        return f"{_name(names, fact['seat'])} {verb} {fact['amount']}"
+        return f"{_does(names, fact['seat'], 'pay')} {fact['amount']}"
     if name == "spin":
         return f"{_thing(fact['thing'], names)} is now {fact['spin']}"
     if name == "kept":
@@ -233,6 +233,14 @@ def _fact_text(fact: dict[str, Any], owner: int, names: Sequence[str]) -> str:
 def _thing(ref: dict[str, Any], names: Sequence[str]) -> str:
     noun = ref["noun"] or "hidden"
     return f"{_possessive(names, ref['seat'])} {noun} #{ref['slot']}"
+
+
+def _does(names: Sequence[str], seat: int, verb: str) -> str:
+    """``Bob gains`` / ``you gain``."""
+    name = _name(names, seat)
+    if name == "you":
+        return f"you {verb}"
+    return f"{name} {'has' if verb == 'have' else verb + 's'}"
 
 
 def _name(names: Sequence[str], seat: int) -> str:
