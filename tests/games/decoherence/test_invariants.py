@@ -101,6 +101,8 @@ def test_resample_keeps_the_view_and_depends_only_on_it(seed, options):
             assert first.view(player) == state.view(player)
             check_table(first)
             assert first.card_count() == state.card_count()
+            if len(state.history()) % 3:
+                continue  # the next check is the costly one: every third action will do
             # A state differing only in what `player` cannot see resamples identically.
             other = state.resample(player, random.Random(seed + 7))
             assert internals(other.resample(player, random.Random(seed))) == \

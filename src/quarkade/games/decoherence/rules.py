@@ -76,6 +76,18 @@ from quarkade.games.decoherence.notation import (
     target_text,
     verb_text,
 )
+from quarkade.games.decoherence.sentences import (
+    COIN,
+    DECKS,
+    DISCARD,
+    DRAW,
+    FIRST,
+    OPENING,
+    OVER,
+    PHASE_NAMES,
+    PLAY,
+    TARGET,
+)
 from quarkade.games.decoherence.table import (
     BASE_SIZE,
     FATAL,
@@ -103,10 +115,6 @@ OPENING_HAND = 5
 # The opening hand (D-23): a verb, a qualifier and a noun, then two cards of any kind.
 OPENING_KINDS = (VERB, QUALIFIER, NOUN, -1, -1)
 
-# Phases, in the order a game meets them.
-DECKS, FIRST, OPENING, DRAW, PLAY, TARGET, COIN, DISCARD, OVER = range(9)
-PHASE_NAMES = ("decks", "first", "opening", "draw", "play", "target", "coin", "discard", "over")
-assert (PLAY, TARGET, COIN) == (sentences.PLAY, sentences.TARGET, sentences.COIN)
 
 # Why a game ended.
 DECOHERED, EMPTY_DECK, CLASSICAL = "decoherence", "empty deck", "made classical"
@@ -171,6 +179,8 @@ class DecoherenceState(State):
     """A Decoherence position. Per-seat word counts are flat lists indexed
     ``seat * 12 + word``; chains are ``(seat * 3 + chain) * 2`` (+0 verb, +1 qualifier);
     the table is described in ``table``."""
+
+    game: DecoherenceGame
 
     __slots__ = (
         "_active",
@@ -251,7 +261,7 @@ class DecoherenceState(State):
         if phase == FIRST:
             return list(_FIRST_OUTCOMES)
         if phase == DECKS:
-            return list(_KIND_OUTCOMES[self.game.random_steps[self._step][1]])  # type: ignore[attr-defined]
+            return list(_KIND_OUTCOMES[self.game.random_steps[self._step][1]])
         return []
 
     def _draw_outcomes(self, seat: int, kind: int) -> list[tuple[int, float]]:
@@ -336,7 +346,8 @@ class DecoherenceState(State):
             if action not in self._targets:
                 raise IllegalActionError(self._refusal(action, "the sentence needs one of the "
                                                                "targets listed"))
-            sentences.choose(self, sentences.target_of(self._pending[0], action))  # type: ignore[index]
+            owner = self.current_player()  # D-1: the chain's owner decides
+            sentences.choose(self, sentences.target_of(owner, action))
         elif phase == DISCARD:
             seat = self._active
             word = action - DISCARD_BASE
@@ -372,7 +383,7 @@ class DecoherenceState(State):
             self._phase = OPENING
             self._step = 0
         elif phase == DECKS:
-            seat, kind = self.game.random_steps[self._step]  # type: ignore[attr-defined]
+            seat, kind = self.game.random_steps[self._step]
             index = action - COMPOSITION_BASE[kind]
             if not 0 <= index < len(KIND_COMPOSITIONS[kind]):
                 raise IllegalActionError(self._refusal(action, f"a random deck's "
@@ -383,7 +394,7 @@ class DecoherenceState(State):
                 self._decks[seat * NUM_WORDS + word] = count
             self._events.append(("deck", seat, kind, index))
             self._step += 1
-            if self._step == len(self.game.random_steps):  # type: ignore[attr-defined]
+            if self._step == len(self.game.random_steps):
                 self._phase = FIRST
                 self._step = 0
         else:
@@ -600,7 +611,7 @@ class DecoherenceState(State):
                 seat = self._deck_seat()
                 head = f"deck {seat} {KIND_NAMES[kind]}"
                 if (viewer is not None and viewer != seat
-                        and not self.game.open_decklists):  # type: ignore[attr-defined]
+                        and not self.game.open_decklists):
                     return head
                 return f"{head}: {composition_text(kind, KIND_COMPOSITIONS[kind][index])}"
         raise NotationError(f"{action} is not a Decoherence action id "
@@ -612,7 +623,7 @@ class DecoherenceState(State):
         return self._active
 
     def _deck_seat(self) -> int:
-        steps = self.game.random_steps  # type: ignore[attr-defined]
+        steps = self.game.random_steps
         if self._phase == DECKS and steps:
             return int(steps[self._step][0])
         return -1
@@ -768,7 +779,7 @@ class DecoherenceState(State):
             raise IllegalActionError(f"no seat {player}; seats are 0-1 (or SPECTATOR, "
                                      f"{SPECTATOR})")
         to_move = self.current_player()
-        open_lists = self.game.open_decklists  # type: ignore[attr-defined]
+        open_lists = self.game.open_decklists
         pending = None
         if self._pending is not None:
             owner, closer, verb, qualifier, g = self._pending
@@ -874,7 +885,7 @@ class DecoherenceState(State):
                                      f"{SPECTATOR})")
         copy = self.clone()
         copy._history = []
-        open_lists = self.game.open_decklists  # type: ignore[attr-defined]
+        open_lists = self.game.open_decklists
         for seat in range(2):
             if seat != player:
                 copy._deal_unseen(seat, rng, open_lists)

@@ -68,8 +68,10 @@ from quarkade.games.decoherence.table import (
 if TYPE_CHECKING:
     from quarkade.games.decoherence.rules import DecoherenceState
 
-# Phases this module moves the game into (the rest live in rules).
-PLAY, TARGET, COIN = 4, 5, 6
+# The phases of a game, in the order it meets them. This module moves a game between
+# PLAY, TARGET (the owner's target decision) and COIN; ``rules`` handles the others.
+DECKS, FIRST, OPENING, DRAW, PLAY, TARGET, COIN, DISCARD, OVER = range(9)
+PHASE_NAMES = ("decks", "first", "opening", "draw", "play", "target", "coin", "discard", "over")
 
 # Sentences that choose a target, by (verb, qualifier); boo'd through chooses only in its
 # fallback. Verved sentences, tapped through and riffed through never choose.
