@@ -455,23 +455,29 @@ def test_twigged_through_lulu():
 
 
 def test_twigged_out_kiki():
+    # Twigged out leaves a bare particle (D-10); its partner goes down, as under twigged up,
+    # and the link is fatal.
     state = _ann_after(BOB_STATE_AND_BARE, (ANN, ["riffed through bouba"]),
                        test="twigged out kiki", target="your #1")
     assert table(state, ANN) == {1: ("bouba", "state", "down", "hidden", 2, (0, 2, "fatal")),
-                                 2: ("kiki", "state", "up", "hidden", 3, (0, 1, "fatal"))}
+                                 2: ("kiki", "bare", None, "hidden", 3, (0, 1, "fatal"))}
+    assert seen_by(state, ANN, BOB) == {1: None, 2: None}
 
 
 def test_twigged_out_bouba():
-    # No target: twigged out still leaves an up state, as twigged up would (D-10).
+    # No target: a bare particle, like any other out sentence (D-10).
     state = _ann_after(BOB_STATE_AND_BARE, (ANN, []), test="twigged out bouba")
-    assert table(state, ANN) == {1: ("bouba", "state", "up", "hidden", 2, None)}
+    assert facts(state) == ["no target"]
+    assert table(state, ANN) == {1: ("bouba", "bare", None, "hidden", 2, None)}
 
 
 def test_twigged_out_lulu():
+    # Ann's up kiki is the partner: it turns down (no other kiki of hers is down).
     state = _ann_after(BOB_STATE_AND_BARE, (ANN, ["twigged up kiki"]), test="twigged out lulu",
                        target="your #1")
     assert table(state, ANN) == {1: ("kiki", "state", "down", "hidden", 3, (0, 2, "fatal")),
-                                 2: ("lulu", "state", "up", "hidden", 2, (0, 1, "fatal"))}
+                                 2: ("lulu", "bare", None, "hidden", 2, (0, 1, "fatal"))}
+    assert (state.verve(ANN), state.verve(BOB)) == (10, 11)
 
 
 # -- riffed: interference ------------------------------------------------------------------

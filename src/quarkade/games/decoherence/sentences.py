@@ -3,8 +3,8 @@
 A sentence resolves as soon as a noun completes its chain, verb and qualifier already in
 place (seed 000 sections 4 and 5). In order:
 
-1. The noun arrives on the owner's table: a state (up/down; twigged out is an up state,
-   D-10) or a bare particle (through/out). A closed chain's noun is known, others hidden.
+1. The noun arrives on the owner's table: a state (up/down) or a bare particle
+   (through/out, twigged out included: D-10). A closed chain's noun is known, others hidden.
    A kiki entering a spin its holder already holds takes the other one; with both held it
    is discarded and the sentence does nothing at all (D-8).
 2. The targets the sentence may choose are listed. With none, the sentence has no effect
@@ -97,8 +97,7 @@ def begin(state: DecoherenceState, owner: int, closer: int, chain: int, noun: in
     table[base + ORIGIN] = closer if closed else owner
     table[base + VIS] = KNOWN if closed else HIDDEN
     table[base + SEEN] = 1 if closed else 0
-    wanted = (SPIN_UP if qualifier == UP else SPIN_DOWN if qualifier == DOWN
-              else SPIN_UP if (verb == TWIGGED and qualifier == OUT) else NO_SPIN)
+    wanted = SPIN_UP if qualifier == UP else SPIN_DOWN if qualifier == DOWN else NO_SPIN
     if wanted:
         table[base + KIND] = STATE
         spin = settle_spin(table, g, wanted) if noun == KIKI else wanted
@@ -175,7 +174,7 @@ def choose(state: DecoherenceState, target: int) -> None:
             table[base + KIND] = STATE  # a spinless state
         else:
             table[tbase + KIND] = STATE
-            table[tbase + SPIN] = 3 - table[base + SPIN]
+            table[tbase + SPIN] = _partner_spin(table, g, qualifier)
             facts.append(("spin", target, table[tbase + SPIN]))
     else:  # riffed
         _reveal(table, g)
@@ -219,7 +218,7 @@ def candidates(table: list[int], owner: int, g: int, verb: int, qualifier: int,
     found = []
     if verb == TWIGGED and qualifier != THROUGH:
         start = owner * SEAT_SPAN
-        partner_spin = 3 - table[g * FIELDS + SPIN]
+        partner_spin = _partner_spin(table, g, qualifier)
         for b in range(start, start + SEAT_SPAN, FIELDS):
             if (table[b] >= 0 and table[b + VIS] != MEASURED and table[b + LINK] < 0
                     and b != g * FIELDS):
@@ -248,6 +247,14 @@ def candidates(table: list[int], owner: int, g: int, verb: int, qualifier: int,
         if ok:
             found.append(b // FIELDS)
     return found
+
+
+def _partner_spin(table: list[int], g: int, qualifier: int) -> int:
+    """The spin a twigged up/down/out partner takes: the opposite of the new state's spin;
+    twigged out leaves a bare particle and its partner goes down, as under twigged up."""
+    if qualifier == OUT:
+        return SPIN_DOWN
+    return 3 - table[g * FIELDS + SPIN]
 
 
 def target_of(owner: int, action: int) -> int:
