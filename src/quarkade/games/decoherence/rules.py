@@ -26,6 +26,7 @@ discards down to seven (decisions, card by card); the leak.
 
 from __future__ import annotations
 
+import functools
 import random
 from typing import Any
 
@@ -127,6 +128,32 @@ _FIRST_OUTCOMES = ((FIRST_BASE, 0.5), (FIRST_BASE + 1, 0.5))
 _KIND_OUTCOMES = tuple(
     tuple((COMPOSITION_BASE[kind] + i, 1 / len(comps)) for i in range(len(comps)))
     for kind, comps in enumerate(KIND_COMPOSITIONS))
+
+
+# The play step's card actions depend on the hand; computed once per distinct hand (the
+# counts of the twelve words): verbs; per chain, qualifiers; per chain, nouns; per chain,
+# closes with every noun held, and with the nouns costing 2 only.
+_HAND_ACTIONS: dict[tuple[int, ...], tuple] = {}
+
+
+def _hand_actions(hand: tuple[int, ...]) -> tuple:
+    verbs = tuple(VERB_BASE + w for w in range(5) if hand[w])
+    quals = tuple(q for q in range(4) if hand[5 + q])
+    nouns = tuple(n for n in range(3) if hand[9 + n])
+    parts = (
+        verbs,
+        tuple(tuple(QUALIFIER_BASE + 4 * c + q for q in quals) for c in range(MAX_CHAINS))
+        if quals else (),
+        tuple(tuple(NOUN_BASE + 3 * c + n for n in nouns) for c in range(MAX_CHAINS))
+        if nouns else (),
+        tuple(tuple(CLOSE_BASE + 3 * c + n for n in nouns) for c in range(MAX_CHAINS)),
+        tuple(tuple(CLOSE_BASE + 3 * c + n for n in nouns if CLOSE_COST[9 + n] <= 2)
+              for c in range(MAX_CHAINS)),
+    )
+    if len(_HAND_ACTIONS) > 100_000:
+        _HAND_ACTIONS.clear()
+    _HAND_ACTIONS[hand] = parts
+    return parts
 
 
 def _deck_option(seat: int) -> Option:
@@ -291,28 +318,32 @@ class DecoherenceState(State):
     def _play_actions(self) -> list[int]:
         seat = self._active
         h = seat * NUM_WORDS
-        hand = self._hands[h:h + NUM_WORDS]
+        key = tuple(self._hands[h:h + NUM_WORDS])
+        parts = _HAND_ACTIONS.get(key)
+        if parts is None:
+            parts = _hand_actions(key)
+        verbs, quals, nouns, closes, cheap_closes = parts
         chains = self._chains
-        mine = chains[seat * 6:seat * 6 + 6]
+        mine = seat * 6
         actions = [PASS]
-        if mine[0] < 0 or mine[2] < 0 or mine[4] < 0:
-            actions += [VERB_BASE + w for w in range(5) if hand[w]]
-        quals = [q for q in range(4) if hand[5 + q]]
-        nouns = [n for n in range(3) if hand[9 + n]]
+        if verbs and (chains[mine] < 0 or chains[mine + 2] < 0 or chains[mine + 4] < 0):
+            actions += verbs
         if quals:
             for c in range(MAX_CHAINS):
-                if mine[2 * c] >= 0 and mine[2 * c + 1] < 0:
-                    actions += [QUALIFIER_BASE + 4 * c + q for q in quals]
+                if chains[mine + 2 * c] >= 0 and chains[mine + 2 * c + 1] < 0:
+                    actions += quals[c]
         if nouns:
             for c in range(MAX_CHAINS):
-                if mine[2 * c + 1] >= 0:
-                    actions += [NOUN_BASE + 3 * c + n for n in nouns]
-            theirs = (1 - seat) * 6
+                if chains[mine + 2 * c + 1] >= 0:
+                    actions += nouns[c]
             verve = self._verve[seat]
-            for c in range(MAX_CHAINS):
-                if chains[theirs + 2 * c + 1] >= 0:
-                    actions += [CLOSE_BASE + 3 * c + n for n in nouns
-                                if verve >= CLOSE_COST[9 + n]]
+            if verve >= 2:
+                if verve < 3:
+                    closes = cheap_closes  # D-5: a kiki costs 3 to close
+                theirs = (1 - seat) * 6
+                for c in range(MAX_CHAINS):
+                    if chains[theirs + 2 * c + 1] >= 0:
+                        actions += closes[c]
         return actions
 
     # -- playing ----------------------------------------------------------------------
@@ -324,16 +355,17 @@ class DecoherenceState(State):
         events = self._events
         self._events = []
         try:
-            self._apply(phase, action)
+            if phase == PLAY:
+                self._play(action)
+            else:
+                self._apply_other(phase, action)
         except IllegalActionError:
-            self._events = events
+            self._events = events  # a refused action changes nothing
             raise
         self._history.append(action)
 
-    def _apply(self, phase: int, action: int) -> None:
-        if phase == PLAY:
-            self._play(action)
-        elif phase == DRAW:
+    def _apply_other(self, phase: int, action: int) -> None:
+        if phase == DRAW:
             seat = self._active
             if not 0 <= action < NUM_WORDS or not self._decks[seat * NUM_WORDS + action]:
                 raise IllegalActionError(self._refusal(action, "no such card is left in the "
@@ -964,12 +996,18 @@ def _complete_decklist(decklist: list[int], seen: list[int], rng: random.Random)
     for kind, words in enumerate(KIND_WORDS):
         if sum(decklist[w] for w in words) < PER_KIND:
             continue  # a random deck's kind not drawn yet (mid set-up): nothing to hide
-        options = [split for split in KIND_COMPOSITIONS[kind]
-                   if all(split[i] >= seen[w] for i, w in enumerate(words))]
+        options = _splits_holding(kind, tuple(seen[w] for w in words))
         chosen = options[rng.randrange(len(options))]
         for i, w in enumerate(words):
             completed[w] = chosen[i]
     return completed
+
+
+@functools.lru_cache(maxsize=4096)
+def _splits_holding(kind: int, seen: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """The legal splits of a kind's ten cards that hold at least ``seen`` of each word."""
+    return tuple(split for split in KIND_COMPOSITIONS[kind]
+                 if all(have >= need for have, need in zip(split, seen, strict=True)))
 
 
 # -- events: what the last action did, as each seat may read it ---------------------------
