@@ -156,6 +156,21 @@ def _hand_actions(hand: tuple[int, ...]) -> tuple:
     return parts
 
 
+# A draw's outcomes depend only on the counts left of the words it draws from: computed
+# once per distinct (first word, counts...) key.
+_DRAW_OUTCOMES: dict[tuple[int, ...], tuple[tuple[int, float], ...]] = {}
+
+
+def _draw_odds(key: tuple[int, ...]) -> tuple[tuple[int, float], ...]:
+    low, counts = key[0], key[1:]
+    total = sum(counts)
+    outcomes = tuple((low + i, c / total) for i, c in enumerate(counts) if c)
+    if len(_DRAW_OUTCOMES) > 100_000:
+        _DRAW_OUTCOMES.clear()
+    _DRAW_OUTCOMES[key] = outcomes
+    return outcomes
+
+
 def _deck_option(seat: int) -> Option:
     return Option(f"deck{seat}", "balanced",
                   f"seat {seat}'s deck: word counts such as 'kiki 3, bouba 4, ...', a preset "
@@ -294,9 +309,11 @@ class DecoherenceState(State):
     def _draw_outcomes(self, seat: int, kind: int) -> list[tuple[int, float]]:
         low, high = _KIND_SPAN[kind]
         start = seat * NUM_WORDS
-        counts = self._decks[start + low:start + high]
-        total = sum(counts)
-        return [(low + i, c / total) for i, c in enumerate(counts) if c]
+        key = (low, *self._decks[start + low:start + high])
+        outcomes = _DRAW_OUTCOMES.get(key)
+        if outcomes is None:
+            outcomes = _draw_odds(key)
+        return list(outcomes)
 
     def legal_actions(self) -> list[int]:
         phase = self._phase

@@ -22,7 +22,7 @@ def render(view: dict[str, Any], names: Sequence[str], you: int | None = None) -
         parts.append(_seat_block(view, seat, names, you))
     if view["hand"] is not None:
         hand = ", ".join(view["hand"]) or "(empty)"
-        parts.append(Text(f"{_possessive(names, view['player']).capitalize()} hand: {hand}"))
+        parts.append(Text(f"{_upper(_possessive(names, view['player']))} hand: {hand}"))
     resolving = view["resolving"]
     if resolving is not None:
         noun = resolving["noun"] or "a hidden noun"
@@ -142,7 +142,7 @@ def describe(event: dict[str, Any], names: Sequence[str]) -> str | None:
         return f"The coin says {_name(names, event['seat'])} goes first."
     if kind == "deck":
         cards = event["cards"] or "(hidden)"
-        return f"{_possessive(names, event['seat']).capitalize()} random deck's " \
+        return f"{_upper(_possessive(names, event['seat']))} random deck's " \
                f"{event['kind']}: {cards}."
     if kind == "pay":
         return f"{_does(names, event['seat'], 'pay')} {event['amount']} verve to close."
@@ -170,7 +170,7 @@ def describe_sentence(event: dict[str, Any], names: Sequence[str]) -> str:
     """``Bob's riffed up bouba: your hidden #2 grows by 3; Bob's bouba #1 grows by 3.``"""
     owner = event["owner"]
     noun = event["noun"] or "(hidden noun)"
-    head = f"{_possessive(names, owner).capitalize()} {event['verb']} {event['qualifier']} {noun}"
+    head = f"{_upper(_possessive(names, owner))} {event['verb']} {event['qualifier']} {noun}"
     if event["closer"] is not None:
         head += f", closed by {_name(names, event['closer'])}"
     parts = [_fact_text(fact, owner, names) for fact in event["facts"]]
@@ -241,6 +241,11 @@ def _does(names: Sequence[str], seat: int, verb: str) -> str:
     if name == "you":
         return f"you {verb}"
     return f"{name} {'has' if verb == 'have' else verb + 's'}"
+
+
+def _upper(text: str) -> str:
+    """The first letter in capitals, the rest as it was."""
+    return text[:1].upper() + text[1:]
 
 
 def _name(names: Sequence[str], seat: int) -> str:
