@@ -76,8 +76,8 @@ PHASE_NAMES = ("decks", "first", "opening", "draw", "play", "target", "coin", "d
 # Sentences that choose a target, by (verb, qualifier); boo'd through chooses only in its
 # fallback. Verved sentences, tapped through and riffed through never choose.
 _CHOOSES = {(TAPPED, UP), (TAPPED, DOWN), (TAPPED, OUT), (BOOD, UP), (BOOD, DOWN),
-            (BOOD, OUT), (TWIGGED, UP), (TWIGGED, DOWN), (TWIGGED, THROUGH), (TWIGGED, OUT),
-            (RIFFED, UP), (RIFFED, DOWN), (RIFFED, OUT)}
+            (BOOD, THROUGH), (BOOD, OUT), (TWIGGED, UP), (TWIGGED, DOWN), (TWIGGED, THROUGH),
+            (TWIGGED, OUT), (RIFFED, UP), (RIFFED, DOWN), (RIFFED, OUT)}
 
 
 def begin(state: DecoherenceState, owner: int, closer: int, chain: int, noun: int) -> None:
@@ -118,7 +118,7 @@ def begin(state: DecoherenceState, owner: int, closer: int, chain: int, noun: in
         if qualifier == THROUGH:
             state._phase = COIN
             return
-    if (verb, qualifier) in _CHOOSES or (verb, qualifier) == (BOOD, THROUGH):
+    if (verb, qualifier) in _CHOOSES:
         if verb == BOOD and qualifier == THROUGH and _sweep(state, owner, facts):
             _finish(state, owner, closer, verb, qualifier, noun, g, facts)
             return
