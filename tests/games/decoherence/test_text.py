@@ -1,0 +1,86 @@
+"""Golden renders of the Decoherence terminal table, and its log lines."""
+
+from pathlib import Path
+
+from quarkade import SPECTATOR
+from quarkade.games.decoherence import text
+from tests.games.decoherence.helpers import ANN, BOB, play, scene, sentence, set_verve
+from tests.golden import assert_golden, render_text
+
+GOLDEN = Path(__file__).with_name("golden")
+NAMES = ["Ann", "Bob"]
+
+
+def _midgame():
+    # Bob: a lulu linked to a bouba; Ann riffs the lulu (both grow) and starts boo'd out.
+    return scene((BOB, ["riffed through lulu", "twigged down bouba > your #1"]),
+                 (ANN, ["riffed up kiki > their #1", "verb boo'd -> chain 1",
+                        "qualifier out -> chain 1"]))
+
+
+def test_midgame_as_ann_sees_it():
+    assert_golden(render_text(text.render(_midgame().view(ANN), NAMES, you=ANN)),
+                  GOLDEN / "midgame_ann.txt")
+
+
+def test_midgame_as_bob_sees_it_at_the_keyboard():
+    view = _midgame().view(BOB)
+    assert_golden(render_text(text.render(view, ["seat 0 (greedy)", "you"], you=BOB)),
+                  GOLDEN / "midgame_you.txt")
+
+
+def test_midgame_as_a_spectator_sees_it():
+    assert_golden(render_text(text.render(_midgame().view(SPECTATOR), NAMES)),
+                  GOLDEN / "midgame_spectator.txt")
+
+
+def test_waiting_for_a_target_and_the_end():
+    state = scene((BOB, ["verb riffed -> chain 1", "qualifier up -> chain 1",
+                         "riffed through lulu"]),
+                  (ANN, ["verved down bouba", "close their chain 1 with kiki"]))
+    assert_golden(render_text(text.render(state.view(BOB), NAMES, you=BOB)),
+                  GOLDEN / "closed_chain_bob.txt")
+    play(state, "target their #1", "pass")  # Ann is left with nothing: made classical
+    assert state.is_terminal()
+    assert_golden(render_text(text.render(state.view(ANN), NAMES, you=ANN)),
+                  GOLDEN / "over.txt")
+
+
+def test_log_line_for_a_riff_that_grows():
+    state = scene((BOB, ["twigged up lulu"]), (ANN, []), test="riffed up bouba")
+    sentence(state, "riffed up bouba")
+    play(state, "target their #1")
+    assert text.log_line(state.view(BOB), ANN, "target: their lulu #1", ["Ann", "you"]) == (
+        "Ann: target: their lulu #1\n"
+        "Ann's riffed up bouba: your lulu #1 grows by 2; Ann's bouba #1 grows by 2; "
+        "it leaves an up state (#1).")
+    assert text.log_line(state.view(ANN), ANN, "target: their hidden #1", ["you", "Bob"]) == (
+        "you: target: their hidden #1\n"
+        "Your riffed up bouba: Bob's hidden #1 grows by 2; your bouba #1 grows by 2; "
+        "it leaves an up state (#1).")
+
+
+def test_log_lines_for_a_closed_chain_and_a_break():
+    state = scene((BOB, ["verb verved -> chain 1", "qualifier out -> chain 1"]),
+                  (ANN, ["close their chain 1 with kiki"]))
+    line = text.log_line(state.view(ANN), ANN, "close their chain 1 with kiki", NAMES)
+    assert line == ("Ann: close their chain 1 with kiki\nAnn pays 3 verve to close.\n"
+                    "Bob's verved out kiki, closed by Ann: Ann loses 3 verve; "
+                    "Bob loses 1 verve; it leaves a bare particle (#1).")
+    state = scene((BOB, ["riffed through lulu", "twigged down bouba > your #1"]),
+                  (ANN, []), test="riffed out kiki")
+    sentence(state, "riffed out kiki", "their #2")
+    line = text.log_line(state.view(ANN), ANN, "target: their hidden #2", NAMES)
+    assert line.splitlines()[1] == (
+        "Ann's riffed out kiki: Bob's bouba #2 is discarded; Bob's hidden #1 goes dark; "
+        "Ann's kiki #1 is discarded; nothing is left.")
+
+
+def test_log_lines_for_draws_and_the_end():
+    state = scene((ANN, ["verb tapped -> chain 1"]))
+    set_verve(state, 1, 10)
+    play(state, "pass")
+    assert text.log_line(state.view(BOB), ANN, "pass", NAMES) == \
+        "Ann: pass\nAnn leaks 1 verve.\nAnn decoheres at 0 verve and loses."
+    assert text.log_line(state.view(ANN), ANN, "pass", ["you", "Bob"]) == \
+        "you: pass\nyou leak 1 verve.\nyou decohere at 0 verve and lose."
