@@ -185,6 +185,7 @@ class DecoherenceGame(Game):
     summary = "Build sentences from verbs, qualifiers and hidden nouns; keep your verve."
     min_players = 2
     max_players = 2
+    perfect_information = False
     option_specs = (
         players_option(2, 2),
         _deck_option(0),
