@@ -116,7 +116,7 @@ def assert_indistinguishable(state, twin, player, log):
 NAMES = ["Ann", "Ben", "Cat", "Dan", "Eve"]
 
 
-@settings(max_examples=20)
+@settings(max_examples=15)
 @given(games)
 def test_a_seat_cannot_tell_a_position_from_its_twins(params):
     rng = random.Random(params["seed"])
@@ -151,7 +151,8 @@ def test_no_view_or_notation_names_a_card_the_seat_has_not_seen(params):
         for index, line in enumerate(notations(final, player)):
             if index in drawer_at and drawer_at[index] != player:
                 assert line == "draw"
-            assert "alive" not in line and "dead" not in line or drawer_at.get(index) == player
+            elif drawer_at.get(index) != player:  # not a draw at all
+                assert "alive" not in line and "dead" not in line
 
     def check(state):
         for player in [*range(params["players"]), SPECTATOR]:

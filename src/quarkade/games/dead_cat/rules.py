@@ -80,7 +80,7 @@ class RoundResult(NamedTuple):
     announcer: int  # NO_ANNOUNCER when the box ran out
     peekers: tuple[int, ...]  # who drew each time-deck card, in draw order (bottom first)
     revealed: tuple[int, ...]  # the cards turned over, top first (0 alive, 1 dead)
-    count: int  # position of the first dead cat from the top; 0 if none was revealed
+    first_dead: int  # position of the first dead cat from the top; 0 if none was revealed
     dice: tuple[int, ...]
     winners: tuple[int, ...]
 
@@ -137,8 +137,8 @@ class DeadCatGame(Game):
         self.turn_actions = (ANNOUNCE, PEEK)
         self.opening_actions = (PEEK,) if self.peek_first else self.turn_actions
         # Bets allowed from each die value (DC-5), indexed by the value showing.
-        self.bet_actions = (((),) + tuple(tuple(bet_action(v) for v in DIE_VALUES if v != shown)
-                                          for shown in DIE_VALUES))
+        self.bet_actions = ((), *(tuple(bet_action(v) for v in DIE_VALUES if v != shown)
+                                  for shown in DIE_VALUES))
         # Draw outcomes by (cards drawn, dead cats drawn), indexed drawn * (n + 1) + dead (DC-3).
         self.draw_actions: list[tuple[int, ...]] = []
         self.draw_outcomes: list[tuple[tuple[int, float], ...]] = []
@@ -204,7 +204,7 @@ class DeadCatState(State):
 
     def current_player(self) -> int:
         phase = self._phase
-        if phase == TURN or phase == BET:
+        if phase in (TURN, BET):
             return self._mover
         if phase == OVER:
             return TERMINAL
@@ -333,7 +333,7 @@ class DeadCatState(State):
             else:
                 what = f"seat {mover} must turn its die from {shows} to another number 1-6"
         elif phase == DRAW:
-            what = (f"no dead cat is left among the undrawn cards this round"
+            what = ("no dead cat is left among the undrawn cards this round"
                     if action == DEAD else f"the box is giving seat {mover} its card")
         else:
             what = "a die roll is choosing the first seat"
@@ -350,7 +350,7 @@ class DeadCatState(State):
 
     def action_string_for(self, player: int, action: int) -> str:
         """Another seat's draw reads ``draw``: only the peeker sees the card (DC-14)."""
-        if (action == ALIVE or action == DEAD) and player != self._mover:
+        if action in (ALIVE, DEAD) and player != self._mover:
             return REDACTED_DRAW
         return self.action_to_string(action)
 
@@ -402,7 +402,7 @@ class DeadCatState(State):
         self._check_viewer(player)
         round_cards = self.game.alive_cards + self.game.dead_cards
         history = self._history[:]
-        draws = [i for i, action in enumerate(history) if action == ALIVE or action == DEAD]
+        draws = [i for i, action in enumerate(history) if action in (ALIVE, DEAD)]
         rounds = [(r.peekers, len(r.revealed)) for r in self._rounds]
         rounds.append((tuple(self._peekers), 0))
         start = 0
@@ -475,7 +475,7 @@ class DeadCatState(State):
             "announcer": None if last.announcer == NO_ANNOUNCER else last.announcer,
             "ran_out": last.announcer == NO_ANNOUNCER,
             "revealed": [CARD_NAMES[card] for card in last.revealed],
-            "count": last.count or None,
+            "count": last.first_dead or None,
             "dice": list(last.dice),
             "winners": list(last.winners),
         }

@@ -36,9 +36,10 @@ def render(view: dict[str, Any], names: Sequence[str], you: int | None = None) -
                       style="bold" if seat in view["winners"] else None)
     parts: list[RenderableType] = [seats]
     deck = view["time_deck"]
-    parts.append(Text(f"box: {view['box']} cards left ({view['removed']} more were put aside "
-                      f"unseen); time deck: {len(deck) or 'empty'}"
-                      + (" cards, top first" if deck else "")))
+    if not over:
+        parts.append(Text(f"box: {view['box']} cards left ({view['removed']} more were put "
+                          f"aside unseen); time deck: "
+                          + (f"{_cards(len(deck))}, top first" if deck else "empty")))
     if deck:
         cards = Table(show_edge=False, pad_edge=False, box=None)
         cards.add_column("pos", justify="right")
@@ -54,7 +55,7 @@ def render(view: dict[str, Any], names: Sequence[str], you: int | None = None) -
         parts.append(Text("your peeks: " + ", ".join(mine), style="bold"))
     if view["last_round"] is not None:
         parts.append(Text(describe_round(view["last_round"], names), style="dim" if not over
-                          else None))
+                          else ""))
     if over:
         winners = ", ".join(_name(names, s) for s in view["winners"])
         parts.append(Text(f"game over - winner: {winners}", style="bold"))
@@ -64,18 +65,18 @@ def render(view: dict[str, Any], names: Sequence[str], you: int | None = None) -
 def log_line(view: dict[str, Any], actor: int, notation: str, names: Sequence[str]) -> str | None:
     """A line for the running log after ``notation`` was played, or None to stay quiet."""
     word, _, rest = notation.partition(" ")
-    active = _name(names, view["active"]) if view["active"] is not None else "?"
+    active = view["active"]
     if word == "first":
-        return f"The die roll gives the first turn to {active}."
+        return f"The die roll gives the first turn to {_name(names, active)}."
     if word == "draw":
         if rest:
-            return f"{active} peeks: {'an' if rest == 'alive' else 'a'} {rest} cat."
-        return f"{active} peeks at the top card of the box."
+            return f"{_does(names, active, 'peek')}: {'an' if rest == 'alive' else 'a'} {rest} cat."
+        return f"{_does(names, active, 'peek')} at the top card of the box."
     last = view["last_round"]
     if word == "announce" and last is not None:
-        return f"{_name(names, last['announcer'])} calls Dead Cat. " + _after_round(view, names)
+        return f"{_does(names, last['announcer'], 'call')} Dead Cat. " + _after_round(view, names)
     if word == "bet":
-        line = f"{_name(names, actor)} turns the die to {rest}."
+        line = f"{_does(names, actor, 'turn')} the die to {rest}."
         if not view["time_deck"] and last is not None:  # that peek emptied the box
             line += " The box is empty. " + _after_round(view, names)
         return line
@@ -86,10 +87,10 @@ def describe_round(last: dict[str, Any], names: Sequence[str]) -> str:
     """A finished round in words: how it ended, what was revealed, who scored."""
     how = ("the box ran out" if last["ran_out"]
            else f"{_name(names, last['announcer'])} called Dead Cat")
+    count = last["count"]
     revealed = last["revealed"]
-    if last["count"] is not None:
-        found = (f"revealed {', '.join(revealed)}: the cat died {last['count']} "
-                 f"card{'' if last['count'] == 1 else 's'} ago")
+    if count is not None:
+        found = f"revealed {', '.join(revealed)}: the cat died {_cards(count)} ago"
     elif revealed:
         found = f"revealed {', '.join(revealed)}: no dead cat, so the highest die wins"
     else:
@@ -106,8 +107,6 @@ def action_label(view: dict[str, Any], notation: str, names: Sequence[str]) -> s
         return "announce  call Dead Cat: turn the time deck over from the top"
     if notation == "peek":
         return "peek      look at the top card of the box, then turn your die"
-    if notation.startswith("bet ") and view["active"] is not None:
-        return f"{notation:<9} your die shows {view['dice'][view['active']]} now"
     return notation
 
 
@@ -124,9 +123,20 @@ def _title(view: dict[str, Any], names: Sequence[str]) -> str:
         return f"Dead Cat - over after round {view['last_round']['round']}"
     if phase == "first":
         return "Dead Cat - a die roll picks the first player"
-    who = _name(names, view["active"])
-    doing = {"turn": "to move", "draw": "peeks", "bet": "turns the die"}[phase]
-    return f"Dead Cat - round {view['round']}, {who} {doing}"
+    active = view["active"]
+    doing = {"turn": f"{_name(names, active)} to move", "draw": _does(names, active, "peek"),
+             "bet": _does(names, active, "turn") + " the die"}[phase]
+    return f"Dead Cat - round {view['round']}, {doing}"
+
+
+def _does(names: Sequence[str], seat: int, verb: str) -> str:
+    """``'Ben peeks'``, but ``'you peek'``."""
+    name = _name(names, seat)
+    return f"{name} {verb}" if name == "you" else f"{name} {verb}s"
+
+
+def _cards(count: int) -> str:
+    return f"{count} card" if count == 1 else f"{count} cards"
 
 
 def _label(names: Sequence[str], seat: int, you: int | None) -> str:
