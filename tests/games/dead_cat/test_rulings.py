@@ -8,6 +8,7 @@ import pytest
 
 from quarkade import CHANCE, IllegalActionError, load_game
 from quarkade.games.dead_cat.notation import ANNOUNCE, DEAD, bet_action
+from quarkade.games.dead_cat.rules import round_winners
 from tests.games.dead_cat.helpers import announce, award, peek, play, table, with_cubes
 
 
@@ -103,6 +104,7 @@ def test_a_peek_must_change_the_die():  # DC-5
     assert state.current_player() == 0
     assert [state.action_to_string(a) for a in state.legal_actions()] == \
         ["bet 2", "bet 3", "bet 4", "bet 5", "bet 6"]
+    assert state.string_to_action("4") == state.string_to_action("bet 4") == bet_action(4)
     before = state.history()
     with pytest.raises(IllegalActionError, match="already shows 1"):
         state.apply_action(bet_action(1))
@@ -183,6 +185,8 @@ def test_a_count_above_six_goes_to_the_highest_die():  # DC-8
     announce(state)
     assert state.last_round()["count"] == 8
     assert state.last_round()["winners"] == [1]
+    for count in range(7, 21):  # up to the deepest count, all twenty cards of five players
+        assert round_winners([2, 6, 5], [0, 0, 0], count, 0) == (1,)
 
 
 def test_box_running_out_with_no_dead_cat_goes_to_the_highest_die():  # DC-10

@@ -98,13 +98,16 @@ def round_winners(dice: list[int] | tuple[int, ...], cubes: list[int] | tuple[in
     (0,)
     """
     if count:
-        distance = min(abs(d - count) for d in dice)
+        distance = count + 6  # farther than any die can be
+        for d in dice:
+            if -distance < d - count < distance:
+                distance = abs(d - count)
         number = count - distance if count - distance in dice else count + distance  # DC-9
     else:
         number = max(dice)
+    if dice.count(number) == 1:
+        return (dice.index(number),)
     holders = [seat for seat, d in enumerate(dice) if d == number]
-    if len(holders) == 1:
-        return (holders[0],)
     if announcer in holders:
         return (announcer,)
     fewest = min(cubes[seat] for seat in holders)
@@ -255,7 +258,7 @@ class DeadCatState(State):
         elif phase == DRAW:
             if action == ALIVE:
                 self._cards.append(0)
-            elif action == DEAD and self._dead < self._n:
+            elif action == DEAD and self._dead < self.game.dead_cards:
                 self._cards.append(1)
                 self._dead += 1
             else:
@@ -287,25 +290,22 @@ class DeadCatState(State):
 
     def _end_round(self, announcer: int) -> None:
         """Reveal the time deck, score, and set up the next round or end the game."""
-        cards = self._cards
-        size = len(cards)
-        count = 0
-        for index in range(size - 1, -1, -1):  # from the top (DC-4, DC-7)
-            if cards[index]:
-                count = size - index
-                break
-        revealed = cards[size - count:] if count else cards
+        top_first = self._cards[::-1]  # the reveal starts at the top (DC-4, DC-7)
+        count = top_first.index(1) + 1 if self._dead else 0
+        revealed = tuple(top_first[:count]) if count else tuple(top_first)
         cubes = self._cubes
         winners = round_winners(self._dice, cubes, count, announcer)
+        game_over = False
         for seat in winners:
             cubes[seat] += 1  # DC-11: the supply never runs short
+            game_over = game_over or cubes[seat] >= GOAL
         self._rounds += (RoundResult(self._round, self._starter, announcer,
-                                     tuple(self._peekers), tuple(reversed(revealed)), count,
+                                     tuple(self._peekers), revealed, count,
                                      tuple(self._dice), winners),)
         self._cards = []
         self._peekers = []
         self._dead = 0
-        if any(cubes[seat] >= GOAL for seat in winners):  # DC-13
+        if game_over:  # DC-13
             self._winners = tuple(seat for seat in range(self._n) if cubes[seat] >= GOAL)
             self._phase = OVER
             return
