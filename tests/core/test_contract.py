@@ -23,8 +23,12 @@ def snapshot(state):
 
 
 def options_for(name):
+    """Every player count, and each true/false option flipped from its default."""
     cls = quarkade.core.game_class(name)
-    return [{"players": n} for n in range(cls.min_players, cls.max_players + 1)]
+    counts = [{"players": n} for n in range(cls.min_players, cls.max_players + 1)]
+    flipped = [{"players": n, spec.name: not spec.default} for spec in cls.option_specs
+               if spec.kind is bool for n in (cls.min_players, cls.max_players)]
+    return counts + flipped
 
 
 CASES = [(name, opts) for name in quarkade.list_games() for opts in options_for(name)]
