@@ -4,9 +4,8 @@ Each back end is a generator of ``(start, lines)`` chunks in whatever order they
 the runner puts them back in index order. Closing the generator (as the runner does on
 Ctrl-C) stops the work still running.
 
-- ``local`` with one worker plays in this process; with more, a pool of processes
-  (``forkserver``: no threads are inherited) whose workers ignore Ctrl-C, so that only
-  this process decides how to stop.
+- ``local`` with one worker plays in this process; with more, a pool of forked processes
+  whose workers ignore Ctrl-C, so that only this process decides how to stop.
 - ``ray`` sends chunks to a Ray cluster as tasks: to ``address`` (``HOST:PORT``) if
   given, else to the Ray instance this process already started, else to a new local one.
   At most a few chunks per CPU of the cluster are in flight at once.
@@ -16,7 +15,7 @@ from __future__ import annotations
 
 import multiprocessing
 import signal
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Sequence
 from typing import Any
 
 from quarkade.core.errors import QuarkadeError
@@ -26,6 +25,7 @@ from quarkade.sim.play import play_chunk
 BACKENDS = ("local", "ray")
 
 Chunk = tuple[int, list[str]]
+Chunks = Generator[Chunk, None, None]
 
 
 def chunks_of(start: int, stop: int, size: int) -> list[tuple[int, int]]:
@@ -39,13 +39,17 @@ def chunk_size(remaining: int, workers: int) -> int:
     return max(1, min(100, remaining // max(1, workers * 16)))
 
 
-def run_local(plan: Plan, ranges: Sequence[tuple[int, int]], workers: int) -> Iterator[Chunk]:
+def run_local(plan: Plan, ranges: Sequence[tuple[int, int]], workers: int) -> Chunks:
     if workers <= 1:
-        for start, stop in ranges:
-            yield play_chunk(plan, start, stop)
-        return
-    context = multiprocessing.get_context("forkserver")
-    pool = context.Pool(workers, initializer=_ignore_ctrl_c)
+        return (play_chunk(plan, start, stop) for start, stop in ranges)
+    # The pool is made now, before the caller starts any thread (a progress display):
+    # forked workers then inherit no lock held by another thread. Fork, not spawn, so a
+    # worker starts at once, without importing the caller's main module again.
+    pool = multiprocessing.get_context("fork").Pool(workers, initializer=_ignore_ctrl_c)
+    return _pooled(pool, plan, ranges)
+
+
+def _pooled(pool: Any, plan: Plan, ranges: Sequence[tuple[int, int]]) -> Chunks:
     try:
         yield from pool.imap_unordered(_play_range, [(plan, start, stop)
                                                      for start, stop in ranges])
@@ -73,7 +77,7 @@ def ray_module() -> Any:
 
 
 def run_ray(plan: Plan, ranges: Sequence[tuple[int, int]], address: str | None
-            ) -> Iterator[Chunk]:
+            ) -> Chunks:
     ray = ray_module()
     if address is not None:
         if ray.is_initialized():
@@ -99,7 +103,7 @@ def run_ray(plan: Plan, ranges: Sequence[tuple[int, int]], address: str | None
 
 
 def run_chunks(plan: Plan, ranges: Sequence[tuple[int, int]], workers: int,
-               backend: str = "local", address: str | None = None) -> Iterator[Chunk]:
+               backend: str = "local", address: str | None = None) -> Chunks:
     """The chunks of ``ranges``, played on ``backend``, in the order they finish."""
     if backend == "local":
         if address is not None:

@@ -143,7 +143,7 @@ def rate(results: Sequence[Result], agents: Sequence[str], prior: float = 1.0,
             picked = Counter(rng.choices(range(len(outcomes)), weights=counts, k=sum(counts)))
             sample.append([(outcomes[o], c) for o, c in picked.items()])
         draws.append(fit(sample))
-    totals = [[0.0, 0] for _ in agents]
+    totals = [[0.0, 0.0] for _ in agents]
     for outcomes, counts in groups:
         for outcome, count in zip(outcomes, counts, strict=True):
             for i, j, score in outcome:
@@ -156,8 +156,8 @@ def rate(results: Sequence[Result], agents: Sequence[str], prior: float = 1.0,
         spread = sorted(d[a] for d in draws)
         low, high = (quantile(spread, 0.025), quantile(spread, 0.975)) if spread \
             else (observed[a], observed[a])
-        score, count = totals[a]
-        ratings.append(Rating(spec, int(count), score / count if count else 0.0,
+        points, compared = totals[a]
+        ratings.append(Rating(spec, int(compared), points / compared if compared else 0.0,
                               observed[a], low, high))
     return sorted(ratings, key=lambda r: -r.elo)
 

@@ -46,9 +46,13 @@ def run_plan(
     backend: str = "local",
     address: str | None = None,
     resume: bool = False,
-    on_progress: Callable[[int], None] | None = None,
+    on_progress: Callable[[int, int], None] | None = None,
 ) -> RunOutcome:
-    """Play every game of ``plan`` not yet in ``out``; ``on_progress(n)`` after each write."""
+    """Play every game of ``plan`` not yet in ``out``.
+
+    ``on_progress(done, total)`` is called once before play (``done``: games already in
+    ``out``) and after each write.
+    """
     results: list[Result] = []
     if out is not None:
         out = Path(out)
@@ -68,6 +72,8 @@ def run_plan(
     interrupted = False
     started = time.perf_counter()
     chunks = run_chunks(plan, ranges, workers, backend, address)
+    if on_progress is not None:
+        on_progress(resumed, plan.total)
     with ExitStack() as stack:
         stack.callback(chunks.close)  # stops the workers, however the loop ends
         sink = None if out is None else stack.enter_context(Path(out).open("a", encoding="utf-8"))
@@ -86,7 +92,7 @@ def run_plan(
                     if sink is not None:
                         sink.flush()
                     if on_progress is not None:
-                        on_progress(written)
+                        on_progress(next_index, plan.total)
         except KeyboardInterrupt:
             interrupted = True
     seconds = time.perf_counter() - started

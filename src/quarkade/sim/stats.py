@@ -232,8 +232,8 @@ def tag_breakdowns(results: Iterable[Result]) -> list[Breakdown]:
                     counts[1] += 1
     tables: list[Breakdown] = []
     for name, groups in by_game_tag.items():
-        rows = []
-        rates = []
+        rows: list[tuple[str, ...]] = []
+        rates: list[tuple[str, Rate]] = []
         for value in sorted(groups, key=_order):
             group = groups[value]
             first = Rate(sum(1 for r in group if r.get("first") in set(r["winners"])),
@@ -247,11 +247,11 @@ def tag_breakdowns(results: Iterable[Result]) -> list[Breakdown]:
         tables.append(Breakdown(
             f"by {name}", (name, "games", "draws", "first mover wins", "fair share",
                            "mean length"), tuple(rows), tuple(rates)))
-    for name, groups in seat_wins.items():
+    for name, counted in seat_wins.items():
         rows = []
         rates = []
-        for value in sorted(groups, key=_order):
-            wins, trials = groups[value]
+        for value in sorted(counted, key=_order):
+            wins, trials = counted[value]
             rate = Rate(wins, trials)
             rows.append((str(value), str(trials), rate.text()))
             rates.append((str(value), rate))

@@ -22,7 +22,7 @@ from quarkade.games.hadronize.rules import (
 
 def key_events(state: HadronizeState) -> dict[str, Any]:
     n = state.game.num_players
-    replay = state.game.new_initial_state()
+    replay: HadronizeState = state.game.new_initial_state()  # type: ignore[assignment]
     hadronizations = tunnels = largest = 0
     for action in state.history():
         collapsing = replay.is_chance_node() and replay.superposition() is not None
