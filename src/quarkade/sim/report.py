@@ -52,7 +52,7 @@ def write_report(path: str | Path, summary: Summary, ratings: Sequence[Rating] |
         f"<style>{STYLE}</style></head><body>",
         f"<h1>Quarkade report: {html.escape(summary.game)}</h1>",
         f"<p>Command: <code>{html.escape(command)}</code></p>",
-        _html_table(SummaryTable("Run", ("", ""), tuple(about.items()))),
+        _html_table(SummaryTable("Run", ("", "value"), tuple(about.items()))),
     ]
     agents, seats, balance, lengths, *rest = tables
     parts += [_html_table(agents),
@@ -75,7 +75,7 @@ def write_report(path: str | Path, summary: Summary, ratings: Sequence[Rating] |
         parts.append(_html_table(table))
         if table.rates:
             parts.append(_figure(_rate_plot(Figure, table.rates, None, table.columns[0]),
-                                 f"{table.title}, with 95% intervals."))
+                                 f"{table.title}: {table.plotted}, with 95% intervals."))
     parts.append(f"<p><small>quarkade {__version__}</small></p></body></html>")
     Path(path).write_text("\n".join(parts) + "\n", encoding="utf-8")
 
@@ -106,7 +106,7 @@ def _rate_plot(Figure: Any, rates: Sequence[tuple[Any, Rate]], fair: float | Non
     values = [100 * rate.value for _, rate in rates]
     lows = [100 * (rate.value - rate.interval[0]) for _, rate in rates]
     highs = [100 * (rate.interval[1] - rate.value) for _, rate in rates]
-    figure = Figure(figsize=(7, 0.5 + 0.45 * len(rates)))
+    figure = Figure(figsize=(7, max(2.2, 0.8 + 0.45 * len(rates))))
     axes = figure.add_subplot()
     positions = list(range(len(rates)))
     axes.barh(positions, values, xerr=[lows, highs], capsize=4, color="#4c72b0")
@@ -134,7 +134,7 @@ def _length_histogram(Figure: Any, lengths: Sequence[int]) -> bytes:
 
 
 def _ladder(Figure: Any, ratings: Sequence[Rating]) -> bytes:
-    figure = Figure(figsize=(7, 0.6 + 0.45 * len(ratings)))
+    figure = Figure(figsize=(7, max(2.2, 0.8 + 0.45 * len(ratings))))
     axes = figure.add_subplot()
     positions = list(range(len(ratings)))
     axes.errorbar([r.elo for r in ratings], positions,

@@ -125,6 +125,7 @@ class Breakdown:
     columns: tuple[str, ...]
     rows: tuple[tuple[str, ...], ...]
     rates: tuple[tuple[str, Rate], ...] = ()  # (label, rate) pairs a report can plot
+    plotted: str = "win rate"  # what the rates are
 
 
 @dataclass(frozen=True)
@@ -245,8 +246,8 @@ def tag_breakdowns(results: Iterable[Result]) -> list[Breakdown]:
                          f"{100 * fair:.1f}%", f"{mean_length:.1f}"))
             rates.append((str(value), first))
         tables.append(Breakdown(
-            f"by {name}", (name, "games", "draws", "first mover wins", "fair share",
-                           "mean length"), tuple(rows), tuple(rates)))
+            f"By {name}", (name, "games", "draws", "first mover wins", "fair share",
+                           "mean length"), tuple(rows), tuple(rates), "the first mover's win rate"))
     for name, counted in seat_wins.items():
         rows = []
         rates = []
@@ -255,8 +256,8 @@ def tag_breakdowns(results: Iterable[Result]) -> list[Breakdown]:
             rate = Rate(wins, trials)
             rows.append((str(value), str(trials), rate.text()))
             rates.append((str(value), rate))
-        tables.append(Breakdown(f"win rate by seat {name}", (name, "seats", "win rate"),
-                                tuple(rows), tuple(rates)))
+        tables.append(Breakdown(f"Win rate by {name}", (name, "seats", "win rate"),
+                                tuple(rows), tuple(rates), "the win rate of the seats"))
     return tables
 
 
