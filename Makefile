@@ -8,16 +8,17 @@ PIP := $(BIN)/python -m pip --disable-pip-version-check -q
 RUN_STAMP := $(VENV)/.installed-run
 DEV_STAMP := $(VENV)/.installed-dev
 
-.PHONY: play test bench lint clean
+.PHONY: play test bench lint clean chromium
 
 play: $(RUN_STAMP)
 	$(BIN)/quarkade play hadronize --players 3
 
-test: $(DEV_STAMP)
+test: $(DEV_STAMP) chromium
 	$(BIN)/python -m pytest -n auto -q
 
 bench: $(DEV_STAMP)
 	$(BIN)/python bench/bench_engine.py
+	$(BIN)/python bench/bench_sim.py
 
 lint: $(DEV_STAMP)
 	$(BIN)/ruff check src tests bench
@@ -34,8 +35,14 @@ $(RUN_STAMP): pyproject.toml | $(BIN)/python
 	touch $@
 
 $(DEV_STAMP): pyproject.toml | $(BIN)/python
-	$(PIP) install -e '.[dev]'
+	$(PIP) install -e '.[dev,sim,ray]'
 	touch $@ $(RUN_STAMP)
+
+# Headless Chromium for the browser tests: Debian's package (Playwright's own browser
+# downloads are never used). Does nothing when chromium is already installed.
+chromium:
+	@command -v chromium >/dev/null 2>&1 || \
+		(apt-get update -q && apt-get install -y -q chromium)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis build src/*.egg-info
