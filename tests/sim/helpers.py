@@ -5,8 +5,10 @@ import json
 from typer.testing import CliRunner
 
 from quarkade.cli.main import app
+from tests.cli.test_cli import assert_clean_error
 
 runner = CliRunner()
+__all__ = ["assert_clean_error", "lines", "run", "simulate", "table_rows"]
 
 
 def run(*args):
@@ -21,16 +23,6 @@ def simulate(*args):
 
 def lines(path):
     return [json.loads(line) for line in path.read_text().splitlines()]
-
-
-def assert_clean_error(result, *fragments):
-    """Exit code 2, one line on stderr naming the problem, no traceback."""
-    assert result.exit_code == 2, result.output
-    assert "Traceback" not in result.output
-    shown = [line for line in result.stderr.splitlines() if line.strip()]
-    assert len(shown) == 1 and shown[0].startswith("error: "), result.stderr
-    for fragment in fragments:
-        assert fragment in shown[0]
 
 
 def table_rows(text, title):

@@ -163,9 +163,12 @@ def _run_command(kind: str, make_plan: Callable[..., Plan], game: str, agents: s
         workers = workers or os.cpu_count() or 1
         # Ctrl-C must reach us even when started from a shell that ignores it for
         # background jobs (a script's `cmd &`): the run stops cleanly on it.
-        signal.signal(signal.SIGINT, signal.default_int_handler)
-        with _progress() as advance:
-            outcome = run_plan(plan, out, workers, backend, address, resume, advance)
+        previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+        try:
+            with _progress() as advance:
+                outcome = run_plan(plan, out, workers, backend, address, resume, advance)
+        finally:
+            signal.signal(signal.SIGINT, previous)
     command = _command_line(kind, plan, out, workers, backend, address)
     played = (f"{outcome.played:,} games in {outcome.seconds:.1f} s "
               f"({outcome.games_per_second:,.0f} games/s)")
@@ -179,17 +182,16 @@ def _run_command(kind: str, make_plan: Callable[..., Plan], game: str, agents: s
         about = {"game": game, "options": ", ".join(f"{k}={v}" for k, v in plan.options.items()),
                  "agents": ", ".join(plan.agents), "seed": str(plan.seed),
                  "games": f"{len(outcome.results):,} of {plan.total:,}"}
-        _show(outcome.results, plan.agents, report, command, about,
-              seed=plan.seed, rate_always=kind == "tournament")
+        _show(outcome.results, plan.agents, report, command, about, seed=plan.seed)
     if outcome.interrupted:
         raise typer.Exit(INTERRUPTED)
 
 
 def _show(results: list[Result], agents: list[str], report: Path | None, command: str,
-          about: dict[str, str], seed: int = 0, rate_always: bool = False) -> None:
+          about: dict[str, str], seed: int = 0) -> None:
     summary = summarize(results)
     ratings: list[Rating] | None = None
-    if len(agents) >= 2 or rate_always:
+    if len(agents) >= 2:
         ratings = rate(results, agents, seed=seed)
     for table in summary_tables(summary, ratings):
         rich_table = Table(*table.columns, title=table.title, title_justify="left",

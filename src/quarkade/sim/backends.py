@@ -40,7 +40,7 @@ def chunk_size(remaining: int, workers: int) -> int:
 
 
 def run_local(plan: Plan, ranges: Sequence[tuple[int, int]], workers: int) -> Chunks:
-    if workers <= 1:
+    if workers <= 1 or len(ranges) <= 1:
         return (play_chunk(plan, start, stop) for start, stop in ranges)
     # The pool is made now, before the caller starts any thread (a progress display):
     # forked workers then inherit no lock held by another thread. Fork, not spawn, so a
