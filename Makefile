@@ -23,6 +23,7 @@ test: $(DEV_STAMP) chromium
 
 bench: $(DEV_STAMP)
 	$(BIN)/python bench/bench_engine.py
+	$(BIN)/python bench/bench_sim.py
 
 lint: $(DEV_STAMP)
 	$(BIN)/ruff check src tests bench
@@ -50,7 +51,7 @@ $(RUN_STAMP): pyproject.toml | $(BIN)/python
 	touch $@
 
 $(DEV_STAMP): pyproject.toml | $(BIN)/python
-	$(PIP) install -e '.[dev,web]'
+	$(PIP) install -e '.[dev,web,sim,ray]'
 	touch $@ $(RUN_STAMP)
 
 clean:

@@ -6,8 +6,12 @@ import pytest
 
 import quarkade
 import quarkade.core.protocol
+import quarkade.sim
+import quarkade.sim.ratings
+import quarkade.sim.stats
 
-MODULES = [quarkade, quarkade.core.protocol]
+MODULES = [quarkade, quarkade.core.protocol, quarkade.sim, quarkade.sim.ratings,
+           quarkade.sim.stats]
 
 
 @pytest.mark.parametrize("module", MODULES, ids=lambda m: m.__name__)

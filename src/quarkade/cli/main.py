@@ -3,13 +3,10 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
 from rich.markdown import Markdown
 from rich.table import Table
 
@@ -17,6 +14,8 @@ from quarkade import __version__
 from quarkade.agents import available_agents, make_agent
 from quarkade.cli import faces
 from quarkade.cli.human import HumanAgent, Quit
+from quarkade.cli.output import console, errors, user_errors
+from quarkade.cli.simulate import analyze, simulate, tournament
 from quarkade.core.agent import Agent
 from quarkade.core.errors import QuarkadeError
 from quarkade.core.options import parse_option_pairs
@@ -31,18 +30,6 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     add_completion=False,
 )
-console = Console(highlight=False)
-errors = Console(stderr=True, highlight=False)
-
-
-@contextmanager
-def user_errors() -> Iterator[None]:
-    """Bad input ends the command with one line on stderr and exit code 2, not a traceback."""
-    try:
-        yield
-    except QuarkadeError as problem:
-        errors.print(f"error: {problem}", markup=False, soft_wrap=True)
-        raise typer.Exit(2) from None
 
 
 def main() -> None:
@@ -290,6 +277,12 @@ def serve(
     console.print(f"Quarkade is running: open {url_of(sock)} in a browser "
                   "(Ctrl+C stops it)", markup=False, soft_wrap=True)
     run_server(sock, web_app)
+
+
+# Simulation and analysis at scale (quarkade.sim), in their own module.
+app.command()(simulate)
+app.command()(tournament)
+app.command()(analyze)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -1,5 +1,19 @@
-"""Playing games between agents: single matches now; tournaments and statistics later."""
+"""Playing games between agents: single matches, and simulations of many games at once.
 
-from quarkade.sim.match import MatchEvent, play_match
+>>> from quarkade.sim import run_plan, simulation_plan, summarize
+>>> plan = simulation_plan("hadronize", {"players": 2, "goal": 10, "max_turns": 0},
+...                        ["random", "greedy"], games=20, seed=1)
+>>> outcome = run_plan(plan)  # add out="results.jsonl", workers=2, backend="ray", ...
+>>> summary = summarize(outcome.results)
+>>> summary.games, sorted(summary.agents)
+(20, ['greedy', 'random'])
+"""
 
-__all__ = ["MatchEvent", "play_match"]
+from quarkade.sim.match import MatchEvent, play_game, play_match
+from quarkade.sim.plan import Plan, simulation_plan, tournament_plan
+from quarkade.sim.ratings import rate
+from quarkade.sim.runner import RunOutcome, run_plan
+from quarkade.sim.stats import summarize, wilson
+
+__all__ = ["MatchEvent", "Plan", "RunOutcome", "play_game", "play_match", "rate", "run_plan",
+           "simulation_plan", "summarize", "tournament_plan", "wilson"]

@@ -27,15 +27,14 @@ class MatchEvent:
     after: State
 
 
-def play_match(
+def play_game(
     game: Game,
     agents: Sequence[Agent],
     seed: int | str,
-    names: Sequence[str] | None = None,
     on_event: Callable[[MatchEvent], None] | None = None,
     max_actions: int = 1_000_000,
-) -> tuple[State, GameRecord]:
-    """Play to the end; returns the final state and its record.
+) -> State:
+    """Play to the end and return the final state (no record: the simulator's fast path).
 
     ``on_event`` sees every action (for live display). An agent that returns an illegal
     action raises ``IllegalActionError`` naming the seat and agent.
@@ -48,7 +47,7 @@ def play_match(
     state = game.new_initial_state()
     for _ in range(max_actions):
         if state.is_terminal():
-            break
+            return state
         player = state.current_player()
         if player == CHANCE:
             action = sample_chance(state, chance_rng)
@@ -62,8 +61,21 @@ def play_match(
         state.apply_action(action)
         if on_event is not None:
             on_event(MatchEvent(player, action, before, state))
-    else:
-        raise RuntimeError(f"{game.name} did not end within {max_actions} actions")
+    if state.is_terminal():
+        return state
+    raise RuntimeError(f"{game.name} did not end within {max_actions} actions")
+
+
+def play_match(
+    game: Game,
+    agents: Sequence[Agent],
+    seed: int | str,
+    names: Sequence[str] | None = None,
+    on_event: Callable[[MatchEvent], None] | None = None,
+    max_actions: int = 1_000_000,
+) -> tuple[State, GameRecord]:
+    """Play to the end (as ``play_game``); returns the final state and its record."""
+    state = play_game(game, agents, seed, on_event, max_actions)
     if names is None:
         names = [f"seat {seat}" for seat in range(game.num_players)]
     seats = [Seat(name, agent.spec) for name, agent in zip(names, agents, strict=True)]

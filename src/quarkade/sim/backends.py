@@ -1,0 +1,115 @@
+"""Back ends: where the chunks of a plan are played.
+
+Each back end is a generator of ``(start, lines)`` chunks in whatever order they finish;
+the runner puts them back in index order. Closing the generator (as the runner does on
+Ctrl-C) stops the work still running.
+
+- ``local`` with one worker plays in this process; with more, a pool of forked processes
+  whose workers ignore Ctrl-C, so that only this process decides how to stop.
+- ``ray`` sends chunks to a Ray cluster as tasks: to ``address`` (``HOST:PORT``) if
+  given, else to the Ray instance this process already started, else to a new local one.
+  At most a few chunks per CPU of the cluster are in flight at once.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import signal
+from collections.abc import Generator, Sequence
+from typing import Any
+
+from quarkade.core.errors import QuarkadeError
+from quarkade.sim.plan import Plan
+from quarkade.sim.play import play_chunk
+
+BACKENDS = ("local", "ray")
+
+Chunk = tuple[int, list[str]]
+Chunks = Generator[Chunk, None, None]
+
+
+def chunks_of(start: int, stop: int, size: int) -> list[tuple[int, int]]:
+    """``[start, stop)`` cut into ranges of ``size`` games (the last may be shorter)."""
+    return [(low, min(low + size, stop)) for low in range(start, stop, size)]
+
+
+def chunk_size(remaining: int, workers: int) -> int:
+    """Chunks small enough to balance the workers and show progress, large enough that
+    sending them costs little: about 16 per worker, 1 to 100 games each."""
+    return max(1, min(100, remaining // max(1, workers * 16)))
+
+
+def run_local(plan: Plan, ranges: Sequence[tuple[int, int]], workers: int) -> Chunks:
+    if workers <= 1 or len(ranges) <= 1:
+        return (play_chunk(plan, start, stop) for start, stop in ranges)
+    # The pool is made now, before the caller starts any thread (a progress display):
+    # forked workers then inherit no lock held by another thread. Fork, not spawn, so a
+    # worker starts at once, without importing the caller's main module again.
+    pool = multiprocessing.get_context("fork").Pool(workers, initializer=_ignore_ctrl_c)
+    return _pooled(pool, plan, ranges)
+
+
+def _pooled(pool: Any, plan: Plan, ranges: Sequence[tuple[int, int]]) -> Chunks:
+    try:
+        yield from pool.imap_unordered(_play_range, [(plan, start, stop)
+                                                     for start, stop in ranges])
+        pool.close()
+    finally:
+        pool.terminate()
+        pool.join()
+
+
+def _ignore_ctrl_c() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _play_range(task: tuple[Plan, int, int]) -> Chunk:
+    return play_chunk(*task)
+
+
+def ray_module() -> Any:
+    """The ``ray`` package, or a clear error saying how to install it."""
+    try:
+        import ray
+    except ImportError:
+        raise QuarkadeError("--backend ray needs Ray: pip install 'quarkade[ray]'") from None
+    return ray
+
+
+def run_ray(plan: Plan, ranges: Sequence[tuple[int, int]], address: str | None
+            ) -> Chunks:
+    ray = ray_module()
+    if address is not None:
+        if ray.is_initialized():
+            ray.shutdown()
+        ray.init(address=address, log_to_driver=False)
+    elif not ray.is_initialized():
+        ray.init(include_dashboard=False, log_to_driver=False)
+    remote = ray.remote(play_chunk)
+    limit = max(2, int(ray.cluster_resources().get("CPU", 1)) * 4)
+    pending = list(ranges)
+    pending.reverse()
+    running: list[Any] = []
+    try:
+        while pending or running:
+            while pending and len(running) < limit:
+                start, stop = pending.pop()
+                running.append(remote.remote(plan, start, stop))
+            done, running = ray.wait(running, num_returns=1)
+            yield ray.get(done[0])
+    finally:
+        for ref in running:
+            ray.cancel(ref, force=True)
+
+
+def run_chunks(plan: Plan, ranges: Sequence[tuple[int, int]], workers: int,
+               backend: str = "local", address: str | None = None) -> Chunks:
+    """The chunks of ``ranges``, played on ``backend``, in the order they finish."""
+    if backend == "local":
+        if address is not None:
+            raise QuarkadeError("--address goes with --backend ray (the Ray cluster's "
+                                "HOST:PORT)")
+        return run_local(plan, ranges, workers)
+    if backend == "ray":
+        return run_ray(plan, ranges, address)
+    raise QuarkadeError(f"--backend {backend!r}: the back ends are {', '.join(BACKENDS)}")

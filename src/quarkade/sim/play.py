@@ -1,0 +1,141 @@
+"""Play game ``i`` of a plan and describe it as one JSON result line.
+
+This is what every back end runs, in this process, in a local worker process or on a Ray
+node: ``play_chunk(plan, start, stop)`` gives the lines of games ``start..stop-1``.
+A line depends only on the plan and the game's index, never on where it was played.
+
+A line holds, in this order: ``index``, ``game``, ``options``, ``run_seed``, ``seed``
+(the game's own seed), ``agents`` (the matchup, the rotation list), ``seats`` (the agent
+at each seat), ``winners``, ``returns``, ``length`` (decisions taken by seats),
+``actions`` (all actions, chance included), ``first`` (the seat that took the first
+decision), then whatever the game's analysis hook adds: ``lead_changes`` and
+``decided_at`` (with a running score), ``events`` and ``tags``.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from quarkade.agents import make_agent
+from quarkade.core.agent import Agent
+from quarkade.core.protocol import CHANCE, Game, State
+from quarkade.core.registry import load_game
+from quarkade.sim.hooks import game_analysis
+from quarkade.sim.match import play_game
+from quarkade.sim.plan import Plan
+
+
+@cache
+def _game(name: str, options_json: str) -> Game:
+    return load_game(name, **json.loads(options_json))
+
+
+@cache
+def _prototype(spec: str, game: str) -> Agent:
+    return make_agent(spec, game)
+
+
+def play_one(plan: Plan, index: int) -> dict[str, Any]:
+    """Play game ``index`` of ``plan``; its result as a JSON-ready dict."""
+    game = _game(plan.game, json.dumps(plan.options, sort_keys=True))
+    specs = plan.seats(index)
+    # Fresh agents for every game (copies of a never-used one, cheaper than parsing the
+    # spec again): no memory carried from game to game, so a game's result cannot depend
+    # on which games a worker happened to play before it.
+    agents = [copy.deepcopy(_prototype(spec, plan.game)) for spec in specs]
+    seed = plan.game_seed(index)
+    state = play_game(game, agents, seed)
+    hook = game_analysis(plan.game)
+    walk = walk_game(state, hook.running_score)
+    line: dict[str, Any] = {
+        "index": index,
+        "game": plan.game,
+        "options": plan.options,
+        "run_seed": plan.seed,
+        "seed": seed,
+        "agents": list(plan.matchups[index // plan.games]),
+        "seats": specs,
+        "winners": state.winners(),
+        "returns": state.returns(),
+        "length": walk.decisions,
+        "actions": len(state.history()),
+        "first": walk.first,
+    }
+    if hook.running_score is not None:
+        line["lead_changes"], line["decided_at"] = walk.lead_changes, walk.decided_at
+    if hook.key_events is not None:
+        line["events"] = hook.key_events(state)
+    if hook.game_tags is not None or hook.seat_tags is not None:
+        line["tags"] = {
+            "game": hook.game_tags(state) if hook.game_tags is not None else {},
+            "seats": hook.seat_tags(state) if hook.seat_tags is not None
+            else [{} for _ in specs],
+        }
+    return line
+
+
+@dataclass(frozen=True)
+class Walk:
+    """What a replay of a finished game tells: decisions, the first mover, the lead."""
+
+    decisions: int
+    first: int | None
+    lead_changes: int | None
+    decided_at: float | None
+
+
+def walk_game(state: State, running_score: Callable[[State], list[float]] | None) -> Walk:
+    """Replay ``state``'s game once: who decided (only the protocol knows, so replay) and,
+    with a running score, the lead.
+
+    The leader is the seat with the strictly highest running score after an action (a tie
+    leaves no leader); a lead change is a new leader different from the last one.
+    ``decided_at`` is the fraction of the game's actions played when the sole winner last
+    became the leader (it then led to the end); ``None`` without a sole winner.
+    """
+    replay = state.game.new_initial_state()
+    history = state.history()
+    decisions = 0
+    first: int | None = None
+    leader = previous = -1
+    changes = 0
+    since = 0  # actions played when the current leader took the lead
+    for step, action in enumerate(history):
+        player = replay.current_player()
+        if player != CHANCE:
+            decisions += 1
+            if first is None:
+                first = player
+        replay.apply_action(action)
+        if running_score is None:
+            continue
+        scores = running_score(replay)
+        best = max(scores)
+        top = [seat for seat, score in enumerate(scores) if score == best]
+        now = top[0] if len(top) == 1 else -1
+        if now != leader:
+            since, leader = step, now
+            if now >= 0:
+                changes += previous >= 0 and now != previous
+                previous = now
+    if running_score is None:
+        return Walk(decisions, first, None, None)
+    winners = state.winners()
+    decided = round(since / len(history), 4) \
+        if len(winners) == 1 and leader == winners[0] else None
+    return Walk(decisions, first, changes, decided)
+
+
+def to_line(result: dict[str, Any]) -> str:
+    """One result as its line of text (compact JSON and a newline)."""
+    return json.dumps(result, separators=(",", ":")) + "\n"
+
+
+def play_chunk(plan: Plan, start: int, stop: int) -> tuple[int, list[str]]:
+    """The lines of games ``start`` to ``stop - 1``, with ``start`` (to put them in order)."""
+    return start, [to_line(play_one(plan, index)) for index in range(start, stop)]

@@ -1,0 +1,147 @@
+"""The HTML report: one self-contained file (tables, and plots as embedded PNG images).
+
+The plots are drawn with matplotlib (the ``quarkade[sim]`` extra) on its Agg back end,
+without pyplot, so nothing opens a window or touches global state. A designer can mail
+the file: it loads nothing from anywhere.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from quarkade import __version__
+from quarkade.core.errors import QuarkadeError
+from quarkade.sim.ratings import Rating
+from quarkade.sim.stats import Rate, Summary
+from quarkade.sim.tables import SummaryTable, summary_tables
+
+STYLE = """
+body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 60em; color: #222; }
+h1 { font-size: 1.6em; } h2 { font-size: 1.2em; margin-top: 2em; }
+table { border-collapse: collapse; margin: 0.5em 0 1em; }
+th, td { border-bottom: 1px solid #ddd; padding: 0.25em 0.8em; text-align: left; }
+th { background: #f4f4f4; }
+figure { margin: 0.5em 0 1.5em; } figcaption { color: #555; font-size: 0.9em; }
+code { background: #f4f4f4; padding: 0.1em 0.3em; }
+"""
+
+
+def matplotlib_figure() -> Any:
+    """A new matplotlib ``Figure`` class, or a clear error saying how to install it."""
+    try:
+        from matplotlib.figure import Figure
+    except ImportError:
+        raise QuarkadeError("--report needs matplotlib: pip install 'quarkade[sim]'") from None
+    return Figure
+
+
+def write_report(path: str | Path, summary: Summary, ratings: Sequence[Rating] | None,
+                 command: str, about: dict[str, str]) -> None:
+    """Write the report of ``summary`` (and ``ratings``) to ``path``."""
+    Figure = matplotlib_figure()
+    tables = summary_tables(summary, ratings)
+    parts = [
+        "<!doctype html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        f"<title>Quarkade report: {html.escape(summary.game)}</title>",
+        f"<style>{STYLE}</style></head><body>",
+        f"<h1>Quarkade report: {html.escape(summary.game)}</h1>",
+        f"<p>Command: <code>{html.escape(command)}</code></p>",
+        _html_table(SummaryTable("Run", ("", "value"), tuple(about.items()))),
+    ]
+    agents, seats, balance, lengths, *rest = tables
+    parts += [_html_table(agents),
+              _figure(_rate_plot(Figure, agents.rates, summary.fair_share, "agent"),
+                      "Win rate per agent with its 95% interval; the dashed line is the "
+                      "fair share.")]
+    parts += [_html_table(seats),
+              _figure(_rate_plot(Figure, seats.rates, summary.fair_share, "seat"),
+                      "Win rate per seat and of the first mover, with 95% intervals.")]
+    parts += [_html_table(balance), _html_table(lengths),
+              _figure(_length_histogram(Figure, summary.lengths.values),
+                      "How long games last: decisions per game.")]
+    extras = rest
+    if ratings:
+        parts += [_html_table(rest[0]),
+                  _figure(_ladder(Figure, ratings), "Rating ladder: Bradley-Terry ratings on "
+                          "the Elo scale with 95% bootstrap intervals.")]
+        extras = rest[1:]
+    for table in extras:
+        parts.append(_html_table(table))
+        if table.rates:
+            parts.append(_figure(_rate_plot(Figure, table.rates, None, table.columns[0]),
+                                 f"{table.title}: {table.plotted}, with 95% intervals."))
+    parts.append(f"<p><small>quarkade {__version__}</small></p></body></html>")
+    Path(path).write_text("\n".join(parts) + "\n", encoding="utf-8")
+
+
+def _html_table(table: SummaryTable) -> str:
+    head = "".join(f"<th>{html.escape(c)}</th>" for c in table.columns)
+    body = "".join("<tr>" + "".join(f"<td>{html.escape(cell)}</td>" for cell in row) + "</tr>"
+                   for row in table.rows)
+    return (f"<h2>{html.escape(table.title)}</h2>\n<table><thead><tr>{head}</tr></thead>"
+            f"<tbody>{body}</tbody></table>")
+
+
+def _figure(png: bytes, caption: str) -> str:
+    data = base64.b64encode(png).decode("ascii")
+    return (f'<figure><img src="data:image/png;base64,{data}" alt="{html.escape(caption)}">'
+            f"<figcaption>{html.escape(caption)}</figcaption></figure>")
+
+
+def _png(figure: Any) -> bytes:
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", dpi=100, metadata={"Software": None})
+    return buffer.getvalue()
+
+
+def _rate_plot(Figure: Any, rates: Sequence[tuple[Any, Rate]], fair: float | None,
+               label: str) -> bytes:
+    names = [str(name) for name, _ in rates]
+    values = [100 * rate.value for _, rate in rates]
+    lows = [100 * (rate.value - rate.interval[0]) for _, rate in rates]
+    highs = [100 * (rate.interval[1] - rate.value) for _, rate in rates]
+    figure = Figure(figsize=(7, max(2.2, 0.8 + 0.45 * len(rates))))
+    axes = figure.add_subplot()
+    positions = list(range(len(rates)))
+    axes.barh(positions, values, xerr=[lows, highs], capsize=4, color="#4c72b0")
+    axes.set_yticks(positions, names)
+    axes.invert_yaxis()
+    axes.set_xlim(0, 100)
+    axes.set_xlabel("win rate (%)")
+    axes.set_ylabel(label)
+    if fair is not None:
+        axes.axvline(100 * fair, color="#c44e52", linestyle="--", linewidth=1)
+    figure.tight_layout()
+    return _png(figure)
+
+
+def _length_histogram(Figure: Any, lengths: Sequence[int]) -> bytes:
+    figure = Figure(figsize=(7, 3))
+    axes = figure.add_subplot()
+    low, high = min(lengths), max(lengths)
+    bins = min(60, high - low + 1)
+    axes.hist(lengths, bins=bins, range=(low - 0.5, high + 0.5), color="#55a868")
+    axes.set_xlabel("decisions per game")
+    axes.set_ylabel("games")
+    figure.tight_layout()
+    return _png(figure)
+
+
+def _ladder(Figure: Any, ratings: Sequence[Rating]) -> bytes:
+    figure = Figure(figsize=(7, max(2.2, 0.8 + 0.45 * len(ratings))))
+    axes = figure.add_subplot()
+    positions = list(range(len(ratings)))
+    axes.errorbar([r.elo for r in ratings], positions,
+                  xerr=[[r.elo - r.low for r in ratings], [r.high - r.elo for r in ratings]],
+                  fmt="o", capsize=4, color="#8172b2")
+    axes.set_yticks(positions, [r.agent for r in ratings])
+    axes.invert_yaxis()
+    axes.set_xlabel("rating (Elo scale, mean 1500)")
+    figure.tight_layout()
+    return _png(figure)
