@@ -5,23 +5,10 @@ simulation issue asks for Decoherence's report in a browser).
 """
 
 import pytest
-from playwright.sync_api import sync_playwright
 
 import quarkade
 from quarkade.agents import available_agents
 from tests.sim.helpers import simulate
-
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path="/usr/bin/chromium",
-                                              args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
 
 
 def agents_for(game):

@@ -15,7 +15,8 @@ from pathlib import Path
 from playwright.sync_api import Page, sync_playwright
 
 from quarkade.server.run import ServerThread
-from tests.server.browser.conftest import CHROMIUM, CHROMIUM_ARGS, PHONE
+from tests.conftest import CHROMIUM, CHROMIUM_ARGS
+from tests.server.browser.conftest import PHONE
 
 OUT = Path(__file__).resolve().parents[3] / "docs" / "screenshots"
 MY_TURN_OR_OVER = """() => { const g = document.getElementById('game');
