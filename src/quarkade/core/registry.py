@@ -10,6 +10,7 @@ from quarkade.core.protocol import Game
 
 # name -> "module:GameClass". A new game needs one line here (and its rules, view, renderer).
 _GAMES: dict[str, str] = {
+    "card-commons": "quarkade.games.card_commons.rules:CardCommonsGame",
     "hadronize": "quarkade.games.hadronize.rules:HadronizeGame",
 }
 
