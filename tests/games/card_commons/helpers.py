@@ -43,8 +43,7 @@ def arrange(layout: dict[str, str], to_move: int = 0, hands: dict[int, str] | No
             codes.append(card + 1 + (FACE_DOWN if down else 0))
         state._top[cell] = codes[-1]
         state._under[cell] = codes[0] if len(codes) == 2 else 0
-        state._occupied |= 1 << cell
-    state._recount_neighbours()
+    state.rebuild()
     for seat in (0, 1):
         own = range(seat * 12, seat * 12 + 12)
         if hands and seat in hands:

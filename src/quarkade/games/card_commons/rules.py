@@ -97,6 +97,26 @@ OPENING_ACTIONS = tuple(sorted(place_action(local, cell)
 OPENER_ACTIONS = (OPENER_BASE, OPENER_BASE + 1)
 OPENER_OUTCOMES = ((OPENER_BASE, 0.5), (OPENER_BASE + 1, 0.5))  # C-1
 
+# The Law as one integer: bit ``level * 16 + cell`` is set when a card of that level may
+# sit on that cell as far as the Law is concerned (occupancy aside). A cell's allowed-level
+# mask ``a`` becomes ``SPREAD[a] << cell``; ``mask * REPLICATE`` copies a 16-bit cell mask
+# into every level's slot.
+SPREAD = tuple(sum(1 << (lv * 16) for lv in range(1, 7) if a >> lv & 1) for a in range(128))
+REPLICATE = SPREAD[_ALL_LEVELS]
+CLEAR_CELL = tuple(~(REPLICATE << cell) for cell in range(NUM_CELLS))
+SLOT_SHIFT = tuple((local % 6 + 1) * 16 for local in range(HAND_SIZE))
+LEVEL4_SLOT = 4 * 16
+# Place action ids for a card and the cells in one byte of a cell mask, ready to extend.
+PLACE_LOW = tuple(tuple(tuple(place_action(local, c) for c in _LOW[m]) for m in range(256))
+                  for local in range(HAND_SIZE))
+PLACE_HIGH = tuple(tuple(tuple(place_action(local, c) for c in _HIGH[m]) for m in range(256))
+                   for local in range(HAND_SIZE))
+CORNER_MASK = sum(1 << c for c in CORNERS)
+# Levels a card with this code forbids next to it, spread into the level slots: a channel
+# onto an empty cell only tightens its neighbours, so ``law &= ~(FORBID[code] * cells)``.
+FORBID = tuple(SPREAD[_ALL_LEVELS & ~OK_MASK[code]] for code in range(49))
+LEVEL_OF = tuple(local % 6 + 1 for local in range(HAND_SIZE))
+
 
 def cells_in(mask: int) -> tuple[int, ...]:
     """The cells whose bits are set in a 16-bit mask, ascending."""
@@ -106,8 +126,8 @@ def cells_in(mask: int) -> tuple[int, ...]:
 class Geometry:
     """Neighbour tables of the flat field or the torus (C-14), built once each."""
 
-    __slots__ = ("anchor_pairs", "diag", "diag_mask", "orth", "orth_mask", "repel_to",
-                 "repel_pairs", "torus")
+    __slots__ = ("anchor_pairs", "corners_beside", "diag", "diag_mask", "orth", "orth_mask",
+                 "repel_pairs", "repel_to", "torus")
 
     def __init__(self, torus: bool) -> None:
         self.torus = torus
@@ -147,6 +167,7 @@ class Geometry:
                             if (n := step(c, *d)) >= 0 and not _inside(c, d))
             groups[c] = (inside, wrapped) if wrapped else (inside,)
         self.anchor_pairs = tuple(groups.get(c, ()) for c in range(NUM_CELLS))
+        self.corners_beside = tuple(tuple(n for n in ns if n in CORNERS) for ns in self.orth)
 
 
 def _inside(cell: int, direction: tuple[int, int]) -> bool:
@@ -190,17 +211,20 @@ class CardCommonsState(State):
 
     __slots__ = (
         "_ability_cell",
+        "_anchors",
         "_diag",
         "_discards",
         "_hands",
         "_history",
         "_last_mover",
+        "_law",
         "_legal",
         "_occupied",
         "_opener",
         "_orth",
         "_passed",
         "_phase",
+        "_singles",
         "_to_move",
         "_top",
         "_under",
@@ -219,6 +243,9 @@ class CardCommonsState(State):
         self._occupied = 0  # cells holding a card
         self._orth = 0  # cells orthogonally next to an occupied cell
         self._diag = 0  # cells diagonally next to an occupied cell
+        self._singles = 0  # cells holding one face-up card: what can be inverted (C-16)
+        self._law = REPLICATE * 0xFFFF  # see SPREAD: on an empty field every level fits
+        self._anchors = CORNER_MASK  # corners where a 4 could be placed as an Anchor (C-8)
         self._phase = COIN
         self._to_move = -1
         self._opener = -1
@@ -275,76 +302,43 @@ class CardCommonsState(State):
         hand = self._hands[self._to_move]
         if not hand:
             return [PASS] if abilities else []
-        geo = game.geometry
-        orth = geo.orth
-        top = self._top
         occupied = self._occupied
-        ok = OK_MASK
-        by_level: list[list[int]] = [[], [], [], [], [], [], []]
         near = self._orth & ~occupied
-        for cell in cells_in(near):
-            allowed = _ALL_LEVELS
-            for n in orth[cell]:
-                allowed &= ok[top[n]]
-            if abilities and not allowed & _BIT4 and cell in CORNERS:
-                allowed |= self._anchor(cell, geo)
-            for lv in LEVELS_IN[allowed]:
-                by_level[lv].append(cell)
-        if abilities:  # Tunnel (C-7): a 2 may also go diagonally next to a particle
-            tunnel = self._diag & ~occupied & ~near
-            if tunnel:
-                for cell in cells_in(tunnel):
-                    allowed = _ALL_LEVELS
-                    for n in orth[cell]:
-                        allowed &= ok[top[n]]
-                    if allowed & _BIT2:
-                        by_level[2].append(cell)
-                by_level[2].sort()
+        law = self._law
+        lit = law & near * REPLICATE
+        if abilities:
+            # Anchor (C-8): a 4 on a corner may ignore a neighbour; Tunnel (C-7): a 2 may
+            # also go diagonally next to a particle.
+            lit |= (near & self._anchors) << LEVEL4_SLOT | law & (self._diag & ~occupied) << 32
+        slots = lit.to_bytes(14, "little")  # slot of level L: bytes 2L (a1-d2), 2L+1 (a3-d4)
         actions: list[int] = []
         cards = HAND_CARDS[hand]
         for local in cards:
-            cells = by_level[local % 6 + 1]
-            if cells:
-                base = PLACE_BASE + local * NUM_CELLS
-                actions += [base + cell for cell in cells]
-        if len(cards) >= 2:  # an inversion costs another card (C-15)
-            under = self._under
+            index = LEVEL_OF[local] * 2
+            low = slots[index]
+            if low:
+                actions += PLACE_LOW[local][low]
+            high = slots[index + 1]
+            if high:
+                actions += PLACE_HIGH[local][high]
+        singles = self._singles
+        if singles and len(cards) >= 2:  # an inversion costs another card (C-15)
+            top = self._top
             pairs = []
-            for cell in cells_in(occupied):
-                code = top[cell]
-                if code > FACE_DOWN or under[cell]:  # C-16: single and face up only
-                    continue
-                local = INVERTER[code - 1]
-                if not hand >> local & 1:
-                    continue
-                allowed = _ALL_LEVELS
-                for n in orth[cell]:
-                    allowed &= ok[top[n]]
-                bit = 1 << (local % 6 + 1)
-                if abilities and not allowed & bit and bit == _BIT4 and cell in CORNERS:
-                    allowed |= self._anchor(cell, geo)
-                if allowed & bit:
+            for cell in cells_in(singles):
+                local = INVERTER[top[cell] - 1]
+                if hand >> local & 1 and (
+                        law >> (SLOT_SHIFT[local] + cell) & 1
+                        or (abilities and local % 6 == 3 and self._anchors >> cell & 1)):
                     pairs.append(local * NUM_CELLS + cell)
-            pairs.sort()
-            for pair in pairs:
-                base = INVERT_BASE + pair * HAND_SIZE
-                local = pair // NUM_CELLS
-                actions += [base + d for d in cards if d != local]
+            if pairs:
+                pairs.sort()
+                for pair in pairs:
+                    base = INVERT_BASE + pair * HAND_SIZE
+                    actions += [base + d for d in HAND_CARDS[hand ^ 1 << (pair >> 4)]]
         if abilities:
             actions.append(PASS)
         return actions
-
-    def _anchor(self, cell: int, geo: Geometry) -> int:
-        """Level 4 if a 4 on this corner breaks the Law with at most one neighbour of each
-        group (C-8), else 0."""
-        top = self._top
-        for group in geo.anchor_pairs[cell]:
-            satisfied = 0
-            for n in group:
-                satisfied |= OK_MASK[top[n]]
-            if not satisfied & _BIT4:
-                return 0
-        return _BIT4
 
     def _repel_options(self, cell: int) -> list[int]:
         """Cells next to the 3 on ``cell`` whose card(s) can slide away from it (C-10)."""
@@ -382,7 +376,10 @@ class CardCommonsState(State):
         elif action < POLARIZE_BASE:
             self._repel(action - REPEL_BASE)
         elif action < DECLINE:
-            self._top[action - POLARIZE_BASE] += FACE_DOWN  # C-9: the top card turns
+            cell = action - POLARIZE_BASE
+            self._top[cell] += FACE_DOWN  # C-9: the top card turns
+            self._singles &= ~(1 << cell)
+            self._refresh_law(cell)
             self._last_mover = self._to_move
             self._end_turn()
         elif action == DECLINE:
@@ -401,9 +398,18 @@ class CardCommonsState(State):
         """The opening, or a channel (a Tunnel included)."""
         local, cell = divmod(action - PLACE_BASE, NUM_CELLS)
         seat = self._to_move
-        self._top[cell] = seat * HAND_SIZE + local + 1
+        code = seat * HAND_SIZE + local + 1
+        self._top[cell] = code
         self._hands[seat] &= ~(1 << local)
-        self._occupy(cell)
+        geo = self.game.geometry
+        self._occupied |= 1 << cell
+        self._singles |= 1 << cell
+        neighbours = geo.orth_mask[cell]
+        self._orth |= neighbours
+        self._diag |= geo.diag_mask[cell]
+        self._law &= ~(FORBID[code] * neighbours)  # the cell was empty: only tightens
+        for corner in geo.corners_beside[cell]:
+            self._set_anchor(corner, geo)
         self._passed = False
         self._last_mover = seat
         if self._phase == OPENING:  # C-3: the opening fires no ability
@@ -418,6 +424,8 @@ class CardCommonsState(State):
         self._top[cell] = seat * HAND_SIZE + local + 1
         self._hands[seat] &= ~(1 << local | 1 << discard)
         self._discards[seat] |= 1 << discard
+        self._singles &= ~(1 << cell)
+        self._refresh_law(cell)
         self._passed = False
         self._last_mover = seat
         self._placed(local, cell)
@@ -446,8 +454,7 @@ class CardCommonsState(State):
         target = self.game.geometry.repel_to[self._ability_cell][source]
         top[target], under[target] = top[source], under[source]
         top[source] = under[source] = 0
-        self._occupied ^= 1 << source | 1 << target
-        self._recount_neighbours()
+        self.rebuild()
         self._last_mover = self._to_move
         self._end_turn()
 
@@ -471,19 +478,58 @@ class CardCommonsState(State):
             self._winner = self._to_move ^ 1
             self._phase = OVER
 
-    def _occupy(self, cell: int) -> None:
+    def _refresh_law(self, cell: int) -> None:
+        """The top card of ``cell`` changed: recompute what its neighbours allow (C-4) and,
+        for a corner among them, whether a 4 could anchor there (C-8)."""
         geo = self.game.geometry
-        self._occupied |= 1 << cell
-        self._orth |= geo.orth_mask[cell]
-        self._diag |= geo.diag_mask[cell]
+        orth = geo.orth
+        top = self._top
+        law = self._law
+        for n in orth[cell]:
+            allowed = _ALL_LEVELS
+            for m in orth[n]:
+                allowed &= OK_MASK[top[m]]
+            law = law & CLEAR_CELL[n] | SPREAD[allowed] << n
+        self._law = law
+        for corner in geo.corners_beside[cell]:
+            self._set_anchor(corner, geo)
 
-    def _recount_neighbours(self) -> None:
+    def _set_anchor(self, corner: int, geo: Geometry) -> None:
+        """A 4 may go on ``corner`` if each group of its neighbours (two on the flat field;
+        in-field and wrapped pairs on a torus) holds at most one card that forbids it."""
+        top = self._top
+        for group in geo.anchor_pairs[corner]:
+            satisfied = 0
+            for n in group:
+                satisfied |= OK_MASK[top[n]]
+            if not satisfied & _BIT4:
+                self._anchors &= ~(1 << corner)
+                return
+        self._anchors |= 1 << corner
+
+    def rebuild(self) -> None:
+        """Recompute every mask from the cards on the field (after a slide, or after a
+        position is laid out by hand, as tests do)."""
         geo = self.game.geometry
-        orth = diag = 0
-        for cell in cells_in(self._occupied):
-            orth |= geo.orth_mask[cell]
-            diag |= geo.diag_mask[cell]
-        self._orth, self._diag = orth, diag
+        top, under = self._top, self._under
+        occupied = orth = diag = singles = 0
+        law = 0
+        for cell in range(NUM_CELLS):
+            if top[cell]:
+                occupied |= 1 << cell
+                orth |= geo.orth_mask[cell]
+                diag |= geo.diag_mask[cell]
+                if top[cell] <= FACE_DOWN and not under[cell]:
+                    singles |= 1 << cell
+            allowed = _ALL_LEVELS
+            for n in geo.orth[cell]:
+                allowed &= OK_MASK[top[n]]
+            law |= SPREAD[allowed] << cell
+        self._occupied, self._orth, self._diag = occupied, orth, diag
+        self._singles, self._law = singles, law
+        for corner in CORNERS:
+            self._set_anchor(corner, geo)
+        self._legal = None
 
     def _finish_by_score(self) -> None:
         """C-12: more open cells on your side; then fewer cards there; then the opener."""
@@ -522,11 +568,10 @@ class CardCommonsState(State):
         if action >= OPENER_BASE:
             return f"seat {self._opener} already opened"
         if phase in (REPEL, POLARIZE):
-            card = CARD_NAMES[self._top[self._ability_cell] - 1]
-            cell = CELL_NAMES[self._ability_cell]
-            if phase == REPEL:
-                return f"seat {seat} must first decide whether the {card} on {cell} repels"
-            return f"seat {seat} must first decide whether the {card} on {cell} polarizes"
+            what = (f"the {CARD_NAMES[self._top[self._ability_cell] - 1]} on "
+                    f"{CELL_NAMES[self._ability_cell]}")
+            verb = "repels" if phase == REPEL else "polarizes"
+            return f"seat {seat} must first decide whether {what} {verb}"
         if action >= REPEL_BASE and action != PASS:
             return "there is no Repel or Polarize to decide now"
         if action == PASS:
@@ -615,7 +660,7 @@ class CardCommonsState(State):
                 "inv 4S c3 /AH, repel b2>b1, polarize c2, no repel, no polarize, pass")
         if action in self.legal_actions():
             return action
-        raise NotationError(f"{text!r}: " + self._refusal(action))
+        raise NotationError(self._refusal(action))
 
     def _parse(self, words: list[str]) -> int | None:
         seat = self._to_move
@@ -666,6 +711,9 @@ class CardCommonsState(State):
         copy._occupied = self._occupied
         copy._orth = self._orth
         copy._diag = self._diag
+        copy._singles = self._singles
+        copy._law = self._law
+        copy._anchors = self._anchors
         copy._phase = self._phase
         copy._to_move = self._to_move
         copy._opener = self._opener
@@ -811,7 +859,10 @@ class CardCommonsState(State):
             last["kind"] = "pass"
             return last
         if action == DECLINE:
-            last.update(kind="decline", cell=CELL_NAMES[self._ability_cell])
+            cell = self._ability_cell
+            card = self._top[cell] - 1
+            last.update(kind="decline", ability="repel" if level(card) == 3 else "polarize",
+                        card=CARD_NAMES[card], cell=CELL_NAMES[cell])
             return last
         geo = self.game.geometry
         if action >= POLARIZE_BASE:
