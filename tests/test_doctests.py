@@ -5,9 +5,12 @@ import doctest
 import pytest
 
 import quarkade
+import quarkade.core.options
 import quarkade.core.protocol
+import quarkade.games.card_commons.notation
 
-MODULES = [quarkade, quarkade.core.protocol]
+MODULES = [quarkade, quarkade.core.options, quarkade.core.protocol,
+           quarkade.games.card_commons.notation]
 
 
 @pytest.mark.parametrize("module", MODULES, ids=lambda m: m.__name__)

@@ -14,6 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import quarkade
+from quarkade.core.options import option_variations
 from quarkade.core.rng import sample_chance
 
 
@@ -23,8 +24,11 @@ def snapshot(state):
 
 
 def options_for(name):
+    """Every player count, with every variant (choice and on/off options) of the game."""
     cls = quarkade.core.game_class(name)
-    return [{"players": n} for n in range(cls.min_players, cls.max_players + 1)]
+    return [{"players": n, **variation}
+            for n in range(cls.min_players, cls.max_players + 1)
+            for variation in option_variations(cls.option_specs)]
 
 
 CASES = [(name, opts) for name in quarkade.list_games() for opts in options_for(name)]

@@ -90,7 +90,6 @@ HAND_CARDS = tuple(tuple(i for i in range(HAND_SIZE) if m >> i & 1) for m in ran
 _LOW = tuple(tuple(i for i in range(8) if m >> i & 1) for m in range(256))
 _HIGH = tuple(tuple(i + 8 for i in range(8) if m >> i & 1) for m in range(256))
 # The mover's local card that inverts a given card: same level, the other colour (Play 4).
-INVERTER = tuple((level(card) - 1) + (6 if is_red(card) else 0) for card in range(24))
 OPENING_CARDS = (1, 2, 3, 4, 7, 8, 9, 10)  # local 2-5 of both suits (Play 1, C-3)
 OPENING_ACTIONS = tuple(sorted(place_action(local, cell)
                                for local in OPENING_CARDS for cell in CENTRE))
@@ -104,7 +103,6 @@ OPENER_OUTCOMES = ((OPENER_BASE, 0.5), (OPENER_BASE + 1, 0.5))  # C-1
 SPREAD = tuple(sum(1 << (lv * 16) for lv in range(1, 7) if a >> lv & 1) for a in range(128))
 REPLICATE = SPREAD[_ALL_LEVELS]
 CLEAR_CELL = tuple(~(REPLICATE << cell) for cell in range(NUM_CELLS))
-SLOT_SHIFT = tuple((local % 6 + 1) * 16 for local in range(HAND_SIZE))
 LEVEL4_SLOT = 4 * 16
 # Place action ids for a card and the cells in one byte of a cell mask, ready to extend.
 PLACE_LOW = tuple(tuple(tuple(place_action(local, c) for c in _LOW[m]) for m in range(256))
@@ -112,10 +110,13 @@ PLACE_LOW = tuple(tuple(tuple(place_action(local, c) for c in _LOW[m]) for m in 
 PLACE_HIGH = tuple(tuple(tuple(place_action(local, c) for c in _HIGH[m]) for m in range(256))
                    for local in range(HAND_SIZE))
 CORNER_MASK = sum(1 << c for c in CORNERS)
+# A card's *kind* is ``card % 12``: its colour and level (0-5 red A-6, 6-11 black A-6). The
+# mover's card with local index ``k`` inverts single cards of kind OPPOSITE[k] (Play 4).
+OPPOSITE = tuple((k + 6) % 12 for k in range(HAND_SIZE))
+LEVEL_OF = tuple(local % 6 + 1 for local in range(HAND_SIZE))
 # Levels a card with this code forbids next to it, spread into the level slots: a channel
 # onto an empty cell only tightens its neighbours, so ``law &= ~(FORBID[code] * cells)``.
 FORBID = tuple(SPREAD[_ALL_LEVELS & ~OK_MASK[code]] for code in range(49))
-LEVEL_OF = tuple(local % 6 + 1 for local in range(HAND_SIZE))
 
 
 def cells_in(mask: int) -> tuple[int, ...]:
@@ -216,6 +217,7 @@ class CardCommonsState(State):
         "_discards",
         "_hands",
         "_history",
+        "_kinds",
         "_last_mover",
         "_law",
         "_legal",
@@ -224,7 +226,6 @@ class CardCommonsState(State):
         "_orth",
         "_passed",
         "_phase",
-        "_singles",
         "_to_move",
         "_top",
         "_under",
@@ -243,7 +244,9 @@ class CardCommonsState(State):
         self._occupied = 0  # cells holding a card
         self._orth = 0  # cells orthogonally next to an occupied cell
         self._diag = 0  # cells diagonally next to an occupied cell
-        self._singles = 0  # cells holding one face-up card: what can be inverted (C-16)
+        # Per card kind, the cells holding that card alone and face up: what can be
+        # inverted (C-16).
+        self._kinds = [0] * HAND_SIZE
         self._law = REPLICATE * 0xFFFF  # see SPREAD: on an empty field every level fits
         self._anchors = CORNER_MASK  # corners where a 4 could be placed as an Anchor (C-8)
         self._phase = COIN
@@ -311,9 +314,13 @@ class CardCommonsState(State):
             # also go diagonally next to a particle.
             lit |= (near & self._anchors) << LEVEL4_SLOT | law & (self._diag & ~occupied) << 32
         slots = lit.to_bytes(14, "little")  # slot of level L: bytes 2L (a1-d2), 2L+1 (a3-d4)
+        fits = law.to_bytes(14, "little")  # the same for every cell, taken or not
+        kinds = self._kinds
+        anchors = self._anchors if abilities else 0
+        can_invert = hand & (hand - 1)  # an inversion costs another card (C-15)
         actions: list[int] = []
-        cards = HAND_CARDS[hand]
-        for local in cards:
+        inversions = []
+        for local in HAND_CARDS[hand]:
             index = LEVEL_OF[local] * 2
             low = slots[index]
             if low:
@@ -321,21 +328,19 @@ class CardCommonsState(State):
             high = slots[index + 1]
             if high:
                 actions += PLACE_HIGH[local][high]
-        singles = self._singles
-        if singles and len(cards) >= 2:  # an inversion costs another card (C-15)
-            top = self._top
-            pairs = []
-            for cell in cells_in(singles):
-                local = INVERTER[top[cell] - 1]
-                if hand >> local & 1 and (
-                        law >> (SLOT_SHIFT[local] + cell) & 1
-                        or (abilities and local % 6 == 3 and self._anchors >> cell & 1)):
-                    pairs.append(local * NUM_CELLS + cell)
-            if pairs:
-                pairs.sort()
-                for pair in pairs:
-                    base = INVERT_BASE + pair * HAND_SIZE
-                    actions += [base + d for d in HAND_CARDS[hand ^ 1 << (pair >> 4)]]
+            if can_invert:
+                targets = kinds[OPPOSITE[local]]
+                if targets:
+                    allowed = fits[index] | fits[index + 1] << 8
+                    if index == 8:  # a 4 may anchor on a corner (C-8)
+                        allowed |= anchors
+                    if targets & allowed:
+                        inversions.append((local, targets & allowed))
+        for local, targets in inversions:  # ids ascend with the card, then the cell
+            discards = HAND_CARDS[hand ^ 1 << local]
+            for cell in cells_in(targets):
+                base = INVERT_BASE + (local * NUM_CELLS + cell) * HAND_SIZE
+                actions += [base + d for d in discards]
         if abilities:
             actions.append(PASS)
         return actions
@@ -377,8 +382,8 @@ class CardCommonsState(State):
             self._repel(action - REPEL_BASE)
         elif action < DECLINE:
             cell = action - POLARIZE_BASE
+            self._kinds[(self._top[cell] - 1) % HAND_SIZE] &= ~(1 << cell)
             self._top[cell] += FACE_DOWN  # C-9: the top card turns
-            self._singles &= ~(1 << cell)
             self._refresh_law(cell)
             self._last_mover = self._to_move
             self._end_turn()
@@ -403,7 +408,7 @@ class CardCommonsState(State):
         self._hands[seat] &= ~(1 << local)
         geo = self.game.geometry
         self._occupied |= 1 << cell
-        self._singles |= 1 << cell
+        self._kinds[local] |= 1 << cell
         neighbours = geo.orth_mask[cell]
         self._orth |= neighbours
         self._diag |= geo.diag_mask[cell]
@@ -424,7 +429,7 @@ class CardCommonsState(State):
         self._top[cell] = seat * HAND_SIZE + local + 1
         self._hands[seat] &= ~(1 << local | 1 << discard)
         self._discards[seat] |= 1 << discard
-        self._singles &= ~(1 << cell)
+        self._kinds[(self._under[cell] - 1) % HAND_SIZE] &= ~(1 << cell)
         self._refresh_law(cell)
         self._passed = False
         self._last_mover = seat
@@ -512,21 +517,21 @@ class CardCommonsState(State):
         position is laid out by hand, as tests do)."""
         geo = self.game.geometry
         top, under = self._top, self._under
-        occupied = orth = diag = singles = 0
-        law = 0
+        occupied = orth = diag = law = 0
+        kinds = [0] * HAND_SIZE
         for cell in range(NUM_CELLS):
             if top[cell]:
                 occupied |= 1 << cell
                 orth |= geo.orth_mask[cell]
                 diag |= geo.diag_mask[cell]
                 if top[cell] <= FACE_DOWN and not under[cell]:
-                    singles |= 1 << cell
+                    kinds[(top[cell] - 1) % HAND_SIZE] |= 1 << cell
             allowed = _ALL_LEVELS
             for n in geo.orth[cell]:
                 allowed &= OK_MASK[top[n]]
             law |= SPREAD[allowed] << cell
         self._occupied, self._orth, self._diag = occupied, orth, diag
-        self._singles, self._law = singles, law
+        self._kinds, self._law = kinds, law
         for corner in CORNERS:
             self._set_anchor(corner, geo)
         self._legal = None
@@ -711,7 +716,7 @@ class CardCommonsState(State):
         copy._occupied = self._occupied
         copy._orth = self._orth
         copy._diag = self._diag
-        copy._singles = self._singles
+        copy._kinds = self._kinds[:]
         copy._law = self._law
         copy._anchors = self._anchors
         copy._phase = self._phase
