@@ -67,6 +67,7 @@ CORNERS = (0, 3, 12, 15)  # a1 d1 a4 d4 (Anchor; the same cells on a torus, C-14
 SIDE_MASKS = (0xFF00, 0x00FF)
 SIDE_ROWS = ((3, 4), (1, 2))
 SUIT_PAIRS = ("HS", "DC")
+SUIT_WORDS = ("hearts and spades", "diamonds and clubs")
 
 FACE_DOWN = 24  # added to a face-up code
 _ALL_LEVELS = 0b1111110  # bit L set: level L (1-6) allowed
@@ -552,7 +553,9 @@ class CardCommonsState(State):
 
     # -- refusals ---------------------------------------------------------------------
 
-    def _refusal(self, action: int) -> str:
+    def _refusal(self, action: int, typed: str = "") -> str:
+        """Why ``action`` is not legal here, with some legal actions; ``typed`` is the text
+        it was read from, if any."""
         legal = self.legal_actions()
         shown = ", ".join(self.action_to_string(a) for a in legal[:8])
         more = f", ... ({len(legal)} in all)" if len(legal) > 8 else ""
@@ -561,8 +564,8 @@ class CardCommonsState(State):
                     f"legal now: {shown}{more}")
         if self._phase == OVER:
             return f"the game is over; no action is legal (got {action})"
-        return (f"{self.action_to_string(action)!r} (action {action}) is not legal: "
-                f"{self._why_not(action)}; legal now: {shown}{more}")
+        named = repr(typed) if typed else f"{self.action_to_string(action)!r} (action {action})"
+        return f"{named} is not legal: {self._why_not(action)}; legal now: {shown}{more}"
 
     def _why_not(self, action: int) -> str:
         phase = self._phase
@@ -665,7 +668,7 @@ class CardCommonsState(State):
                 "inv 4S c3 /AH, repel b2>b1, polarize c2, no repel, no polarize, pass")
         if action in self.legal_actions():
             return action
-        raise NotationError(self._refusal(action))
+        raise NotationError(self._refusal(action, text))
 
     def _parse(self, words: list[str]) -> int | None:
         seat = self._to_move
@@ -701,7 +704,7 @@ class CardCommonsState(State):
         seat = self._to_move
         if card // HAND_SIZE != seat:
             raise ValueError(f"the {CARD_NAMES[card]} is not seat {seat}'s card; seat {seat} "
-                             f"holds the {' and '.join(SUIT_PAIRS[seat])} suits")
+                             f"holds the {SUIT_WORDS[seat]}")
         return card % HAND_SIZE
 
     # -- copies, results, history ---------------------------------------------------------

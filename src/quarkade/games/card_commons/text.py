@@ -73,28 +73,29 @@ def describe(last: dict[str, Any], names: Sequence[str]) -> str:
     kind = last["kind"]
     who = _name(names, last["seat"]) if last["seat"] is not None else "chance"
     if kind == "opener":
-        return f"Coin: {_name(names, last['opener'])} opens."
+        opener = _name(names, last["opener"])
+        return f"Coin: {opener} {'open' if opener == 'you' else 'opens'}."
     if kind == "pass":
-        return f"{who} passes."
+        return f"{who} passed."
     if kind == "decline":
-        return f"{who} does not {last['ability']} with the {pretty(last['card'])}."
+        return f"{who} did not {last['ability']} with the {pretty(last['card'])}."
     if kind == "polarize":
-        return f"{who} turns the {pretty(last['card'])} on {last['cell']} face down."
+        return f"{who} turned the {pretty(last['card'])} on {last['cell']} face down."
     if kind == "repel":
         cards = "/".join(pretty(c) for c in last["cards"])
-        return f"{who} repels the {cards} from {last['cell']} to {last['to']}."
+        return f"{who} repelled the {cards} from {last['cell']} to {last['to']}."
     card = pretty(last["card"])
     if kind == "invert":
-        line = (f"{who} inverts the {pretty(last['covered'])} on {last['cell']} with the "
+        line = (f"{who} inverted the {pretty(last['covered'])} on {last['cell']} with the "
                 f"{card}, discarding the {pretty(last['discard'])}.")
     elif kind == "open":
-        line = f"{who} opens with the {card} on {last['cell']}."
+        line = f"{who} opened with the {card} on {last['cell']}."
     elif kind == "tunnel":
-        line = f"{who} tunnels the {card} to {last['cell']}."
+        line = f"{who} tunnelled the {card} to {last['cell']}."
     else:
-        line = f"{who} channels the {card} to {last['cell']}."
+        line = f"{who} channelled the {card} to {last['cell']}."
     if "ignored" in last:
-        line = line[:-1] + f" (Anchor: ignores {' and '.join(last['ignored'])})."
+        line = line[:-1] + f" (Anchor: ignoring {' and '.join(last['ignored'])})."
     return line
 
 
