@@ -58,6 +58,12 @@ def test_follow_up_notation():
         state.string_to_action("repel b2>b1")
     with pytest.raises(NotationError, match="must first decide whether the 3H on b1 repels"):
         state.string_to_action("5H c2")
+    with pytest.raises(NotationError, match="nothing on a1 can slide one cell further from"):
+        state.string_to_action("repel a1")
+    polarize = arrange({"b2": "4D", "c3": "4H-"})
+    polarize.apply_action(polarize.string_to_action("5S c2"))
+    with pytest.raises(NotationError, match="only itself or a face-up card beside it, not c3"):
+        polarize.string_to_action("polarize c3")
 
 
 @pytest.mark.parametrize(("text", "reason"), [

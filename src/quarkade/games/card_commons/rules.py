@@ -18,8 +18,11 @@ A game is a chance action (who opens), the opening card, then turns. A turn is o
 3 can slide something (Repel) or a 5 was placed (Polarize). Action ids: see ``notation``.
 
 The field is two flat lists of 16 card *codes*, ``top`` and ``under``: 0 is no card,
-``1 + card`` a face-up card, ``25 + card`` a face-down one. Bit masks of occupied cells
-and of cells next to them make the move generator cheap.
+``1 + card`` a face-up card, ``25 + card`` a face-down one. Beside them the state keeps,
+updated as cards move, 16-bit masks (occupied cells, cells next to them orthogonally and
+diagonally, single face-up cards per card kind, corners open to an Anchor) and the Law as
+one integer with a slot per level (see ``SPREAD``), so that building the legal actions
+is a few mask operations and table lookups (docs/PERFORMANCE.md).
 """
 
 from __future__ import annotations
@@ -71,7 +74,7 @@ SUIT_WORDS = ("hearts and spades", "diamonds and clubs")
 
 FACE_DOWN = 24  # added to a face-up code
 _ALL_LEVELS = 0b1111110  # bit L set: level L (1-6) allowed
-_BIT2, _BIT3, _BIT4, _BIT5 = 1 << 2, 1 << 3, 1 << 4, 1 << 5
+_BIT4 = 1 << 4
 
 
 def _ok_mask(code: int) -> int:
@@ -86,11 +89,9 @@ def _ok_mask(code: int) -> int:
 
 
 OK_MASK = tuple(_ok_mask(code) for code in range(49))
-LEVELS_IN = tuple(tuple(lv for lv in range(1, 7) if m >> lv & 1) for m in range(128))
 HAND_CARDS = tuple(tuple(i for i in range(HAND_SIZE) if m >> i & 1) for m in range(1 << 12))
 _LOW = tuple(tuple(i for i in range(8) if m >> i & 1) for m in range(256))
 _HIGH = tuple(tuple(i + 8 for i in range(8) if m >> i & 1) for m in range(256))
-# The mover's local card that inverts a given card: same level, the other colour (Play 4).
 OPENING_CARDS = (1, 2, 3, 4, 7, 8, 9, 10)  # local 2-5 of both suits (Play 1, C-3)
 OPENING_ACTIONS = tuple(sorted(place_action(local, cell)
                                for local in OPENING_CARDS for cell in CENTRE))
@@ -578,6 +579,12 @@ class CardCommonsState(State):
         if phase in (REPEL, POLARIZE):
             what = (f"the {CARD_NAMES[self._top[self._ability_cell] - 1]} on "
                     f"{CELL_NAMES[self._ability_cell]}")
+            if phase == REPEL and REPEL_BASE <= action < POLARIZE_BASE:
+                return (f"nothing on {CELL_NAMES[action - REPEL_BASE]} can slide one cell "
+                        f"further from {what} onto an empty cell")
+            if phase == POLARIZE and POLARIZE_BASE <= action < DECLINE:
+                return (f"{what} can turn face down only itself or a face-up card beside it, "
+                        f"not {CELL_NAMES[action - POLARIZE_BASE]}")
             verb = "repels" if phase == REPEL else "polarizes"
             return f"seat {seat} must first decide whether {what} {verb}"
         if action >= REPEL_BASE and action != PASS:
