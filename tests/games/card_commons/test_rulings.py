@@ -323,6 +323,15 @@ def test_torus_neighbours_wrap():  # C-14
     assert arrange({"d4": "4C"}, torus=True).lit_cells("3H") == ["d1", "d3", "a4", "c4"]
 
 
+def test_tutorial_on_a_torus_wraps_without_abilities():  # C-13, C-14
+    state = arrange({"a1": "4C"}, variant="tutorial", torus=True)
+    assert state.lit_cells("3H") == ["b1", "d1", "a2", "a4"]  # wrapped neighbours count
+    assert state.lit_cells("2H") == ["b1", "d1", "a2", "a4"]  # but no Tunnel diagonals
+    state.apply_action(state.string_to_action("3H d1"))  # could push a1 on to b1: no Repel
+    assert state.phase() == "turn" and state.current_player() == 1
+    assert "pass" not in texts(state)
+
+
 def test_tunnel_wraps_on_a_torus():  # C-14
     torus = arrange({"a1": "4C"}, torus=True)
     assert torus.lit_cells("2H") == ["b1", "d1", "a2", "b2", "d2", "a4", "b4", "d4"]
