@@ -17,6 +17,7 @@ from rich.console import Console
 from rich.table import Table
 
 import quarkade
+from quarkade.core.options import option_variations
 from quarkade.core.rng import sample_chance
 
 
@@ -67,20 +68,23 @@ def main() -> None:
                         "(steadier when other work shares the machine)")
     args = parser.parse_args()
     clock = time.process_time if args.cpu else time.perf_counter
-    console = Console(width=110)
+    console = Console(width=130)
     console.print(f"Python {platform.python_version()} on {platform.machine()}, one process"
                   + (", playouts in CPU time" if args.cpu else ""))
-    table = Table("game", "players", "games/s", "actions/s", "actions/game",
+    table = Table("game", "players", "options", "games/s", "actions/s", "actions/game",
                   "clone us", "legal_actions us", title="random playouts through the protocol")
     for name in args.games:
         cls = quarkade.core.game_class(name)
+        # One row per player count and per variant (options with a few named choices).
         for players in sorted({cls.min_players, cls.max_players}):
-            game = quarkade.load_game(name, players=players)
-            games_s, actions_s, length = playouts(game, args.seconds, clock=clock)
-            state = midgame(game)
-            table.add_row(name, str(players), f"{games_s:,.0f}", f"{actions_s:,.0f}",
-                          f"{length:.0f}", f"{per_call_us(state.clone):.2f}",
-                          f"{per_call_us(state.legal_actions):.2f}")
+            for variant in option_variations(cls.option_specs, switches=False):
+                game = quarkade.load_game(name, players=players, **variant)
+                games_s, actions_s, length = playouts(game, args.seconds, clock=clock)
+                state = midgame(game)
+                shown = " ".join(f"{k}={v}" for k, v in variant.items()) or "-"
+                table.add_row(name, str(players), shown, f"{games_s:,.0f}", f"{actions_s:,.0f}",
+                              f"{length:.0f}", f"{per_call_us(state.clone):.2f}",
+                              f"{per_call_us(state.legal_actions):.2f}")
     console.print(table)
 
 

@@ -32,3 +32,10 @@ def position(case: dict):
     for action in case["history"]:
         state.apply_action(action)
     return state
+
+
+def assert_counts(case: dict) -> None:
+    """Every depth's count of ``case`` (a perft.json position) matches the engine's."""
+    state = position(case)
+    for depth, count in case["counts"].items():
+        assert perft(state, int(depth)) == count, f"{case['name']} depth {depth}"

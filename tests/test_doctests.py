@@ -5,12 +5,15 @@ import doctest
 import pytest
 
 import quarkade
+import quarkade.core.options
 import quarkade.core.protocol
+import quarkade.games.card_commons.notation
 import quarkade.sim
 import quarkade.sim.ratings
 import quarkade.sim.stats
 
-MODULES = [quarkade, quarkade.core.protocol, quarkade.sim, quarkade.sim.ratings,
+MODULES = [quarkade, quarkade.core.options, quarkade.core.protocol,
+           quarkade.games.card_commons.notation, quarkade.sim, quarkade.sim.ratings,
            quarkade.sim.stats]
 
 

@@ -6,6 +6,7 @@ import re
 import pytest
 from typer.testing import CliRunner
 
+from quarkade.cli import faces
 from quarkade.cli.main import app
 
 runner = CliRunner()
@@ -139,3 +140,10 @@ def test_replay_refuses_a_step_out_of_range(tmp_path):
     path = tmp_path / "game.json"
     run("play", "hadronize", *SIX_BOTS, "--record", str(path))
     assert_clean_error(run("replay", str(path), "--step", "100000"), "--step 100000")
+
+
+def test_games_without_menus_or_commands_keep_the_numbered_list():
+    assert faces.action_menu("hadronize", {}, ["observe 0"], ["you"]) is None
+    assert faces.prompt_command("hadronize", {}, "lit 3H", ["you"]) is None
+    result = run("play", "hadronize", "--seed", "3", input="list\nq\n")
+    assert result.output.count("  1  observe 0") == 2  # listed, then listed again on request

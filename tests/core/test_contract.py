@@ -14,6 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import quarkade
+from quarkade.core.options import option_variations
 from quarkade.core.rng import sample_chance
 
 
@@ -23,12 +24,11 @@ def snapshot(state):
 
 
 def options_for(name):
-    """Every player count, and each true/false option flipped from its default."""
+    """Every player count, with every variant (choice and on/off options) of the game."""
     cls = quarkade.core.game_class(name)
-    counts = [{"players": n} for n in range(cls.min_players, cls.max_players + 1)]
-    flipped = [{"players": n, spec.name: not spec.default} for spec in cls.option_specs
-               if spec.kind is bool for n in (cls.min_players, cls.max_players)]
-    return counts + flipped
+    return [{"players": n, **variation}
+            for n in range(cls.min_players, cls.max_players + 1)
+            for variation in option_variations(cls.option_specs)]
 
 
 CASES = [(name, opts) for name in quarkade.list_games() for opts in options_for(name)]

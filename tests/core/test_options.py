@@ -3,7 +3,8 @@
 import pytest
 
 import quarkade
-from quarkade.core.options import Option, parse_option_pairs, parse_options
+from quarkade.core.options import Option, option_variations, parse_option_pairs, parse_options
+from quarkade.core.registry import game_class
 
 
 def test_list_games_is_sorted_and_names_only_built_games():
@@ -62,3 +63,12 @@ def test_option_pairs_from_the_command_line():
         {"players": "3", "max_turns": "5"}
     with pytest.raises(quarkade.GameOptionError, match="name=value"):
         parse_option_pairs(["players"])
+
+
+def test_option_variations_cover_choices_and_switches():
+    specs = game_class("card-commons").option_specs
+    assert option_variations(specs) == [
+        {"variant": v, "torus": t} for v in ("classic", "tutorial") for t in (False, True)]
+    assert option_variations(specs, switches=False) == [{"variant": "classic"},
+                                                         {"variant": "tutorial"}]
+    assert option_variations(game_class("hadronize").option_specs) == [{}]

@@ -6,10 +6,10 @@ from collections import Counter
 import pytest
 
 from quarkade import CHANCE, TERMINAL, load_game
-from quarkade.agents import make_agent, parse_spec
+from quarkade.agents import make_agent, parse_spec, turn_for
 from quarkade.core.errors import AgentSpecError, NotationError
 from quarkade.core.protocol import shared_returns
-from quarkade.core.rng import derived_rng, sample_chance
+from quarkade.core.rng import derived_rng, play_chance, sample_chance
 
 
 def test_public_constants():
@@ -57,3 +57,12 @@ def test_agent_specs():
         parse_spec("mcts:2000")
     with pytest.raises(AgentSpecError, match="needs a name"):
         parse_spec(":x=1")
+
+
+def test_turn_parse_reads_the_game_s_own_notation():
+    state = load_game("hadronize").new_initial_state()
+    play_chance(state, random.Random(0))
+    turn = turn_for(state)
+    assert turn.parse("observe 1") == turn.parse("1") == turn.legal_actions[1]
+    with pytest.raises(NotationError, match="not a legal action"):
+        turn.parse("banana")

@@ -8,7 +8,7 @@ from quarkade.core.errors import (
     QuarkadeError,
     RecordError,
 )
-from quarkade.core.options import Option, parse_option_pairs, players_option
+from quarkade.core.options import Option, option_variations, parse_option_pairs, players_option
 from quarkade.core.protocol import (
     CHANCE,
     SPECTATOR,
@@ -45,6 +45,7 @@ __all__ = [
     "list_games",
     "load_game",
     "normalize_notation",
+    "option_variations",
     "parse_option_pairs",
     "play_chance",
     "players_option",

@@ -12,6 +12,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from quarkade.core.errors import NotationError
 from quarkade.core.protocol import JSON, Game, State
 
 
@@ -25,6 +26,7 @@ class Turn:
     legal_actions: list[int]
     _sampler: Callable[[random.Random], State] = field(repr=False, compare=False)
     _namer: Callable[[int], str] = field(repr=False, compare=False)
+    _parser: Callable[[str], int] | None = field(default=None, repr=False, compare=False)
 
     def sample_state(self, rng: random.Random) -> State:
         """A full state consistent with this seat's view, hidden part drawn with ``rng``."""
@@ -33,6 +35,14 @@ class Turn:
     def action_text(self, action: int) -> str:
         """The notation of one of the legal actions."""
         return self._namer(action)
+
+    def parse(self, text: str) -> int:
+        """The legal action ``text`` names, read by the game's own notation parser (which
+        may accept more spellings than ``action_text`` gives); a ``NotationError`` says why
+        ``text`` names none."""
+        if self._parser is None:
+            raise NotationError(f"{text!r}: this turn has no notation parser")
+        return self._parser(text)
 
 
 def turn_for(state: State) -> Turn:
@@ -46,6 +56,7 @@ def turn_for(state: State) -> Turn:
         legal_actions=state.legal_actions(),
         _sampler=lambda rng: frozen.resample(player, rng),
         _namer=lambda action: frozen.action_string_for(player, action),
+        _parser=frozen.string_to_action,
     )
 
 

@@ -114,6 +114,26 @@ def parse_options(game: str, specs: Sequence[Option], given: Mapping[str, Any]) 
     }
 
 
+def option_variations(specs: Sequence[Option], switches: bool = True) -> list[dict[str, Any]]:
+    """Every combination of the options that take one of a few values: each ``choices``
+    option over its choices and, with ``switches``, each ``bool`` option over false and
+    true (the others keep their defaults). Used to test and benchmark every variant.
+
+    >>> option_variations([Option("variant", "a", "", str, choices=("a", "b")),
+    ...                    Option("torus", False, "", bool)])
+    [{'variant': 'a', 'torus': False}, {'variant': 'a', 'torus': True}, \
+{'variant': 'b', 'torus': False}, {'variant': 'b', 'torus': True}]
+    """
+    variations: list[dict[str, Any]] = [{}]
+    for spec in specs:
+        values: tuple[Any, ...] = spec.choices
+        if not values and switches and spec.kind is bool:
+            values = (False, True)
+        if values:
+            variations = [{**done, spec.name: value} for done in variations for value in values]
+    return variations
+
+
 def parse_option_pairs(pairs: Sequence[str]) -> dict[str, str]:
     """``["players=3", "torus=yes"]`` as a dict of text values, for the CLI and web forms."""
     parsed: dict[str, str] = {}

@@ -10,6 +10,7 @@ from quarkade.core.protocol import Game
 
 # name -> "module:GameClass". A new game needs one line here (and its rules, view, renderer).
 _GAMES: dict[str, str] = {
+    "card-commons": "quarkade.games.card_commons.rules:CardCommonsGame",
     "dead-cat": "quarkade.games.dead_cat.rules:DeadCatGame",
     "decoherence": "quarkade.games.decoherence.rules:DecoherenceGame",
     "hadronize": "quarkade.games.hadronize.rules:HadronizeGame",

@@ -4,13 +4,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.perft import load_cases, perft, position
+from tests.perft import assert_counts, load_cases
 
 CASES = load_cases(Path(__file__).with_name("perft.json"))
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])
 def test_perft_counts(case):
-    state = position(case)
-    for depth, count in case["counts"].items():
-        assert perft(state, int(depth)) == count, f"depth {depth}"
+    assert_counts(case)

@@ -1,0 +1,143 @@
+"""Card Commons bots that read only their own turn: ``greedy``.
+
+``greedy`` looks one whole turn ahead for itself and one for its opponent: for each way to
+finish its turn (a placement with its Repel or Polarize choice, or a pass) it assumes the
+reply that is worst for it, and plays the move whose worst reply is best (ties broken by
+the rng). A position is scored for the bot as
+
+* Classic: a finished game is worth +-WIN; otherwise open cells on its own side minus the
+  opponent's (the first scoring step) weigh most, then the opponent's particles on their
+  side minus its own (the second step), then a little for each card kept in hand;
+* Tutorial: a finished game is worth +-WIN; otherwise the number of places the seat to
+  move can put a card (being left with none loses): good for the bot when it is the one
+  to move, bad when it is the opponent.
+
+Inversions that differ only in the discarded card are searched once, with the discard the
+bot needs least: the card with the fewest cells to go to, extremes (Aces, 6s) first.
+The bot gets a full state from ``turn.sample_state``: nothing is hidden in this game.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import cast
+
+from quarkade.core.agent import Agent, Turn
+from quarkade.games.card_commons.notation import (
+    HAND_SIZE,
+    INVERT_BASE,
+    NUM_CELLS,
+    REPEL_BASE,
+    decode_invert,
+    decode_place,
+)
+from quarkade.games.card_commons.rules import CardCommonsState as State
+
+WIN = 100_000.0
+OPEN_CELL = 100.0
+PARTICLE = 10.0
+CARD_IN_HAND = 2.0
+
+
+def evaluate(state: State, me: int) -> float:
+    """The position's worth to seat ``me`` (see the module docstring)."""
+    if state.is_terminal():
+        return state.returns()[me] * WIN
+    other = 1 - me
+    if state.variant == "tutorial":
+        mobility = float(len(_distinct_placements(state.legal_actions())))
+        return mobility if state.current_player() == me else -mobility
+    open_cells = state.open_cells(me) - state.open_cells(other)
+    particles = state.particles(other) - state.particles(me)
+    cards = len(state.hand(me)) - len(state.hand(other))
+    return OPEN_CELL * open_cells + PARTICLE * particles + CARD_IN_HAND * cards
+
+
+def candidate_actions(legal: list[int]) -> list[int]:
+    """``legal`` with each group of inversions that differ only in the discard cut to one,
+    whose discard is the card the mover can best spare."""
+    placements_per_card = [0] * HAND_SIZE
+    for action in legal:
+        if action < INVERT_BASE:
+            placements_per_card[decode_place(action)[0]] += 1
+    chosen: dict[int, int] = {}
+    kept = []
+    for action in legal:
+        if not INVERT_BASE <= action < REPEL_BASE:
+            kept.append(action)
+            continue
+        local, cell, discard = decode_invert(action)
+        key = local * NUM_CELLS + cell
+        best = chosen.get(key)
+        if best is None or _spare(discard, placements_per_card) < \
+                _spare(decode_invert(best)[2], placements_per_card):
+            chosen[key] = action
+    return sorted(kept + list(chosen.values()))
+
+
+class GreedyAgent(Agent):
+    """Best move against the opponent's best immediate reply (``reply=0``: no reply look)."""
+
+    spec = "greedy"
+
+    def __init__(self, reply: int = 1) -> None:
+        if reply not in (0, 1):
+            raise ValueError("reply is 0 (no look at the reply) or 1")
+        self.reply = reply
+
+    def act(self, turn: Turn, rng: random.Random) -> int:
+        state = cast(State, turn.sample_state(rng))
+        me = turn.player
+        actions = candidate_actions(turn.legal_actions)
+        if len(actions) == 1:
+            return actions[0]
+        scored = []
+        for action in actions:
+            child = state.clone()
+            child.apply_action(action)
+            scored.append((self._value(child, me), action))
+        best = max(value for value, _ in scored)
+        return rng.choice([action for value, action in scored if value >= best - 1e-9])
+
+    def _value(self, state: State, me: int) -> float:
+        """Worth of ``state`` to ``me``, with the rest of ``me``'s turn played best and, if
+        ``reply``, the opponent's whole next turn played worst for ``me``."""
+        if state.is_terminal():
+            return evaluate(state, me)
+        if state.current_player() == me:  # a Repel or Polarize choice of this same turn
+            return max(self._value(_after(state, a), me) for a in state.legal_actions())
+        if not self.reply:
+            return evaluate(state, me)
+        return min(self._reply_value(_after(state, a), me)
+                   for a in candidate_actions(state.legal_actions()))
+
+    def _reply_value(self, state: State, me: int) -> float:
+        if not state.is_terminal() and state.current_player() != me:
+            return min(self._reply_value(_after(state, a), me) for a in state.legal_actions())
+        return evaluate(state, me)
+
+
+def _after(state: State, action: int) -> State:
+    child = state.clone()
+    child.apply_action(action)
+    return child
+
+
+def _spare(local: int, placements_per_card: list[int]) -> tuple[int, float]:
+    """Lower is easier to give up: fewer places to go, then levels far from the middle."""
+    return placements_per_card[local], -abs(local % 6 + 1 - 3.5)
+
+
+def _distinct_placements(legal: list[int]) -> set[int]:
+    """(card, cell) pairs among the legal actions: each inversion counted once."""
+    pairs = set()
+    for action in legal:
+        if action < INVERT_BASE:
+            pairs.add(action)
+        elif action < REPEL_BASE:
+            local, cell, _ = decode_invert(action)
+            pairs.add(local * NUM_CELLS + cell)
+    return pairs
+
+
+BOTS = {"greedy": GreedyAgent}

@@ -1,0 +1,86 @@
+"""``quarkade`` with Card Commons, driven as a person would: bots, typed moves, records."""
+
+import json
+import re
+
+import pytest
+from typer.testing import CliRunner
+
+from quarkade.cli.main import app
+
+runner = CliRunner()
+BOTS = ["--seat", "0=greedy", "--seat", "1=random", "--seed", "3"]
+
+
+def run(*args, input=None):
+    return runner.invoke(app, list(args), input=input)
+
+
+def test_games_and_rules_list_card_commons():
+    listed = run("games")
+    assert re.search(r"card-commons\s+│\s+2\s+│\s+Open information", listed.output)
+    page = run("rules", "card-commons")
+    assert page.exit_code == 0
+    for words in ("Fundamental Law", "Tunnel", "Repel", "Anchor", "Polarize", "worked example",
+                  "inv 4S c3"):
+        assert words in page.output
+
+
+def test_greedy_against_random_plays_to_the_end_and_prints_the_score():
+    result = run("play", "card-commons", *BOTS)
+    assert result.exit_code == 0, result.output
+    assert result.output.count("game over - winner: seat 0 (greedy) (open cells") == 1
+    assert "open cells on own side: seat 0 (greedy)" in result.output
+    assert "winner: seat 0 (greedy)" in result.output and "returns: [1.0, -1.0]" in result.output
+    assert run("play", "card-commons", *BOTS).output == result.output
+
+
+@pytest.mark.parametrize("options", [["variant=tutorial"], ["torus=yes"],
+                                     ["variant=tutorial", "torus=true"]])
+def test_every_variant_plays_from_the_command_line(options):
+    flags = [flag for option in options for flag in ("--option", option)]
+    result = run("play", "card-commons", *BOTS, *flags)
+    assert result.exit_code == 0, result.output
+    assert "game over - winner:" in result.output
+    assert ("Tutorial" in result.output) == ("variant=tutorial" in options)
+    assert ("torus)" in result.output) == any(o.startswith("torus") for o in options)
+
+
+def test_bad_options_get_one_clear_line():
+    result = run("play", "card-commons", "--option", "variant=expert")
+    assert result.exit_code == 2
+    assert "variant='expert' is not allowed; it takes one of classic, tutorial" in result.stderr
+    assert "players=3" in run("play", "card-commons", "--players", "3").stderr
+
+
+def test_a_person_is_prompted_and_bad_input_is_explained():
+    # Seed 3: the coin gives the opening to the person at seat 0.
+    answers = ["banana", "99", "lit 3H", "lit 3D", "3H a4", "list", "q"]
+    result = run("play", "card-commons", "--seed", "3", input="\n".join(answers) + "\n")
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert "Coin: you open." in result.output
+    assert "your cards and the cells each can go on:" in result.output
+    assert "  3H  b2 c2 b3 c3" in result.output
+    assert "'banana' is not one of the moves listed" in result.output
+    assert "99 is out of range" in result.output
+    assert "the 3♥ can go on 4 cells: b2 c2 b3 c3" in result.output
+    assert "the 3♦ is not in your hand" in result.output
+    assert "the opening card goes on a centre cell" in result.output
+    assert re.search(r"^\s+32\s+5S c3\s+on your side$", result.output, re.MULTILINE)
+    assert result.output.count("your move:") == 1
+    assert "game stopped" in result.output
+
+
+def test_a_person_plays_a_whole_game_and_other_spellings_work(tmp_path):
+    path = tmp_path / "game.json"
+    answers = ["3♥ b2"] + ["1"] * 300  # then always the first move listed
+    result = run("play", "card-commons", "--seed", "3", "--record", str(path),
+                 input="\n".join(answers))
+    assert result.exit_code == 0, result.output[-2000:]
+    assert "you opened with the 3♥ on b2." in result.output
+    assert "winner:" in result.output
+    record = json.loads(path.read_text())
+    assert record["game"] == "card-commons" and record["actions"][1]["text"] == "3H b2"
+    replayed = run("replay", str(path))
+    assert replayed.exit_code == 0 and "game over - winner:" in replayed.output
+    assert run("replay", str(path), "--step", "3").exit_code == 0

@@ -1,0 +1,117 @@
+"""Golden renders of the Card Commons terminal table, its log lines, menu and commands."""
+
+from pathlib import Path
+
+from quarkade.games.card_commons import text
+from tests.games.card_commons.helpers import arrange, example_position, play, texts
+from tests.golden import assert_golden, render_text
+
+GOLDEN = Path(__file__).with_name("golden")
+NAMES = ["you", "Bob"]
+
+
+def test_example_position_as_seat_0_sees_it():
+    state = example_position()
+    assert_golden(render_text(text.render(state.view(0), NAMES, you=0)),
+                  GOLDEN / "examples.txt")
+
+
+def test_torus_repel_decision_with_a_stack_and_discards():
+    state = arrange({"b2": "4D/4S", "c1": "2D-", "a4": "6C"}, hands={0: "3H 5S AS",
+                                                                     1: "AD 2C"},
+                    torus=True)
+    state.apply_action(state.string_to_action("3H b1"))
+    assert_golden(render_text(text.render(state.view(1), NAMES)), GOLDEN / "repel_torus.txt")
+
+
+def test_finished_tutorial_names_the_stuck_seat():
+    state = arrange({"b2": "4C"}, hands={0: "3S 2H", 1: "6D"}, variant="tutorial")
+    state.apply_action(state.string_to_action("3S a2"))
+    rendered = render_text(text.render(state.view(-2), NAMES))
+    assert_golden(rendered, GOLDEN / "tutorial_over.txt")
+    assert "game over - winner: you (Bob could not place a card)" in rendered
+
+
+def test_result_line_names_the_deciding_scoring_step():
+    def over(layout, opener=0):
+        state = arrange(layout, opener=opener)
+        for _ in range(2):
+            state.apply_action(state.string_to_action("pass"))
+        return text.result_line(state.view(0), NAMES)
+    assert over({"b2": "4D", "b1": "3C"}) == "game over - winner: you (open cells 8 to 6)"
+    assert over({"b2": "4D/4S", "b3": "3C"}) == \
+        "game over - winner: you (open cells tied at 7; particles 1 to 2)"
+    assert over({"b2": "4D", "b3": "3C"}, opener=1) == \
+        "game over - winner: Bob (open cells and particles tied; the opener wins)"
+
+
+def test_log_lines_say_what_happened():
+    state = play("opener 1")
+    assert text.log_line(state.view(0), -1, "opener 1", NAMES) == "Coin: Bob opens."
+    lines = []
+    for move in ("3D c2", "pass", "5C b2", "polarize c2", "2H d3", "4D c3", "inv 4S c3 /AH",
+                 "3C b3", "repel c3>d3", "pass", "pass"):
+        if move == "repel c3>d3":
+            assert texts(state) == ["repel b2>b1", "no repel"]  # d3 is taken
+            move = "no repel"
+        state.apply_action(state.string_to_action(move))
+        lines.append(text.log_line(state.view(0), 0, move, NAMES))
+    assert lines == [
+        "Bob opened with the 3♦ on c2.",
+        "you passed.",
+        "Bob channelled the 5♣ to b2.",
+        "Bob turned the 3♦ on c2 face down.",
+        "you tunnelled the 2♥ to d3.",
+        "Bob channelled the 4♦ to c3.",
+        "you inverted the 4♦ on c3 with the 4♠, discarding the A♥.",
+        "Bob channelled the 3♣ to b3.",
+        "Bob did not repel with the 3♣.",
+        "you passed.",
+        "Bob passed. Two passes in a row: game over.",
+    ]
+
+
+def test_anchor_shows_in_the_log():
+    state = arrange({"a2": "5D"})
+    state.apply_action(state.string_to_action("4S a1"))
+    assert text.log_line(state.view(0), 0, "4S a1", NAMES) == \
+        "you channelled the 4♠ to a1 (Anchor: ignoring a2)."
+
+
+def test_action_labels_name_the_side():
+    view = example_position().view(0)
+    assert text.action_label(view, "3H c1", NAMES) == "3H c1            on Bob's side"
+    assert text.action_label(view, "inv 4S c3 /AH", NAMES) == "inv 4S c3 /AH    on your side"
+    assert text.action_label(view, "pass", NAMES) == "pass"
+
+
+def test_menu_groups_the_moves_by_card():
+    state = example_position()
+    menu = text.action_menu(state.view(0), texts(state), NAMES)
+    assert menu[0] == "your cards and the cells each can go on:"
+    assert "  3H  b1 c1 a2 d2 d4" in menu
+    assert "  4S  b1 c1 a2 d2 d4   invert on c3" in menu
+    assert "  an inversion names a card to discard too: inv 5H b2 /AH" in menu
+    assert menu[-2:] == ["  pass",
+                         "type a move such as AH b1; lit 3H marks a card's cells on the field"]
+    state.apply_action(state.string_to_action("5H c1"))
+    assert text.action_menu(state.view(0), texts(state), NAMES) is None  # Polarize: numbered
+
+
+def test_lit_command_marks_a_cards_cells():
+    view = example_position().view(0)
+    shown = render_text(text.prompt_command(view, "lit 3h", NAMES))
+    assert_golden(shown, GOLDEN / "lit_3H.txt")
+    assert shown.rstrip().endswith("the 3♥ can go on 5 cells: b1 c1 a2 d2 d4")
+    assert shown.count("*") == 5
+    assert text.prompt_command(view, "3H c1", NAMES) is None
+
+    def said(command):
+        return render_text(text.prompt_command(view, command, NAMES)).strip()
+    assert said("lit") == "lit takes one card, e.g. lit 3H"
+    assert said("lit 9X").startswith("'9X' is not a card")
+    assert said("lit 3D") == "the 3♦ is not in your hand"
+    assert said("lit 2H") == "the 2♥ is not in your hand"
+    blocked = arrange({"b2": "AS"}).view(0)
+    assert render_text(text.prompt_command(blocked, "lit 6H", NAMES)).strip() == \
+        "the 6♥ cannot go anywhere now"
