@@ -15,6 +15,10 @@ hidden draws and face-down plays fuse into one node. Children carry availability
 (how often they were legal when their parent was visited), since the legal set varies
 from one sampled state to the next.
 
+Endgames: a game's ``bots`` module may define ``endgame(state, rng) -> action | None``, an
+exact solver for small positions (Card Commons has one). ``mcts`` asks it first at the
+root and plays its answer when it has one (``endgame=0`` turns this off).
+
 Budgets: ``iterations=N`` or ``time=SECONDS`` (whichever is given; time wins if both).
 With an iteration budget and the rng the match runner hands the bot, the same seed always
 gives the same move.
@@ -145,6 +149,21 @@ class MCTSAgent(_Search):
 
     spec = "mcts"
 
+    def __init__(self, iterations: int = 1000, time: float = 0.0, c: float = 1.4,
+                 rollout: str = "random", rollout_depth: int = 0, endgame: int = 1) -> None:
+        super().__init__(iterations, time, c, rollout, rollout_depth)
+        self.endgame = bool(endgame)
+
+    def act(self, turn: Turn, rng: random.Random) -> int:
+        if self.endgame and len(turn.legal_actions) > 1:
+            solver = _endgame_solver(turn.game.name)
+            if solver is not None:
+                solved: int | None = solver(turn.sample_state(rng), rng)
+                if solved is not None:
+                    self.last_iterations = 0
+                    return solved
+        return super().act(turn, rng)
+
     def _iterate(self, root: Node, turn: Turn, rng: random.Random) -> None:
         state = turn.sample_state(rng)  # a copy: nothing is hidden in these games
         node = root
@@ -242,6 +261,13 @@ class ISMCTSAgent(_Search):
             visited.visits += 1
             if visited.mover >= 0:
                 visited.reward += rewards[visited.mover]
+
+
+def _endgame_solver(game: str) -> Any:
+    """The game's exact endgame hook, if its bots module has one."""
+    from quarkade.agents.registry import _bots
+
+    return getattr(_bots(game), "endgame", None)
 
 
 def search_stats(agent: Any) -> dict[str, Any]:

@@ -1,4 +1,8 @@
-"""Card Commons bots that read only their own turn: ``greedy``.
+"""Card Commons bots that read only their own turn: ``greedy`` and ``solver``.
+
+``endgame`` (from ``solver``) is also exported here: the generic ``mcts`` bot calls it at
+its root to play solved endgames perfectly.
+
 
 ``greedy`` looks one whole turn ahead for itself and one for its opponent: for each way to
 finish its turn (a placement with its Repel or Polarize choice, or a pass) it assumes the
@@ -32,6 +36,14 @@ from quarkade.games.card_commons.notation import (
     decode_place,
 )
 from quarkade.games.card_commons.rules import CardCommonsState as State
+from quarkade.games.card_commons.solver import (
+    ENDGAME_CELLS,
+    ENDGAME_NODES,
+    BudgetExceeded,
+    Solver,
+    empty_cells,
+    endgame,
+)
 
 WIN = 100_000.0
 OPEN_CELL = 100.0
@@ -140,4 +152,36 @@ def _distinct_placements(legal: list[int]) -> set[int]:
     return pairs
 
 
-BOTS = {"greedy": GreedyAgent}
+class SolverAgent(Agent):
+    """Perfect once the position is small enough to solve (see ``solver``); greedy before.
+
+    ``cells`` is the most empty cells it tries to solve at, ``nodes`` its search budget.
+    When the position is solved lost, every move loses against best play, and it falls
+    back to greedy, which is the likeliest to trip an imperfect opponent.
+    """
+
+    spec = "solver"
+
+    def __init__(self, cells: int = ENDGAME_CELLS, nodes: int = ENDGAME_NODES) -> None:
+        self.cells = cells
+        self.nodes = nodes
+        self._greedy = GreedyAgent()
+        self.solved = False
+
+    def act(self, turn: Turn, rng: random.Random) -> int:
+        state = cast(State, turn.sample_state(rng))
+        self.solved = False
+        if state.phase() != "opening" and empty_cells(state) <= self.cells:
+            try:
+                winners = Solver(self.nodes).winning_actions(state)
+            except BudgetExceeded:
+                winners = []
+            if winners:
+                self.solved = True
+                return rng.choice(winners)
+        return self._greedy.act(turn, rng)
+
+
+BOTS = {"greedy": GreedyAgent, "solver": SolverAgent}
+
+__all__ = ["BOTS", "GreedyAgent", "SolverAgent", "endgame", "evaluate"]

@@ -753,6 +753,14 @@ class CardCommonsState(State):
         """Nothing in Card Commons is hidden, so the only consistent state is this one."""
         return self.clone()
 
+    def position_key(self) -> tuple[Any, ...]:
+        """Everything that decides the rest of the game, hashable (for the endgame solver's
+        transposition table): the field, both hands, whose decision it is, the pass flag,
+        the pending ability cell and the opener (the last scoring step)."""
+        pending = self._ability_cell if self._phase in (REPEL, POLARIZE) else -1
+        return (tuple(self._top), tuple(self._under), self._hands[0], self._hands[1],
+                self._phase, self._to_move, self._passed, pending, self._opener)
+
     # -- reading the field (used by the view, the bots and the tests) -----------------------
 
     @property
