@@ -1,0 +1,57 @@
+"""Search bots never read the true state: states that differ only in what the bot's seat
+cannot see get the same moves from the same seed (hidden-information games)."""
+
+import random
+
+import pytest
+
+import quarkade
+from quarkade.agents import make_agent, turn_for
+from quarkade.agents.registry import levels
+from quarkade.core.rng import sample_chance
+from tests.twins import twin_history
+
+HIDDEN = [name for name in quarkade.list_games()
+          if not quarkade.core.game_class(name).perfect_information]
+
+
+def decision_points(name, seeds):
+    """(state, its twin for the seat to move) at points along random games."""
+    game = quarkade.load_game(name)
+    for seed in seeds:
+        rng = random.Random(seed)
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(sample_chance(state, rng))
+                continue
+            if len(state.history()) > 12 and rng.random() < 0.3:
+                seat = state.current_player()
+                history = twin_history(game, state.history(), seat, random.Random(seed))
+                if history != state.history():
+                    twin = game.new_initial_state()
+                    for action in history:
+                        twin.apply_action(action)
+                    yield state.clone(), twin
+            state.apply_action(rng.choice(state.legal_actions()))
+
+
+@pytest.mark.parametrize("name", HIDDEN)
+@pytest.mark.parametrize("spec", ["ismcts:iterations=80", "hard", "greedy"])
+def test_same_decisions_whatever_the_hidden_cards(name, spec):
+    if spec == "hard":  # the level's own spec, on an iteration budget so it is repeatable
+        spec = levels(name)["hard"].replace("time=1", "iterations=60")
+    compared = 0
+    for state, twin in decision_points(name, range(12)):
+        seat = state.current_player()
+        assert twin.current_player() == seat
+        assert twin.view(seat) == state.view(seat)
+        assert twin.history() != state.history()
+        for seed in (1, 2):
+            moves = [make_agent(spec, name).act(turn_for(s), random.Random(seed))
+                     for s in (state, twin)]
+            assert moves[0] == moves[1]
+        compared += 1
+        if compared >= 6:
+            break
+    assert compared >= 3
