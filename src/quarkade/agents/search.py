@@ -19,7 +19,9 @@ Endgames: a game's ``bots`` module may define ``endgame(state, rng) -> action | 
 exact solver for small positions (Card Commons has one). ``mcts`` asks it first at the
 root and plays its answer when it has one (``endgame=0`` turns this off).
 
-Budgets: ``iterations=N`` or ``time=SECONDS`` (whichever is given; time wins if both).
+Budgets: ``iterations=N`` (default 1000), ``time=SECONDS`` (as many iterations as fit), or
+both (whichever runs out first: an iteration budget with a time cap, which keeps the bot
+repeatable while it stays under the cap and promptly answering when the machine is slow).
 With an iteration budget and the rng the match runner hands the bot, the same seed always
 gives the same move.
 """
@@ -56,11 +58,14 @@ class _Search(Agent):
 
     spec = "search"
 
-    def __init__(self, iterations: int = 1000, time: float = 0.0, c: float = 1.4,
+    def __init__(self, iterations: int = 0, time: float = 0.0, c: float = 1.4,
                  rollout: str = "random", rollout_depth: int = 0) -> None:
-        if iterations < 1 or time < 0 or c < 0 or rollout_depth < 0:
-            raise AgentSpecError("iterations must be at least 1; time, c and rollout_depth "
-                                 "may not be negative")
+        if not iterations and not time:
+            iterations = 1000
+        if iterations < 0 or time < 0 or c < 0 or rollout_depth < 0 or (
+                not time and iterations < 1):
+            raise AgentSpecError("iterations must be at least 1 (or 0 with a time); time, c "
+                                 "and rollout_depth may not be negative")
         if rollout not in ("random", "greedy"):
             raise AgentSpecError(f"rollout={rollout!r}: the rollouts are random or greedy")
         self.iterations = int(iterations)
@@ -78,14 +83,12 @@ class _Search(Agent):
             return turn.legal_actions[0]
         root = Node(CHANCE)
         deadline = clock.perf_counter() + self.time if self.time else 0.0
+        limit = self.iterations
         done = 0
         while True:
             self._iterate(root, turn, rng)
             done += 1
-            if deadline:
-                if clock.perf_counter() >= deadline:
-                    break
-            elif done >= self.iterations:
+            if (limit and done >= limit) or (deadline and clock.perf_counter() >= deadline):
                 break
         self.last_iterations = done
         self.last_root = root
@@ -149,7 +152,7 @@ class MCTSAgent(_Search):
 
     spec = "mcts"
 
-    def __init__(self, iterations: int = 1000, time: float = 0.0, c: float = 1.4,
+    def __init__(self, iterations: int = 0, time: float = 0.0, c: float = 1.4,
                  rollout: str = "random", rollout_depth: int = 0, endgame: int = 1) -> None:
         super().__init__(iterations, time, c, rollout, rollout_depth)
         self.endgame = bool(endgame)
