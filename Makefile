@@ -23,6 +23,7 @@ test: $(DEV_STAMP) chromium
 
 bench: $(DEV_STAMP)
 	$(BIN)/python bench/bench_engine.py
+	$(BIN)/python bench/bench_search.py
 	$(BIN)/python bench/bench_sim.py
 
 lint: $(DEV_STAMP)
