@@ -7,7 +7,7 @@ import pytest
 
 import quarkade
 from quarkade.agents import make_agent, turn_for
-from quarkade.agents.registry import levels
+from quarkade.agents.registry import levels, parse_spec
 from quarkade.core.rng import sample_chance
 from tests.twins import twin_history
 
@@ -39,8 +39,11 @@ def decision_points(name, seeds):
 @pytest.mark.parametrize("name", HIDDEN)
 @pytest.mark.parametrize("spec", ["ismcts:iterations=80", "hard", "greedy"])
 def test_same_decisions_whatever_the_hidden_cards(name, spec):
-    if spec == "hard":  # the level's own spec, on an iteration budget so it is repeatable
-        spec = levels(name)["hard"].replace("time=1", "iterations=60")
+    if spec == "hard":  # the level's own bot, on an iteration budget so it is repeatable
+        bot, params = parse_spec(levels(name)["hard"])
+        if "time" in params:
+            params = {**params, "time": "0", "iterations": "60"}
+        spec = bot + (":" + ",".join(f"{k}={v}" for k, v in params.items()) if params else "")
     compared = 0
     for state, twin in decision_points(name, range(12)):
         seat = state.current_player()

@@ -161,4 +161,9 @@ class GreedyAgent(Agent):
         return PEEK
 
 
+# Difficulty levels (see docs/AGENTS.md). Search does not pay here: ismcts samples the
+# other seats' cards as if their bets said nothing and loses to greedy, so hard is the
+# exact-odds bot.
+LEVELS = {"easy": "random", "medium": "greedy", "hard": "bayes"}
+
 BOTS = {"bayes": BayesAgent, "greedy": GreedyAgent}

@@ -153,4 +153,8 @@ def _hand_words(state: DecoherenceState, seat: int) -> list[int]:
     return [word_index(w) for w in state.hand(seat)]
 
 
+# Difficulty levels (see docs/AGENTS.md): hard is information-set search from the seat's
+# own view, 400 iterations capped at 1.8 s a move.
+LEVELS = {"easy": "random", "medium": "greedy", "hard": "ismcts:iterations=400,time=1.8"}
+
 BOTS = {"greedy": GreedyAgent}
