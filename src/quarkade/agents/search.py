@@ -114,6 +114,42 @@ class _Search(Agent):
                 best, best_key = score, key
         return best_key
 
+    def _chance_child(self, node: Node, key: Hashable) -> tuple[Node, bool]:
+        """The child for a sampled chance outcome, and whether it was just added."""
+        child = node.children.get(key)
+        if child is None:
+            child = node.children[key] = Node(CHANCE)
+            return child, True
+        return child, False
+
+    def _choose(self, node: Node, keys: list[Any], player: int,
+                rng: random.Random) -> tuple[Any, Node, bool]:
+        """At a decision of ``player`` with these keys available: count their availability,
+        then an untried key (added as a child) or the UCB1 best. Returns (key, child,
+        whether the child was just added)."""
+        children = node.children
+        untried = []
+        for key in keys:
+            existing = children.get(key)
+            if existing is None:
+                untried.append(key)
+            else:
+                existing.available += 1
+        if untried:
+            key = rng.choice(untried)
+            child = children[key] = Node(player)
+            child.available = 1
+            return key, child, True
+        key = self._ucb(node, keys)
+        return key, children[key], False
+
+    @staticmethod
+    def _backup(path: list[Node], rewards: list[float]) -> None:
+        for visited in path:
+            visited.visits += 1
+            if visited.mover >= 0:
+                visited.reward += rewards[visited.mover]
+
     def _playout(self, state: State, rng: random.Random) -> list[float]:
         limit = self.rollout_depth or -1
         greedy = self.rollout == "greedy"
@@ -171,47 +207,18 @@ class MCTSAgent(_Search):
         state = turn.sample_state(rng)  # a copy: nothing is hidden in these games
         node = root
         path = [root]
-        while not state.is_terminal():
+        expanded = False
+        while not expanded and not state.is_terminal():
             player = state.current_player()
             if player == CHANCE:
                 action = sample_chance(state, rng)
-                child = node.children.get(action)
-                if child is None:
-                    child = node.children[action] = Node(CHANCE)
-                    state.apply_action(action)
-                    path.append(child)
-                    node = child
-                    break
+                node, expanded = self._chance_child(node, action)
             else:
                 legal = state.legal_actions()
-                for action in legal:
-                    existing = node.children.get(action)
-                    if existing is not None:
-                        existing.available += 1
-                action = self._pick(node, legal, rng)
-                child = node.children.get(action)
-                if child is None:
-                    child = node.children[action] = Node(player)
-                    child.available = 1
-                    state.apply_action(action)
-                    path.append(child)
-                    node = child
-                    break
+                action, node, expanded = self._choose(node, legal, player, rng)
             state.apply_action(action)
-            path.append(child)
-            node = child
-        rewards = self._playout(state, rng)
-        for visited in path:
-            visited.visits += 1
-            if visited.mover >= 0:
-                visited.reward += rewards[visited.mover]
-
-    def _pick(self, node: Node, legal: list[int], rng: random.Random) -> int:
-        untried = [a for a in legal if a not in node.children]
-        if untried:
-            return rng.choice(untried)
-        action: int = self._ucb(node, legal)
-        return action
+            path.append(node)
+        self._backup(path, self._playout(state, rng))
 
 
 class ISMCTSAgent(_Search):
@@ -225,45 +232,25 @@ class ISMCTSAgent(_Search):
         node = root
         path = [root]
         expanded = False
-        while not state.is_terminal() and not expanded:
+        while not expanded and not state.is_terminal():
             player = state.current_player()
             if player == CHANCE:
                 action = sample_chance(state, rng)
-                key: Hashable = state.action_string_for(me, action)
-                child = node.children.get(key)
-                if child is None:
-                    child = node.children[key] = Node(CHANCE)
-                    expanded = True
+                node, expanded = self._chance_child(node, state.action_string_for(me, action))
             else:
                 legal = state.legal_actions()
-                if player == me:
-                    keyed: dict[Hashable, int] = {a: a for a in legal}
-                else:
-                    keyed = {}
+                if player == me:  # a seat always knows its own decisions
+                    key, node, expanded = self._choose(node, legal, player, rng)
+                    action = key
+                else:  # another seat's decisions, as this seat would see them
+                    keyed: dict[Hashable, int] = {}
                     for a in legal:
                         keyed.setdefault(state.action_string_for(me, a), a)
-                for k in keyed:
-                    existing = node.children.get(k)
-                    if existing is not None:
-                        existing.available += 1
-                untried = [k for k in keyed if k not in node.children]
-                if untried:
-                    key = rng.choice(untried)
-                    child = node.children[key] = Node(player)
-                    child.available = 1
-                    expanded = True
-                else:
-                    key = self._ucb(node, list(keyed))
-                    child = node.children[key]
-                action = keyed[key]
+                    key, node, expanded = self._choose(node, list(keyed), player, rng)
+                    action = keyed[key]
             state.apply_action(action)
-            path.append(child)
-            node = child
-        rewards = self._playout(state, rng)
-        for visited in path:
-            visited.visits += 1
-            if visited.mover >= 0:
-                visited.reward += rewards[visited.mover]
+            path.append(node)
+        self._backup(path, self._playout(state, rng))
 
 
 def _endgame_solver(game: str) -> Any:

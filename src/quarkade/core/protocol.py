@@ -20,7 +20,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from quarkade.core.errors import NotationError
+from quarkade.core.errors import IllegalActionError, NotationError
 from quarkade.core.options import Option, parse_options
 
 CHANCE = -1
@@ -159,6 +159,14 @@ class State(ABC):
 
     def __str__(self) -> str:
         return f"{self.game.name} after {len(self.history())} actions"
+
+
+def as_action_id(action: Any, size: int) -> int:
+    """``action`` as a plain int (numpy integers included), or an ``IllegalActionError``
+    saying what an action is. The range is checked by each game's ``apply_action``."""
+    if isinstance(action, bool) or not hasattr(action, "__index__"):
+        raise IllegalActionError(f"an action is an integer id 0-{size - 1}, not {action!r}")
+    return int(action.__index__())
 
 
 def normalize_notation(text: str) -> str:

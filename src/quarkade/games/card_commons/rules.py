@@ -32,7 +32,7 @@ from typing import Any
 
 from quarkade.core.errors import IllegalActionError, NotationError
 from quarkade.core.options import Option, players_option
-from quarkade.core.protocol import CHANCE, SPECTATOR, TERMINAL, Game, State
+from quarkade.core.protocol import CHANCE, SPECTATOR, TERMINAL, Game, State, as_action_id
 from quarkade.games.card_commons.notation import (
     CARD_NAMES,
     CELL_NAMES,
@@ -370,7 +370,7 @@ class CardCommonsState(State):
 
     def apply_action(self, action: int) -> None:
         if type(action) is not int:
-            action = _as_action_id(action)
+            action = as_action_id(action, NUM_ACTIONS)
         legal = self._legal
         if legal is None:
             legal = self._legal = self._generate()
@@ -654,7 +654,7 @@ class CardCommonsState(State):
     # -- notation -----------------------------------------------------------------------
 
     def action_to_string(self, action: int) -> str:
-        action = _as_action_id(action)
+        action = as_action_id(action, NUM_ACTIONS)
         if not 0 <= action < NUM_ACTIONS:
             raise NotationError(f"{action} is not a Card Commons action id "
                                 f"(ids are 0-{NUM_ACTIONS - 1})")
@@ -944,14 +944,6 @@ def _notation(action: int, seat: int, phase: int, ability_cell: int, geo: Geomet
                 f"/{CARD_NAMES[owner + discard]}")
     local, cell = decode_place(action)
     return f"{CARD_NAMES[owner + local]} {CELL_NAMES[cell]}"
-
-
-def _as_action_id(action: Any) -> int:
-    """``action`` as a plain int, or an ``IllegalActionError`` saying what an action is."""
-    if isinstance(action, bool) or not hasattr(action, "__index__"):
-        raise IllegalActionError(f"an action is an integer id 0-{NUM_ACTIONS - 1}, "
-                                 f"not {action!r}")
-    return int(action.__index__())
 
 
 __all__ = ["CLASSIC", "TUTORIAL", "CardCommonsGame", "CardCommonsState"]

@@ -43,6 +43,7 @@ from quarkade.core.protocol import (
     TERMINAL,
     Game,
     State,
+    as_action_id,
     normalize_notation,
     shared_returns,
 )
@@ -245,7 +246,7 @@ class DeadCatState(State):
 
     def apply_action(self, action: int) -> None:
         if type(action) is not int:
-            action = _as_action_id(action)
+            action = as_action_id(action, NUM_ACTIONS)
         phase = self._phase
         if phase == TURN:
             if action == PEEK:
@@ -343,7 +344,7 @@ class DeadCatState(State):
     # -- notation -----------------------------------------------------------------------
 
     def action_to_string(self, action: int) -> str:
-        text = action_text(_as_action_id(action))
+        text = action_text(as_action_id(action, NUM_ACTIONS))
         if text is None:
             raise NotationError(f"{action} is not a Dead Cat action id "
                                 f"(ids are 0-{NUM_ACTIONS - 1})")
@@ -521,14 +522,6 @@ class DeadCatState(State):
         if not (type(player) is int and (0 <= player < self._n or player == SPECTATOR)):
             raise IllegalActionError(f"no seat {player!r}; seats are 0-{self._n - 1} "
                                      f"(or SPECTATOR, {SPECTATOR})")
-
-
-def _as_action_id(action: Any) -> int:
-    """``action`` as a plain int, or an ``IllegalActionError`` saying what an action is."""
-    if isinstance(action, bool) or not hasattr(action, "__index__"):
-        raise IllegalActionError(f"an action is an integer id 0-{NUM_ACTIONS - 1}, "
-                                 f"not {action!r}")
-    return int(action.__index__())
 
 
 __all__ = ["GOAL", "DeadCatGame", "DeadCatState", "RoundResult", "round_winners"]

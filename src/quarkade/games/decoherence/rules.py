@@ -32,7 +32,15 @@ from typing import Any
 
 from quarkade.core.errors import IllegalActionError, NotationError
 from quarkade.core.options import Option, players_option
-from quarkade.core.protocol import CHANCE, SPECTATOR, TERMINAL, Game, State, normalize_notation
+from quarkade.core.protocol import (
+    CHANCE,
+    SPECTATOR,
+    TERMINAL,
+    Game,
+    State,
+    as_action_id,
+    normalize_notation,
+)
 from quarkade.games.decoherence import sentences
 from quarkade.games.decoherence.decks import (
     PER_KIND,
@@ -368,7 +376,7 @@ class DecoherenceState(State):
 
     def apply_action(self, action: int) -> None:
         if type(action) is not int:
-            action = _as_action_id(action)
+            action = as_action_id(action, NUM_ACTIONS)
         phase = self._phase
         events = self._events
         self._events = []
@@ -615,7 +623,7 @@ class DecoherenceState(State):
         return self._notation(action, player)
 
     def _notation(self, action: int, viewer: int | None) -> str:
-        action = _as_action_id(action)
+        action = as_action_id(action, NUM_ACTIONS)
         if 0 <= action < NUM_WORDS:
             if viewer is not None and viewer != self._drawer():
                 return "draw"
@@ -1131,14 +1139,6 @@ def _redact_fact(fact: tuple, player: int) -> tuple:
     if fact[0] == "dark" and not fact[3] and fact[1] // MAX_TABLE != player:
         return ("dark", fact[1], -1, 0)
     return fact
-
-
-def _as_action_id(action: Any) -> int:
-    """``action`` as a plain int, or an ``IllegalActionError`` saying what an action is."""
-    if isinstance(action, bool) or not hasattr(action, "__index__"):
-        raise IllegalActionError(f"an action is an integer id 0-{NUM_ACTIONS - 1}, "
-                                 f"not {action!r}")
-    return int(action.__index__())
 
 
 __all__ = ["DecoherenceGame", "DecoherenceState"]

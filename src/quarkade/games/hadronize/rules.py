@@ -28,6 +28,7 @@ from quarkade.core.protocol import (
     TERMINAL,
     Game,
     State,
+    as_action_id,
     normalize_notation,
     shared_returns,
 )
@@ -176,7 +177,7 @@ class HadronizeState(State):
 
     def apply_action(self, action: int) -> None:
         if type(action) is not int:
-            action = _as_action_id(action)
+            action = as_action_id(action, NUM_ACTIONS)
         phase = self._phase
         if phase == OBSERVE:
             observer = action - OBSERVE_BASE
@@ -261,7 +262,7 @@ class HadronizeState(State):
     # -- notation -----------------------------------------------------------------------
 
     def action_to_string(self, action: int) -> str:
-        action = _as_action_id(action)
+        action = as_action_id(action, NUM_ACTIONS)
         if SUPERPOSE_BASE <= action < OBSERVE_BASE:
             return "superpose " + superposition_text(SUPERPOSITIONS[action - SUPERPOSE_BASE])
         if OBSERVE_BASE <= action < FLAVOUR_BASE:
@@ -386,14 +387,6 @@ class HadronizeState(State):
             "last": last,
             "winners": list(self._winners),
         }
-
-
-def _as_action_id(action: Any) -> int:
-    """``action`` as a plain int, or an ``IllegalActionError`` saying what an action is."""
-    if isinstance(action, bool) or not hasattr(action, "__index__"):
-        raise IllegalActionError(f"an action is an integer id 0-{NUM_ACTIONS - 1}, "
-                                 f"not {action!r}")
-    return int(action.__index__())
 
 
 __all__ = ["FLAVOURS", "LETTERS", "HadronizeGame", "HadronizeState"]
