@@ -16,6 +16,7 @@ from playwright.sync_api import Page, sync_playwright
 
 from quarkade.server.run import ServerThread
 from tests.conftest import CHROMIUM, CHROMIUM_ARGS
+from tests.server.browser import decoherence
 from tests.server.browser.conftest import PHONE
 
 OUT = Path(__file__).resolve().parents[3] / "docs" / "screenshots"
@@ -70,6 +71,7 @@ def main() -> None:
         page.locator("#log li button").nth(40).click()
         page.wait_for_function("() => document.getElementById('replay').dataset.step === '41'")
         page.screenshot(path=OUT / "hadronize-replay.png")
+        decoherence.take_screenshots(browser, server.url, server.db, OUT, PHONE)
         browser.close()
     for shot in sorted(OUT.glob("*.png")):
         print(shot.relative_to(OUT.parents[1]))
