@@ -243,8 +243,9 @@ function drawHand(ctx, seat) {
     tags),
   h("p", { class: "cc-seat-side" },
     h("span", { class: `cc-swatch side-${seat}`, "aria-hidden": "true" }),
-    `Own side: rows ${rows.join(" and ")} (${seat === 0 ? "the top half" : "the bottom half"}), `
-    + `${view.open_cells[seat]} of 8 cells open, ${plural(view.particles[seat], "card")} there`),
+    `Own side (keep it open): rows ${rows.join(" and ")}, the ${seat === 0 ? "top" : "bottom"} `
+    + `half. ${view.open_cells[seat]} of 8 cells open, ${plural(view.particles[seat], "card")} `
+    + "there."),
   h("div", { class: "cc-hand" }, cards.length ? cards
     : h("span", { class: "cc-none" }, "no cards left in hand")),
   out.length ? h("p", { class: "cc-out" }, "Thrown away: ",

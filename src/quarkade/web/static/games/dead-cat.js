@@ -79,18 +79,19 @@ function drawChoice(ctx) {
   }
   const explain = [];
   if (moves.peek !== null) {
-    explain.push("Peek: look at the top card of the box alone, lay it face down on the time "
-      + "deck, then turn your die to another number.");
+    explain.push("Peek: look at the top card of the box (only you see it), lay it face down "
+      + "on top of the time deck, then turn your die to another number.");
   }
   if (moves.announce !== null) {
-    explain.push("Announce: the time deck is turned over from the top until a dead cat; the "
-      + "die closest to its position wins the round (the highest die if no dead cat shows).");
+    explain.push("Announce: turn the time deck over from the top until a dead cat shows; the "
+      + "die closest to its position wins the round (the highest die if none shows).");
   } else {
-    explain.push("Nobody may announce while the time deck is empty (peek_first).");
+    explain.push("Nobody may announce while the time deck is empty (option peek_first).");
   }
   return h("div", { class: "dc-choice", role: "group", "aria-label": "Your move" },
-    h("p", {}, h("strong", {}, "Your turn."), " ", explain.join(" ")),
-    h("div", { class: "dc-buttons" }, buttons));
+    h("p", {}, h("strong", {}, "Your turn: peek, or announce \u201cDead Cat\u201d.")),
+    h("div", { class: "dc-buttons" }, buttons),
+    h("p", { class: "dc-help" }, explain.join(" ")));
 }
 
 function drawSeats(ctx) {
