@@ -84,6 +84,9 @@ def test_a_whole_game_against_a_bot_played_by_clicking(page: Page, server, optio
         if page.locator("#game").get_attribute("data-over") == "yes":
             break
         expect(page.locator("#status")).to_have_text("Your turn, seat 0 (you)")
+        # Every legal action is also a text button beside the table.
+        legal = stored_state(server.db, game_id).legal_actions()
+        expect(page.locator("#moves button")).to_have_count(len(legal))
         play_my_turn(page, turn)
     else:
         raise AssertionError("the game did not end")
@@ -104,6 +107,10 @@ def test_a_whole_game_against_a_bot_played_by_clicking(page: Page, server, optio
     expect(page.locator("#where")).to_have_text(f"step {steps} of {steps}")
     expect(page.locator(".cc-result")).to_contain_text(re.compile(f"seat {winner}", re.I))
     expect(page.locator("button.cc-cell, button.cc-hand-card")).to_have_count(0)
+    page.click("#first")
+    expect(page.locator(".cc-head")).to_contain_text("A coin decides who opens.")
+    page.click("#forward")
+    expect(page.locator(".cc-head")).to_contain_text(f"Seat {final.opener()}")
 
 
 def open_seat(device, server, game_id: str, token: str, **context: object) -> Page:

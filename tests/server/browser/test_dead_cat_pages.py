@@ -88,6 +88,15 @@ def test_a_whole_game_against_a_bot_played_by_clicking(page: Page, server) -> No
         f"Round {final.last_round()['round']}.")
     for seat in winners:
         expect(page.locator(".dc-seat").nth(seat)).to_contain_text(f"cubes: {final.cubes()[seat]}")
+    # The replay page draws the same table at any step, with nothing to click.
+    page.goto(f"{server.url}games/{game_id}/replay")
+    steps = len(final.history())
+    expect(page.locator("#where")).to_have_text(f"step 0 of {steps}")
+    expect(page.locator(".dc-head")).to_contain_text("A die roll picks who begins.")
+    page.click("#last")
+    expect(page.locator("#where")).to_have_text(f"step {steps} of {steps}")
+    expect(page.locator(".dc-seat.winner")).to_have_count(len(winners))
+    expect(page.locator("#table button")).to_have_count(0)
 
 
 def test_each_seat_sees_only_its_own_peeks(device, server) -> None:
