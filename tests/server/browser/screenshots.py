@@ -20,7 +20,7 @@ from quarkade.server.run import ServerThread
 from tests.conftest import CHROMIUM, CHROMIUM_ARGS
 from tests.games.card_commons.helpers import EXAMPLE_MOVES
 from tests.server.browser.conftest import PHONE
-from tests.server.browser.positions import store_position
+from tests.server.browser.helpers import store_position
 
 OUT = Path(__file__).resolve().parents[3] / "docs" / "screenshots"
 MY_TURN_OR_OVER = """() => { const g = document.getElementById('game');

@@ -16,11 +16,13 @@ from quarkade import load_game
 from quarkade.games.card_commons.notation import cell_id
 from tests.games.card_commons.helpers import EXAMPLE_MOVES
 from tests.server.browser.conftest import PHONE
-from tests.server.browser.positions import store_actions, store_position, stored_state
-
-MY_TURN_OR_OVER = """() => { const g = document.getElementById('game');
-  return g.dataset.turn === 'mine' || g.dataset.over === 'yes'; }"""
-STEP_CHANGED = "(step) => document.getElementById('game').dataset.step !== step"
+from tests.server.browser.helpers import (
+    MY_TURN_OR_OVER,
+    STEP_CHANGED,
+    store_actions,
+    store_position,
+    stored_state,
+)
 
 
 def start_game(page: Page, url: str, seat1: str, **options: str) -> None:

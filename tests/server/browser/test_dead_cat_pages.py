@@ -10,11 +10,7 @@ from playwright.sync_api import Page, expect
 
 from quarkade.core.protocol import State
 from tests.server.browser.conftest import PHONE
-from tests.server.browser.positions import store_position, stored_state
-
-MY_TURN_OR_OVER = """() => { const g = document.getElementById('game');
-  return g.dataset.turn === 'mine' || g.dataset.over === 'yes'; }"""
-STEP_CHANGED = "(step) => document.getElementById('game').dataset.step !== step"
+from tests.server.browser.helpers import MY_TURN_OR_OVER, STEP_CHANGED, store_position, stored_state
 
 
 def start_game(page: Page, url: str, players: int, seats: dict[int, str]) -> str:

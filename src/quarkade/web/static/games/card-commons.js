@@ -198,7 +198,7 @@ function cardFace(card, extra = "") {
   const up = card.face_up !== false;
   const colour = up ? (isRed(card.card) ? "red" : "black") : "down";
   return h("span", { class: `cc-card ${colour} ${extra}`.trim(), "aria-hidden": "true" },
-    h("span", { class: "rank" }, card.card[0] === "A" ? "A" : card.card[0]),
+    h("span", { class: "rank" }, card.card[0]),
     h("span", { class: "suit" }, SUITS[card.card[1]]),
     up ? h("span", { class: "charge" }, isRed(card.card) ? "+" : "\u2212")
       : h("span", { class: "charge" }, "down"));

@@ -1,6 +1,6 @@
-"""Games stored at a chosen position, for browser tests that need one: the moves (in
-notation, chance included) are played on the engine and stored as the server stores games,
-so the page opens exactly there."""
+"""Helpers for the browser tests: what the game page tells a script (whose turn, which step),
+and games stored at a chosen position: the moves (in notation, chance included) are played
+on the engine and stored as the server stores games, so a page opens exactly there."""
 
 from __future__ import annotations
 
@@ -10,6 +10,11 @@ from quarkade import load_game
 from quarkade.core.protocol import State
 from quarkade.server.seats import new_game_id, new_token
 from quarkade.server.storage import Store, StoredSeat
+
+# The game page's #game element carries data-turn ("mine" or "wait"), data-over and data-step.
+MY_TURN_OR_OVER = """() => { const g = document.getElementById('game');
+  return g.dataset.turn === 'mine' || g.dataset.over === 'yes'; }"""
+STEP_CHANGED = "(step) => document.getElementById('game').dataset.step !== step"
 
 
 def store_position(db: str, game: str, moves: tuple[str, ...] | list[str],
