@@ -3,7 +3,9 @@
 Run with ``make screenshots`` (or ``python -m tests.server.browser.screenshots``). It serves
 the app on a free port over a throw-away database, plays a three-seat Hadronize game
 against two greedy bots by clicking, and photographs the home page, the game page on a
-desktop and on a phone, the finished game, and the replay page.
+desktop and on a phone, the finished game, and the replay page. Card Commons and Dead Cat
+are photographed at a stored position (a card chosen with its cells lit; a die being turned
+after a peek), on a desktop and on a phone.
 """
 
 from __future__ import annotations
@@ -12,12 +14,14 @@ import re
 import tempfile
 from pathlib import Path
 
-from playwright.sync_api import Page, sync_playwright
+from playwright.sync_api import Browser, Page, sync_playwright
 
 from quarkade.server.run import ServerThread
 from tests.conftest import CHROMIUM, CHROMIUM_ARGS
+from tests.games.card_commons.helpers import EXAMPLE_MOVES
 from tests.server.browser import decoherence
 from tests.server.browser.conftest import PHONE
+from tests.server.browser.helpers import store_position
 
 OUT = Path(__file__).resolve().parents[3] / "docs" / "screenshots"
 MY_TURN_OR_OVER = """() => { const g = document.getElementById('game');
@@ -38,6 +42,30 @@ def play_turns(page: Page, turns: int) -> None:
         page.wait_for_function(
             "(s) => document.getElementById('game').dataset.step !== s", arg=step)
     page.wait_for_function(MY_TURN_OR_OVER)
+
+
+def shoot_position(browser: Browser, server: ServerThread, name: str, game: str,
+                   moves: list[str], bots: dict[int, str], click: str | None,
+                   **options: object) -> None:
+    """``docs/screenshots/<name>-game.png`` and ``<name>-phone.png``: seat 0 of a game stored
+    after ``moves`` (seat 0 to move), after clicking ``click`` on its table if given."""
+    game_id, tokens, _ = store_position(server.db, game, moves, bots, **options)
+    for shot, options in (("game", {"viewport": {"width": 1280, "height": 860}}),
+                          ("phone", {"viewport": PHONE, "device_scale_factor": 2,
+                                     "is_mobile": True, "has_touch": True})):
+        context = browser.new_context(**options)
+        page = context.new_page()
+        page.goto(f"{server.url}games/{game_id}/join/{tokens[0]}")
+        page.wait_for_function(MY_TURN_OR_OVER)
+        if click:
+            page.click(click)
+        page.evaluate("window.scrollTo(0, 0)")
+        bottom = page.locator("#table").bounding_box()
+        height = max(page.viewport_size["height"], bottom["y"] + bottom["height"] + 16)
+        page.screenshot(path=OUT / f"{name}-{shot}.png", full_page=True,
+                        clip={"x": 0, "y": 0, "width": page.viewport_size["width"],
+                              "height": height if shot == "phone" else 860})
+        context.close()
 
 
 def main() -> None:
@@ -71,6 +99,14 @@ def main() -> None:
         page.locator("#log li button").nth(40).click()
         page.wait_for_function("() => document.getElementById('replay').dataset.step === '41'")
         page.screenshot(path=OUT / "hadronize-replay.png")
+        shoot_position(browser, server, "card-commons", "card-commons", [
+            *EXAMPLE_MOVES, "inv 4S c3 /AH", "5D d2", "polarize d3"], {1: "greedy"},
+            "button[data-key='hand-3H']")
+        shoot_position(browser, server, "dead-cat", "dead-cat", [
+            "first 0", "peek", "draw alive", "bet 3", "peek", "draw dead", "bet 2", "peek",
+            "draw alive", "bet 4", "announce", "peek", "draw alive", "bet 2", "peek",
+            "draw dead", "bet 3", "peek", "draw alive", "bet 5", "peek", "draw alive", "bet 4",
+            "peek", "draw alive"], {1: "bayes", 2: "greedy"}, None, players=3)
         decoherence.take_screenshots(browser, server.url, server.db, OUT, PHONE)
         browser.close()
     for shot in sorted(OUT.glob("*.png")):

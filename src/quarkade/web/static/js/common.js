@@ -61,6 +61,19 @@ export async function loadRenderer(url) {
   }
 }
 
+// A renderer's own stylesheet (games/<game>.css beside it), added to the page once. A
+// renderer awaits it at its top, so its first drawing is already styled.
+export function loadStylesheet(url) {
+  const href = new URL(url, location.href).href;
+  if ([...document.styleSheets].some((sheet) => sheet.href === href)) return Promise.resolve();
+  return new Promise((resolve) => {
+    const link = h("link", { rel: "stylesheet", href });
+    link.addEventListener("load", resolve);
+    link.addEventListener("error", resolve);
+    document.head.append(link);
+  });
+}
+
 // Draw the table with the game's renderer, or the generic one when there is none.
 export function drawTable(container, renderer, table, ui) {
   container.replaceChildren();
