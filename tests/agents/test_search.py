@@ -108,3 +108,15 @@ def test_the_hard_level_answers_within_two_seconds(name):
     action = make_agent("hard", name).act(turn_for(state), random.Random(0))
     assert action in state.legal_actions()
     assert time.perf_counter() - start < 2.0
+
+
+def test_a_level_can_depend_on_the_number_of_seats():
+    hard = make_agent("hard", "hadronize")
+    assert hard.spec_for(2).startswith("mcts:") and hard.spec_for(4) == "greedy"
+    state = quarkade.load_game("hadronize", players=4).new_initial_state()
+    rng = random.Random(3)
+    while state.is_chance_node():
+        state.apply_action(sample_chance(state, rng))
+    turn = turn_for(state)
+    assert hard.act(turn, random.Random(1)) == \
+        make_agent("greedy", "hadronize").act(turn, random.Random(1))

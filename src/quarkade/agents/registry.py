@@ -9,11 +9,12 @@ parameters).
 from __future__ import annotations
 
 import inspect
+import random
 from collections.abc import Callable
 from types import ModuleType
 
 from quarkade.agents.search import ISMCTSAgent, MCTSAgent
-from quarkade.core.agent import Agent, RandomAgent
+from quarkade.core.agent import Agent, RandomAgent, Turn
 from quarkade.core.errors import AgentSpecError
 from quarkade.core.registry import game_class, game_part
 
@@ -42,14 +43,18 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
 LEVEL_NAMES = ("easy", "medium", "hard")
 
 
-def levels(game: str) -> dict[str, str]:
+LevelSpec = str | dict[int | str, str]
+
+
+def levels(game: str) -> dict[str, LevelSpec]:
     """The agent spec behind each difficulty level of ``game``.
 
     A game's ``bots`` module may set ``LEVELS``; otherwise easy is ``random``, medium is
     ``greedy`` (or ``random``) and hard is a one-second search: ``mcts`` where everything
-    is open, ``ismcts`` where something is hidden.
+    is open, ``ismcts`` where something is hidden. A level may also be a dict from player
+    counts to specs, with ``"more"`` for any count not listed.
     """
-    own: dict[str, str] = getattr(_bots(game), "LEVELS", {})
+    own: dict[str, LevelSpec] = getattr(_bots(game), "LEVELS", {})
     search = "mcts" if game_class(game).perfect_information else "ismcts"
     medium = "greedy" if "greedy" in game_agents(game) else "random"
     return {"easy": "random", "medium": medium, "hard": f"{search}:time=1", **own}
@@ -69,7 +74,9 @@ def make_agent(spec: str, game: str) -> Agent:
     """The agent named by ``spec`` for ``game``; ``AgentSpecError`` says what is allowed."""
     name, params = parse_spec(spec)
     if name in LEVEL_NAMES and not params:
-        agent = make_agent(levels(game)[name], game)
+        level = levels(game)[name]
+        agent = make_agent(level, game) if isinstance(level, str) else \
+            ByPlayersAgent(level, game)
         agent.spec = name
         return agent
     agents = game_agents(game)
@@ -88,6 +95,24 @@ def make_agent(spec: str, game: str) -> Agent:
         raise AgentSpecError(f"agent spec {spec!r}: {problem}") from None
     agent.spec = spec.strip()
     return agent
+
+
+class ByPlayersAgent(Agent):
+    """A level whose bot depends on the number of seats at the table."""
+
+    def __init__(self, specs: dict[int | str, str], game: str) -> None:
+        self.specs = specs
+        self.game = game
+        self._made: dict[str, Agent] = {}
+
+    def spec_for(self, players: int) -> str:
+        return self.specs.get(players, self.specs["more"])
+
+    def act(self, turn: Turn, rng: random.Random) -> int:
+        spec = self.spec_for(turn.game.num_players)
+        if spec not in self._made:
+            self._made[spec] = make_agent(spec, self.game)
+        return self._made[spec].act(turn, rng)
 
 
 def _bots(game: str) -> ModuleType | None:
