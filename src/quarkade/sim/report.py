@@ -110,15 +110,11 @@ def _png(figure: Any) -> bytes:
 def _rate_plot(Figure: Any, rates: Sequence[tuple[Any, Rate]], fair: float | None,
                label: str, measure: str = "win rate") -> bytes:
     names = [str(name) for name, _ in rates]
-    values = [100 * rate.value for _, rate in rates]
-    # Clamped at 0: at a rate of 0% or 100% the Wilson bound can miss it by a rounding
-    # error, and matplotlib refuses a negative error bar.
-    lows = [max(0.0, 100 * (rate.value - rate.interval[0])) for _, rate in rates]
-    highs = [max(0.0, 100 * (rate.interval[1] - rate.value)) for _, rate in rates]
+    values, errors = _bars([rate for _, rate in rates])
     figure = Figure(figsize=(7, max(2.2, 0.8 + 0.45 * len(rates))))
     axes = figure.add_subplot()
     positions = list(range(len(rates)))
-    axes.barh(positions, values, xerr=[lows, highs], capsize=4, color="#4c72b0")
+    axes.barh(positions, values, xerr=errors, capsize=4, color="#4c72b0")
     _label_axes(axes, names, label, measure)
     if fair is not None:
         axes.axvline(100 * fair, color="#c44e52", linestyle="--", linewidth=1)
@@ -139,16 +135,22 @@ def _grouped_rate_plot(Figure: Any, table: SummaryTable) -> bytes:
         shown = [(row, rate) for row, rates in enumerate(table.group_rates)
                  if (rate := rates[g]) is not None]
         positions = [row - 0.4 + height * (g + 0.5) for row, _ in shown]
-        values = [100 * rate.value for _, rate in shown]
-        lows = [max(0.0, 100 * (rate.value - rate.interval[0])) for _, rate in shown]
-        highs = [max(0.0, 100 * (rate.interval[1] - rate.value)) for _, rate in shown]
-        axes.barh(positions, values, height=height, xerr=[lows, highs], capsize=2,
+        values, errors = _bars([rate for _, rate in shown])
+        axes.barh(positions, values, height=height, xerr=errors, capsize=2,
                   color=GROUP_COLOURS[g % len(GROUP_COLOURS)], label=agent)
     _label_axes(axes, [name for name, _ in table.rates], table.columns[0], table.plotted)
     axes.legend(loc="lower left", bbox_to_anchor=(0, 1), ncol=groups, frameon=False,
                 fontsize="small")  # above the bars, never over them
     figure.tight_layout()
     return _png(figure)
+
+
+def _bars(rates: Sequence[Rate]) -> tuple[list[float], list[list[float]]]:
+    """Bar lengths in percent and their error bars (below, above) from the intervals."""
+    values = [100 * rate.value for rate in rates]
+    errors = [[100 * (rate.value - rate.interval[0]) for rate in rates],
+              [100 * (rate.interval[1] - rate.value) for rate in rates]]
+    return values, errors
 
 
 def _label_axes(axes: Any, names: list[str], label: str, measure: str) -> None:
