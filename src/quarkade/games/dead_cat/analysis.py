@@ -16,7 +16,8 @@ turned its die last, so it stands in for the announcer).
   the last card of a box), so the summary gives the game win rate of seats that announced
   at each timing;
 - tallies: the round win rate of the announcer (the last drawer when the box ran out) by
-  timing: one trial per round;
+  timing: one trial per round, counted for the seat that called it (so that the summary
+  can split it by agent);
 - running score: cubes.
 
 The player count is part of each seat tag's and tally's name, so runs of several player
