@@ -8,7 +8,19 @@ from quarkade.cli.main import app
 from tests.cli.test_cli import assert_clean_error
 
 runner = CliRunner()
-__all__ = ["assert_clean_error", "lines", "run", "simulate", "table_rows"]
+__all__ = ["EXTRA_TABLES", "assert_clean_error", "lines", "run", "simulate", "table_rows"]
+
+# The tables each game's analysis hook adds to a two-player run's summary and report.
+EXTRA_TABLES = {
+    "card-commons": ["By how it was won", "Win rate by role", "Win rate by opening card",
+                     "Win rate by opening cell", "Win rate by opening side"],
+    "dead-cat": ["By players", "Win rate by turn order",
+                 "Win rate by time-deck size when announcing (2 players)",
+                 "Announcer's round win rate by time-deck size when announcing (2 players)"],
+    "decoherence": ["By how it ended", "Win rate by deck", "Win rate by deck matchup",
+                    "Win rate by sentence", "Win rate by verb + qualifier"],
+    "hadronize": ["By players", "Win rate by turn order"],
+}
 
 
 def run(*args):

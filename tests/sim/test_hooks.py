@@ -33,7 +33,7 @@ def test_results_without_a_hook_have_no_extras_and_still_summarize(monkeypatch):
     plan = simulation_plan("hadronize", {"players": 2, "goal": 10, "max_turns": 0},
                            ["random", "greedy"], 6, 1)
     results = [play.play_one(plan, i) for i in range(6)]
-    assert not {"events", "tags", "lead_changes", "decided_at"} & results[0].keys()
+    assert not {"events", "tags", "tallies", "lead_changes", "decided_at"} & results[0].keys()
     summary = summarize(results)
     assert summary.lead_changes is None and summary.breakdowns == []
 

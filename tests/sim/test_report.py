@@ -1,4 +1,5 @@
-"""The HTML report, opened in a real headless Chromium: every game's report shows its plots.
+"""The HTML report, opened in a real headless Chromium: every game's report shows its plots
+and the tables of its analysis hook.
 
 Parametrized over every registered game, so each game that lands is checked too (the
 simulation issue asks for Decoherence's report in a browser).
@@ -8,7 +9,8 @@ import pytest
 
 import quarkade
 from quarkade.agents import available_agents
-from tests.sim.helpers import simulate
+from quarkade.sim.hooks import game_analysis
+from tests.sim.helpers import EXTRA_TABLES, simulate
 
 
 def agents_for(game):
@@ -32,9 +34,20 @@ def test_the_report_opens_in_chromium_and_shows_its_plots(game, tmp_path, browse
                   "Game length (decisions per game)",
                   "Ratings (Bradley-Terry, Elo scale, 95% bootstrap interval)"):
         assert title in headings
+    # The game's own extras, each with its plot, and a note saying how to read it.
+    extras = EXTRA_TABLES[game]
+    assert headings[-len(extras):] == extras
+    hook = game_analysis(game)
+    for title in extras:
+        heading = f"h2:text-is({title!r})"
+        figure = page.locator(f"{heading} ~ figure").first
+        assert figure.locator("figcaption").inner_text().startswith(title)
+        note = hook.note(table_name(title))
+        assert page.locator(f"{heading} + p.note").all_inner_texts() == ([note] if note else [])
+    assert page.locator("p.note").count() >= len(extras) - 1  # "By players" has none
     images = page.locator("figure img")
     # agents, seats, lengths, rating ladder, and one per extra table of the game's hook
-    assert images.count() >= 4
+    assert images.count() == 4 + len(extras)
     for index in range(images.count()):
         image = images.nth(index)
         assert image.evaluate("img => img.complete && img.naturalWidth > 300")
@@ -46,3 +59,15 @@ def test_the_report_opens_in_chromium_and_shows_its_plots(game, tmp_path, browse
     assert requests == [report.as_uri()]
     page.screenshot(path=str(tmp_path / "report.png"), full_page=True)
     page.close()
+
+
+def table_name(title):
+    """The tag or tally a table of extras is about, from its title."""
+    for head in ("Win rate by ", "By "):
+        if title.startswith(head):
+            return title.removeprefix(head)
+    return title[:1].lower() + title[1:]
+
+
+def test_every_game_has_its_extras_listed():
+    assert sorted(EXTRA_TABLES) == quarkade.list_games()

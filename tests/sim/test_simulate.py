@@ -6,7 +6,15 @@ from quarkade.agents import make_agent, registry
 from quarkade.core.agent import Agent
 from quarkade.core.registry import load_game
 from quarkade.sim import play_match
-from tests.sim.helpers import assert_clean_error, lines, run, simulate, table_rows
+from quarkade.sim.hooks import game_analysis
+from tests.sim.helpers import (
+    EXTRA_TABLES,
+    assert_clean_error,
+    lines,
+    run,
+    simulate,
+    table_rows,
+)
 
 RANDOM_GREEDY = ("hadronize", "--agents", "random,greedy", "--seed", "1")
 
@@ -144,3 +152,28 @@ def test_analyze_merges_runs_of_several_player_counts(tmp_path):
     assert shown.exit_code == 0, shown.output
     rows = table_rows(shown.stdout, "By players")
     assert [row[:2] for row in rows] == [["2", "12"], ["4", "12"]]
+
+
+@pytest.mark.parametrize("game", sorted(EXTRA_TABLES))
+def test_the_summary_shows_the_games_extras_with_their_notes(game):
+    extra = {"decoherence": ["--option", "deck0=random"]}.get(game, [])
+    shown = simulate(game, "--agents", "random", "--games", 30, "--seed", 3, "--workers", 1,
+                     *extra)
+    text = " ".join(shown.stdout.split())  # notes wrap across lines
+    titles = EXTRA_TABLES[game] + (["Win rate by random deck holds"] if extra else [])
+    for title in titles:
+        assert table_rows(shown.stdout, title)
+    for note in game_analysis(game).notes.values():  # every note, under its table
+        assert " ".join(note.split()) in text
+
+
+def test_dead_cat_lines_hold_each_seats_tallies(tmp_path):
+    out = tmp_path / "d.jsonl"
+    simulate("dead-cat", "--agents", "random,greedy", "--players", 3, "--games", 6,
+             "--seed", 2, "--workers", 1, "--out", out)
+    name = "announcer's round win rate by time-deck size when announcing (3 players)"
+    for result in lines(out):
+        assert len(result["tallies"]) == 3
+        trials = sum(t for seat in result["tallies"] for _, _, t in seat.get(name, []))
+        assert trials == result["events"]["rounds"]
+        assert result["tags"]["game"] == {"players": 3}

@@ -88,3 +88,56 @@ def test_tags_break_the_games_down():
     assert [rate for _, rate in by_players.rates] == [Rate(1, 1), Rate(0, 1)]
     assert by_deck.title == "Win rate by deck"
     assert dict(by_deck.rates) == {"x": Rate(1, 3), "y": Rate(1, 2), "z": Rate(1, 1)}
+
+
+def test_wilson_bounds_are_exact_at_no_or_all_successes():
+    # The formula itself misses 0 and 1 by a rounding error at some sizes (3 and 10 here).
+    assert wilson(0, 3)[0] == 0.0 and wilson(10, 10)[1] == 1.0
+    assert all(wilson(0, n)[0] == 0.0 and wilson(n, n)[1] == 1.0 for n in range(1, 500))
+
+
+def test_seat_tags_are_split_by_the_agent_holding_the_seat():
+    tags = {"game": {}, "seats": [{"deck": "x"}, {"deck": "y"}]}
+    summary = summarize([result(["a", "b"], [0], tags=tags),
+                         result(["b", "a"], [0], tags=tags),
+                         result(["a", "b"], [1], tags=tags)])
+    (by_deck,) = summary.breakdowns
+    assert by_deck.columns == ("deck", "seats", "win rate [95% CI]", "as a (seats)",
+                               "as b (seats)")
+    assert by_deck.groups == ("a", "b")
+    assert dict(by_deck.rates) == {"x": Rate(2, 3), "y": Rate(1, 3)}
+    assert by_deck.group_rates == ((Rate(1, 2), Rate(1, 1)), (Rate(0, 1), Rate(1, 2)))
+    assert by_deck.rows[0] == ("x", "3", Rate(2, 3).text(), f"{Rate(1, 2).text()} (2)",
+                               f"{Rate(1, 1).text()} (1)")
+
+
+def test_one_agent_gives_no_split():
+    tags = {"game": {}, "seats": [{"deck": "x"}, {"deck": "y"}]}
+    (by_deck,) = summarize([result(["a", "a"], [0], tags=tags)]).breakdowns
+    assert by_deck.groups == () and len(by_deck.columns) == 3
+
+
+def test_tallies_add_up_over_seats_and_games_per_value_and_agent():
+    name = "caller's round win rate by cards seen"
+    first = [{name: [[0, 2, 2], [3, 0, 1]]}, {name: [[3, 1, 1]]}]
+    second = [{name: [["box out", 0, 1]]}, {}]
+    summary = summarize([result(["a", "b"], [0], tallies=first),
+                         result(["b", "a"], [1], tallies=second)])
+    (table,) = summary.breakdowns
+    assert table.title == "Caller's round win rate by cards seen"
+    assert table.columns == ("cards seen", "count", "caller's round win rate [95% CI]",
+                             "as a (count)", "as b (count)")
+    assert table.plotted == "caller's round win rate"
+    # numbers first, in numeric order, then text
+    assert table.rates == (("0", Rate(2, 2)), ("3", Rate(1, 2)), ("box out", Rate(0, 1)))
+    assert table.group_rates == ((Rate(2, 2), None), (Rate(0, 1), Rate(1, 1)),
+                                 (None, Rate(0, 1)))
+    assert table.rows[0][3:] == (f"{Rate(2, 2).text()} (2)", "-")
+
+
+def test_a_games_notes_go_with_its_tables():
+    tags = {"game": {"players": 2}, "seats": [{"turn order": 1}, {"turn order": 2}]}
+    summary = summarize([{**result(["a", "b"], [0], tags=tags), "game": "hadronize"}])
+    by_players, by_order = summary.breakdowns
+    assert by_players.note == ""
+    assert by_order.note.startswith("1 is the seat chance picked to begin")

@@ -195,7 +195,8 @@ def _show(results: list[Result], agents: list[str], report: Path | None, command
         ratings = rate(results, agents, seed=seed)
     for table in summary_tables(summary, ratings):
         rich_table = Table(*table.columns, title=table.title, title_justify="left",
-                           show_edge=False)
+                           show_edge=False, caption=table.note or None,
+                           caption_justify="left")
         for row in table.rows:
             rich_table.add_row(*row)
         console.print(rich_table)

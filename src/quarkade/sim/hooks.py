@@ -13,10 +13,22 @@ state of a finished game and returns plain JSON-ready data:
     Categories of each seat, such as ``{"deck": "north"}`` or ``{"sentences": ["A", "B"]}``
     (a list tags the seat with each value). The summary gives the win rate of the seats
     holding each value, with its interval.
+``tallies(state) -> list[dict[str, dict[str | int, tuple[int, int]]]]``
+    Rates counted inside the game, where a game holds several trials (rounds, plays):
+    one dict per seat, holding per table, per value, the seat's ``(hits, trials)``, such
+    as ``{"announcer's round win rate by time-deck size": {0: (3, 3), 2: (0, 1)}}`` for
+    the rounds the seat called. The summary adds them up over the seats and games (and
+    per agent) and gives each value's rate with its interval. Name a table ``"<rate> by
+    <values>"``: the two parts head its columns.
 ``running_score(state) -> list[float]``
     Each seat's standing in any state of the game (not only the final one). With it the
     simulator replays each game and counts lead changes and when the winner took the
     lead for good.
+
+Beside the functions the module may hold ``NOTES``, a dict from a tag's or tally's name to
+one sentence that the summary and the report print under its table (what the values mean,
+whose seats are counted). A name ending in a parenthesis, such as ``"... (3 players)"``,
+also finds the note of the name without it.
 
 A game's ``analysis`` module must not import the simulator (games sit below ``sim``);
 it may replay ``state.history()`` on ``state.game.new_initial_state()`` when it needs
@@ -27,7 +39,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from types import ModuleType
 from typing import Any
@@ -43,7 +55,13 @@ class GameAnalysis:
     key_events: Callable[[State], dict[str, Any]] | None = None
     game_tags: Callable[[State], dict[str, Any]] | None = None
     seat_tags: Callable[[State], list[dict[str, Any]]] | None = None
+    tallies: Callable[[State], list[dict[str, dict[Any, tuple[int, int]]]]] | None = None
     running_score: Callable[[State], list[float]] | None = None
+    notes: dict[str, str] = field(default_factory=dict)
+
+    def note(self, name: str) -> str:
+        """The note for the table of tag or tally ``name`` (``""`` without one)."""
+        return self.notes.get(name) or self.notes.get(name.split(" (")[0], "")
 
 
 @cache
@@ -53,8 +71,9 @@ def game_analysis(game: str) -> GameAnalysis:
     if module is None:
         return GameAnalysis()
     return GameAnalysis(**{name: getattr(module, name, None)
-                           for name in ("key_events", "game_tags", "seat_tags",
-                                        "running_score")})
+                           for name in ("key_events", "game_tags", "seat_tags", "tallies",
+                                        "running_score")},
+                        notes=dict(getattr(module, "NOTES", {})))
 
 
 def _analysis_module(game: str) -> ModuleType | None:

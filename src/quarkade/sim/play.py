@@ -9,7 +9,8 @@ A line holds, in this order: ``index``, ``game``, ``options``, ``run_seed``, ``s
 at each seat), ``winners``, ``returns``, ``length`` (decisions taken by seats),
 ``actions`` (all actions, chance included), ``first`` (the seat that took the first
 decision), then whatever the game's analysis hook adds: ``lead_changes`` and
-``decided_at`` (with a running score), ``events`` and ``tags``.
+``decided_at`` (with a running score), ``events``, ``tags`` and ``tallies`` (per seat,
+each table as a list of ``[value, hits, trials]``, so that numbers stay numbers in JSON).
 """
 
 from __future__ import annotations
@@ -76,6 +77,9 @@ def play_one(plan: Plan, index: int) -> dict[str, Any]:
             "seats": hook.seat_tags(state) if hook.seat_tags is not None
             else [{} for _ in specs],
         }
+    if hook.tallies is not None:
+        line["tallies"] = [{name: [[value, *counts] for value, counts in table.items()]
+                            for name, table in seat.items()} for seat in hook.tallies(state)]
     return line
 
 

@@ -28,6 +28,7 @@ th, td { border-bottom: 1px solid #ddd; padding: 0.25em 0.8em; text-align: left;
 th { background: #f4f4f4; }
 figure { margin: 0.5em 0 1.5em; } figcaption { color: #555; font-size: 0.9em; }
 code { background: #f4f4f4; padding: 0.1em 0.3em; }
+p.note { color: #444; margin: 0.3em 0; max-width: 50em; }
 """
 
 
@@ -73,8 +74,13 @@ def write_report(path: str | Path, summary: Summary, ratings: Sequence[Rating] |
         extras = rest[1:]
     for table in extras:
         parts.append(_html_table(table))
-        if table.rates:
-            parts.append(_figure(_rate_plot(Figure, table.rates, None, table.columns[0]),
+        if table.groups:
+            parts.append(_figure(
+                _grouped_rate_plot(Figure, table),
+                f"{table.title}: {table.plotted} held by each agent, with 95% intervals."))
+        elif table.rates:
+            parts.append(_figure(_rate_plot(Figure, table.rates, None, table.columns[0],
+                                            table.plotted),
                                  f"{table.title}: {table.plotted}, with 95% intervals."))
     parts.append(f"<p><small>quarkade {__version__}</small></p></body></html>")
     Path(path).write_text("\n".join(parts) + "\n", encoding="utf-8")
@@ -84,8 +90,9 @@ def _html_table(table: SummaryTable) -> str:
     head = "".join(f"<th>{html.escape(c)}</th>" for c in table.columns)
     body = "".join("<tr>" + "".join(f"<td>{html.escape(cell)}</td>" for cell in row) + "</tr>"
                    for row in table.rows)
-    return (f"<h2>{html.escape(table.title)}</h2>\n<table><thead><tr>{head}</tr></thead>"
-            f"<tbody>{body}</tbody></table>")
+    note = f'<p class="note">{html.escape(table.note)}</p>\n' if table.note else ""
+    return (f"<h2>{html.escape(table.title)}</h2>\n{note}<table><thead><tr>{head}</tr>"
+            f"</thead><tbody>{body}</tbody></table>")
 
 
 def _figure(png: bytes, caption: str) -> str:
@@ -101,24 +108,60 @@ def _png(figure: Any) -> bytes:
 
 
 def _rate_plot(Figure: Any, rates: Sequence[tuple[Any, Rate]], fair: float | None,
-               label: str) -> bytes:
+               label: str, measure: str = "win rate") -> bytes:
     names = [str(name) for name, _ in rates]
-    values = [100 * rate.value for _, rate in rates]
-    lows = [100 * (rate.value - rate.interval[0]) for _, rate in rates]
-    highs = [100 * (rate.interval[1] - rate.value) for _, rate in rates]
+    values, errors = _bars([rate for _, rate in rates])
     figure = Figure(figsize=(7, max(2.2, 0.8 + 0.45 * len(rates))))
     axes = figure.add_subplot()
     positions = list(range(len(rates)))
-    axes.barh(positions, values, xerr=[lows, highs], capsize=4, color="#4c72b0")
-    axes.set_yticks(positions, names)
-    axes.invert_yaxis()
-    axes.set_xlim(0, 100)
-    axes.set_xlabel("win rate (%)")
-    axes.set_ylabel(label)
+    axes.barh(positions, values, xerr=errors, capsize=4, color="#4c72b0")
+    _label_axes(axes, names, label, measure)
     if fair is not None:
         axes.axvline(100 * fair, color="#c44e52", linestyle="--", linewidth=1)
     figure.tight_layout()
     return _png(figure)
+
+
+GROUP_COLOURS = ("#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b2", "#937860")
+
+
+def _grouped_rate_plot(Figure: Any, table: SummaryTable) -> bytes:
+    """One bar per agent in each row: a value's overall rate mostly tells who held it."""
+    rows, groups = len(table.rates), len(table.groups)
+    height = 0.8 / groups
+    figure = Figure(figsize=(7, max(2.2, 1.1 + (0.2 + 0.18 * groups) * rows)))
+    axes = figure.add_subplot()
+    for g, agent in enumerate(table.groups):
+        shown = [(row, rate) for row, rates in enumerate(table.group_rates)
+                 if (rate := rates[g]) is not None]
+        positions = [row - 0.4 + height * (g + 0.5) for row, _ in shown]
+        values, errors = _bars([rate for _, rate in shown])
+        axes.barh(positions, values, height=height, xerr=errors, capsize=2,
+                  color=GROUP_COLOURS[g % len(GROUP_COLOURS)], label=agent)
+    _label_axes(axes, [name for name, _ in table.rates], table.columns[0], table.plotted)
+    axes.legend(loc="lower left", bbox_to_anchor=(0, 1), ncol=groups, frameon=False,
+                fontsize="small")  # above the bars, never over them
+    figure.tight_layout()
+    return _png(figure)
+
+
+def _bars(rates: Sequence[Rate]) -> tuple[list[float], list[list[float]]]:
+    """Bar lengths in percent and their error bars (below, above) from the intervals."""
+    values = [100 * rate.value for rate in rates]
+    errors = [[100 * (rate.value - rate.interval[0]) for rate in rates],
+              [100 * (rate.interval[1] - rate.value) for rate in rates]]
+    return values, errors
+
+
+def _label_axes(axes: Any, names: list[str], label: str, measure: str) -> None:
+    """Rows top to bottom without margins, rates 0-100%, and the row label if it is short
+    (a long one is in the table and the caption, and would not fit beside a few rows)."""
+    axes.set_yticks(range(len(names)), names)
+    axes.set_ylim(len(names) - 0.5, -0.5)
+    axes.set_xlim(0, 100)
+    axes.set_xlabel(f"{measure} (%)")
+    if len(label) <= 24:
+        axes.set_ylabel(label)
 
 
 def _length_histogram(Figure: Any, lengths: Sequence[int]) -> bytes:

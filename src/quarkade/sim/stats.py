@@ -24,6 +24,12 @@ Balance metrics, after the Ludii evaluation metrics (Browne; Piette et al.):
 - *decided at* (with a running score): mean fraction of the game played when the eventual
   winner took the lead for good (lower: the game was settled earlier).
 - *duration*: game length in decisions (mean, spread, percentiles).
+
+The game's extras (its analysis hook): per game tag, the games, draws, the first mover's
+win rate and the mean length of each value; per seat tag, the win rate of the seats
+holding each value; per tally, the hits over the trials of each value, summed over the
+games. With several agents, seat tags and tallies are also split by the agent holding the
+seat.
 """
 
 from __future__ import annotations
@@ -31,9 +37,11 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
+from quarkade.core.errors import GameOptionError
+from quarkade.sim.hooks import game_analysis
 from quarkade.sim.results import Result
 
 Z95 = 1.959963984540054
@@ -52,7 +60,10 @@ def wilson(successes: float, trials: int, z: float = Z95) -> tuple[float, float]
     centre = p + z2 / (2 * trials)
     spread = z * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials))
     denominator = 1 + z2 / trials
-    return max(0.0, (centre - spread) / denominator), min(1.0, (centre + spread) / denominator)
+    # At 0 or all successes a bound is exactly the rate (the formula misses it by rounding).
+    low = 0.0 if successes <= 0 else max(0.0, (centre - spread) / denominator)
+    high = 1.0 if successes >= trials else min(1.0, (centre + spread) / denominator)
+    return low, high
 
 
 def quantile(ordered: Sequence[float], q: float) -> float:
@@ -126,6 +137,11 @@ class Breakdown:
     rows: tuple[tuple[str, ...], ...]
     rates: tuple[tuple[str, Rate], ...] = ()  # (label, rate) pairs a report can plot
     plotted: str = "win rate"  # what the rates are
+    name: str = ""  # the tag or tally it breaks the results down by
+    note: str = ""  # what to know to read it (the game's ``NOTES``)
+    # Several agents: their names, and per row of ``rates`` each one's rate (None: no seat)
+    groups: tuple[str, ...] = ()
+    group_rates: tuple[tuple[Rate | None, ...], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -210,15 +226,29 @@ def summarize(results: Sequence[Result]) -> Summary:
         lead_change_games=Rate(sum(1 for c in lead_changes if c > 0), len(lead_changes))
         if lead_changes else None,
         decided_at=sum(decided) / len(decided) if decided else None,
-        breakdowns=tag_breakdowns(results),
+        breakdowns=_with_notes(results[0]["game"], tag_breakdowns(results)),
     )
 
 
+Counts = dict[str, dict[Any, dict[str, list[int]]]]  # name -> value -> agent -> [hits, trials]
+
+
 def tag_breakdowns(results: Iterable[Result]) -> list[Breakdown]:
-    """The game's extras: a table per game tag and per seat tag (see ``quarkade.sim.hooks``)."""
+    """The game's extras: a table per game tag, per seat tag and per tally (see
+    ``quarkade.sim.hooks``)."""
     by_game_tag: dict[str, dict[Any, list[Result]]] = defaultdict(lambda: defaultdict(list))
-    seat_wins: dict[str, dict[Any, list[int]]] = defaultdict(lambda: defaultdict(lambda: [0, 0]))
+    seat_wins: Counts = defaultdict(lambda: defaultdict(lambda: defaultdict(lambda: [0, 0])))
+    tallied: Counts = defaultdict(lambda: defaultdict(lambda: defaultdict(lambda: [0, 0])))
+    agents: dict[str, None] = {}  # the agents of tagged or tallied seats, as they appear
     for result in results:
+        for seat, seat_tallies in enumerate(result.get("tallies", [])):
+            agent = result["seats"][seat]
+            for name, counts in seat_tallies.items():
+                agents.setdefault(agent)
+                for value, hits, trials in counts:
+                    total = tallied[name][_key(value)][agent]
+                    total[0] += hits
+                    total[1] += trials
         tags = result.get("tags")
         if not tags:
             continue
@@ -226,9 +256,11 @@ def tag_breakdowns(results: Iterable[Result]) -> list[Breakdown]:
             by_game_tag[name][_key(value)].append(result)
         winners = set(result["winners"])
         for seat, seat_tags in enumerate(tags.get("seats", [])):
+            agent = result["seats"][seat]
             for name, value in seat_tags.items():
+                agents.setdefault(agent)
                 for item in value if isinstance(value, list) else [value]:
-                    counts = seat_wins[name][_key(item)]
+                    counts = seat_wins[name][_key(item)][agent]
                     counts[0] += seat in winners
                     counts[1] += 1
     tables: list[Breakdown] = []
@@ -247,18 +279,52 @@ def tag_breakdowns(results: Iterable[Result]) -> list[Breakdown]:
             rates.append((str(value), first))
         tables.append(Breakdown(
             f"By {name}", (name, "games", "draws", "first mover wins", "fair share",
-                           "mean length"), tuple(rows), tuple(rates), "the first mover's win rate"))
+                           "mean length"), tuple(rows), tuple(rates), "the first mover's win rate",
+            name))
+    # With several agents each value is also split by the agent holding the seat: what a
+    # value seems worth is often only who tends to hold it.
+    split = tuple(agents) if len(agents) > 1 else ()
     for name, counted in seat_wins.items():
-        rows = []
-        rates = []
-        for value in sorted(counted, key=_order):
-            wins, trials = counted[value]
-            rate = Rate(wins, trials)
-            rows.append((str(value), str(trials), rate.text()))
-            rates.append((str(value), rate))
-        tables.append(Breakdown(f"Win rate by {name}", (name, "seats", "win rate"),
-                                tuple(rows), tuple(rates), "the win rate of the seats"))
+        tables.append(_split_table(f"Win rate by {name}", name, (name, "seats", "win rate"),
+                                   "the win rate of the seats", counted, split))
+    for name, counted in tallied.items():
+        what, by = name.rsplit(" by ", 1) if " by " in name else ("rate", "value")
+        tables.append(_split_table(name[:1].upper() + name[1:], name, (by, "count", what),
+                                   what, counted, split))
     return tables
+
+
+def _split_table(title: str, name: str, columns: tuple[str, str, str], plotted: str,
+                 counted: dict[Any, dict[str, list[int]]], split: tuple[str, ...]
+                 ) -> Breakdown:
+    """Rows of ``value, trials, rate`` and, with ``split`` agents, each agent's rate."""
+    rows = []
+    rates = []
+    group_rates = []
+    for value in sorted(counted, key=_order):
+        by_agent = counted[value]
+        rate = Rate(sum(h for h, _ in by_agent.values()), sum(t for _, t in by_agent.values()))
+        shares = tuple(Rate(*by_agent[a]) if a in by_agent else None for a in split)
+        rows.append((str(value), str(rate.trials), rate.text(),
+                     *(f"{r.text()} ({r.trials})" if r else "-" for r in shares)))
+        rates.append((str(value), rate))
+        group_rates.append(shares)
+    value_column, trials, rate_column = columns
+    return Breakdown(
+        title, (value_column, trials, f"{rate_column} [95% CI]",
+                *(f"as {a} ({trials})" for a in split)),
+        tuple(rows), tuple(rates), plotted, name,
+        groups=split, group_rates=tuple(group_rates) if split else ())
+
+
+def _with_notes(game: str, tables: list[Breakdown]) -> list[Breakdown]:
+    """The tables with the notes of the game's analysis hook (none for a game not known
+    here: results files can come from elsewhere)."""
+    try:
+        hook = game_analysis(game)
+    except GameOptionError:
+        return tables
+    return [replace(table, note=hook.note(table.name)) for table in tables]
 
 
 def _key(value: Any) -> Any:

@@ -466,6 +466,10 @@ class DeadCatState(State):
                 "box": self.game.box_size - size, "removed": self._n,
                 "alive": self.game.alive_cards, "dead": self.game.dead_cards}
 
+    def rounds(self) -> tuple[RoundResult, ...]:
+        """Every finished round, first to last, as everyone saw it end."""
+        return self._rounds
+
     def last_round(self) -> dict[str, Any] | None:
         """The last finished round as everyone saw it, or None in the first round."""
         if not self._rounds:

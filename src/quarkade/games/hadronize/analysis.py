@@ -19,6 +19,10 @@ from quarkade.games.hadronize.rules import (
     HadronizeState,
 )
 
+NOTES = {
+    "turn order": "1 is the seat chance picked to begin (H-1); play goes round from there.",
+}
+
 
 def key_events(state: HadronizeState) -> dict[str, Any]:
     n = state.game.num_players
