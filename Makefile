@@ -51,7 +51,7 @@ $(RUN_STAMP): pyproject.toml | $(BIN)/python
 	touch $@
 
 $(DEV_STAMP): pyproject.toml | $(BIN)/python
-	$(PIP) install -e '.[dev,web,sim,ray]'
+	$(PIP) install -e '.[dev,web,sim,ray,rl]'
 	touch $@ $(RUN_STAMP)
 
 clean:
