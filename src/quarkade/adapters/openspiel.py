@@ -237,9 +237,11 @@ class QuarkadeSpielState(pyspiel.State):
         return fresh
 
     def __str__(self) -> str:
+        """Every seat's view, one JSON line each, then the history's action ids."""
         state = self._held.state
-        return "\n".join(json.dumps(state.view(p), sort_keys=True, separators=(",", ":"))
-                         for p in range(state.game.num_players))
+        views = [json.dumps(state.view(p), sort_keys=True, separators=(",", ":"))
+                 for p in range(state.game.num_players)]
+        return "\n".join([*views, " ".join(map(str, state.history()))])
 
 
 class QuarkadeObserver:
