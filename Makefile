@@ -24,6 +24,7 @@ test: $(DEV_STAMP) chromium
 bench: $(DEV_STAMP)
 	$(BIN)/python bench/bench_engine.py
 	$(BIN)/python bench/bench_sim.py
+	$(BIN)/python bench/bench_adapters.py
 
 lint: $(DEV_STAMP)
 	$(BIN)/ruff check src tests bench

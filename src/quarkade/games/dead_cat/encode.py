@@ -57,20 +57,26 @@ def encode(view: dict[str, Any]) -> list[float]:
     out = [0.0] * (4 * n * n + 25 * n + 12)
     out[_PHASE[view["phase"]]] = 1.0
     at = len(PHASES)
-    for key in ("active", "starter"):
-        seat = view[key]
-        if seat is not None:
-            out[at + (seat - me) % n] = 1.0
-        at += n
-    out[at] = min((view["round"] - 1) / (3 * n), 1.0)
+    active, starter = view["active"], view["starter"]
+    if active is not None:
+        out[at + (active - me) % n] = 1.0
+    if starter is not None:
+        out[at + n + (starter - me) % n] = 1.0
+    at += 2 * n
+    played = (view["round"] - 1) / (3 * n)
+    out[at] = played if played < 1.0 else 1.0
     at += 1
     dice = view["dice"]
     cubes = view["cubes"]
+    cubes_at = at + 6 * n
     for slot in range(n):
-        seat = (me + slot) % n
-        out[at + 6 * slot + dice[seat] - 1] = 1.0
-        out[at + 6 * n + slot] = min(cubes[seat] / GOAL, 1.0)
-    at += 7 * n
+        seat = slot + me if slot + me < n else slot + me - n
+        out[at + dice[seat] - 1] = 1.0
+        held = cubes[seat]
+        if held:
+            out[cubes_at + slot] = held / GOAL if held < GOAL else 1.0
+        at += 6
+    at = cubes_at + n
     out[at] = view["box"] / box_size
     at += 1
     width = CARD_FEATURES + n
@@ -90,13 +96,14 @@ def encode(view: dict[str, Any]) -> list[float]:
         if last["announcer"] is not None:
             out[at + 1 + (last["announcer"] - me) % n] = 1.0
         at += 1 + n
-        out[at] = 1.0 if last["ran_out"] else 0.0
+        if last["ran_out"]:
+            out[at] = 1.0
         out[at + 1] = (last["count"] or 0) / box_size
         out[at + 2] = len(last["revealed"]) / box_size
         at += 3
         last_dice = last["dice"]
         for slot in range(n):
-            out[at + slot] = last_dice[(me + slot) % n] / 6
+            out[at + slot] = last_dice[slot + me if slot + me < n else slot + me - n] / 6
         at += n
         for seat in last["winners"]:
             out[at + (seat - me) % n] = 1.0
@@ -105,6 +112,6 @@ def encode(view: dict[str, Any]) -> list[float]:
         at += 4 + 3 * n
     for seat in view["winners"]:
         out[at + (seat - me) % n] = 1.0
-    at += n
-    out[at] = 1.0 if view["peek_first"] else 0.0
+    if view["peek_first"]:
+        out[at + n] = 1.0
     return out
