@@ -21,6 +21,7 @@ run. Rows:
 from __future__ import annotations
 
 import argparse
+import functools
 import platform
 import random
 import time
@@ -177,8 +178,8 @@ def main() -> None:
         runners: dict[str, Runner] = {
             "protocol": protocol(game, clock, observing=False),
             "protocol, observing": protocol(game, clock, observing=True),
-            "pettingzoo raw_env": pettingzoo(lambda: raw_env(name, **options), clock),
-            "pettingzoo env": pettingzoo(lambda: env(name, **options), clock),
+            "pettingzoo raw_env": pettingzoo(functools.partial(raw_env, name, **options), clock),
+            "pettingzoo env": pettingzoo(functools.partial(env, name, **options), clock),
             "gymnasium": gymnasium_env(name, options, clock),
             "openspiel": openspiel(name, options, clock, observing=False),
             "openspiel, observing": openspiel(name, options, clock, observing=True),
