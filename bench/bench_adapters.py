@@ -10,7 +10,8 @@ run. Rows:
 
 - ``protocol``: ``legal_actions()`` and ``apply_action()`` (``sample_chance`` for chance);
 - ``protocol, observing``: the same plus the mover's ``view()`` at every decision, the
-  least an observing agent needs;
+  least an observing agent needs (the ``x observing`` column divides by this row);
+- ``protocol, encoding``: the same plus the game's ``encode()`` of that view, as a list;
 - ``pettingzoo raw_env`` and ``pettingzoo env``: ``agent_iter()``, ``last()`` (the encoded
   observation and the mask) and ``step()``, without and with PettingZoo's usual wrappers;
 - ``gymnasium``: ``QuarkadeEnv`` against ``random`` opponents (the steps of every seat);
@@ -26,6 +27,7 @@ import platform
 import random
 import time
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import pyspiel
@@ -43,22 +45,14 @@ from quarkade.core.rng import sample_chance
 Runner = Callable[[float], tuple[int, float]]
 
 
-def protocol(game: quarkade.Game, clock: Callable[[], float], observing: bool) -> Runner:
-    rng = random.Random(1)
+def timed(play: Callable[[], int], clock: Callable[[], float]) -> Runner:
+    """A runner from ``play``, which plays one game and returns its decisions."""
 
     def run(budget: float) -> tuple[int, float]:
         decisions = 0
         start = clock()
         while True:
-            state = game.new_initial_state()
-            while not state.is_terminal():
-                if state.is_chance_node():
-                    state.apply_action(sample_chance(state, rng))
-                    continue
-                if observing:
-                    state.view(state.current_player())
-                state.apply_action(rng.choice(state.legal_actions()))
-                decisions += 1
+            decisions += play()
             elapsed = clock() - start
             if elapsed >= budget:
                 return decisions, elapsed
@@ -66,82 +60,91 @@ def protocol(game: quarkade.Game, clock: Callable[[], float], observing: bool) -
     return run
 
 
-def pettingzoo(make: Callable[[], object], clock: Callable[[], float]) -> Runner:
+def protocol(game: quarkade.Game, observing: bool, encoding: bool = False) -> Callable[[], int]:
+    rng = random.Random(1)
+    encode = quarkade.adapters.encoding(game).encode
+
+    def play() -> int:
+        decisions = 0
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(sample_chance(state, rng))
+                continue
+            if encoding:
+                encode(state.view(state.current_player()))
+            elif observing:
+                state.view(state.current_player())
+            state.apply_action(rng.choice(state.legal_actions()))
+            decisions += 1
+        return decisions
+
+    return play
+
+
+def pettingzoo(make: Callable[[], Any]) -> Callable[[], int]:
     aec = make()
     rng = random.Random(1)
     seeds = iter(range(10**9))
 
-    def run(budget: float) -> tuple[int, float]:
+    def play() -> int:
         decisions = 0
-        start = clock()
-        while True:
-            aec.reset(seed=next(seeds))  # type: ignore[attr-defined]
-            for _ in aec.agent_iter():  # type: ignore[attr-defined]
-                observation, _, terminated, truncated, _ = aec.last()  # type: ignore[attr-defined]
-                if terminated or truncated:
-                    aec.step(None)  # type: ignore[attr-defined]
-                    continue
-                aec.step(rng.choice(np.flatnonzero(observation["action_mask"])))  # type: ignore[attr-defined]
-                decisions += 1
-            elapsed = clock() - start
-            if elapsed >= budget:
-                return decisions, elapsed
+        aec.reset(seed=next(seeds))
+        for _ in aec.agent_iter():
+            observation, _, terminated, truncated, _ = aec.last()
+            if terminated or truncated:
+                aec.step(None)
+                continue
+            aec.step(rng.choice(np.flatnonzero(observation["action_mask"])))
+            decisions += 1
+        return decisions
 
-    return run
+    return play
 
 
-def gymnasium_env(name: str, options: dict, clock: Callable[[], float]) -> Runner:
+def gymnasium_env(name: str, options: dict[str, Any]) -> Callable[[], int]:
     single = QuarkadeEnv(name, opponent="random", **options)
     rng = random.Random(1)
     seeds = iter(range(10**9))
 
-    def run(budget: float) -> tuple[int, float]:
-        decisions = 0
-        start = clock()
-        while True:
-            _, info = single.reset(seed=next(seeds))
-            done = False
-            while not done:
-                _, _, done, _, info = single.step(rng.choice(np.flatnonzero(info["action_mask"])))
-            decisions += sum(1 for _ in _decisions(single.game, single.game_state.history()))
-            elapsed = clock() - start
-            if elapsed >= budget:
-                return decisions, elapsed
+    def play() -> int:
+        _, info = single.reset(seed=next(seeds))
+        done = False
+        while not done:
+            _, _, done, _, info = single.step(rng.choice(np.flatnonzero(info["action_mask"])))
+        return _decisions(single.game, single.game_state.history())  # every seat's
 
-    return run
+    return play
 
 
-def openspiel(name: str, options: dict, clock: Callable[[], float], observing: bool) -> Runner:
+def openspiel(name: str, options: dict[str, Any], observing: bool) -> Callable[[], int]:
     game = pyspiel.load_game(quarkade.adapters.openspiel.short_name(name), options)
     rng = random.Random(1)
 
-    def run(budget: float) -> tuple[int, float]:
+    def play() -> int:
         decisions = 0
-        start = clock()
-        while True:
-            state = game.new_initial_state()
-            while not state.is_terminal():
-                if state.is_chance_node():
-                    actions, weights = zip(*state.chance_outcomes(), strict=True)
-                    state.apply_action(rng.choices(actions, weights)[0])
-                    continue
-                if observing:
-                    state.observation_tensor(state.current_player())
-                state.apply_action(rng.choice(state.legal_actions()))
-                decisions += 1
-            elapsed = clock() - start
-            if elapsed >= budget:
-                return decisions, elapsed
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                actions, weights = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(rng.choices(actions, weights)[0])
+                continue
+            if observing:
+                state.observation_tensor(state.current_player())
+            state.apply_action(rng.choice(state.legal_actions()))
+            decisions += 1
+        return decisions
 
-    return run
+    return play
 
 
-def _decisions(game: quarkade.Game, history: list[int]):
+def _decisions(game: quarkade.Game, history: list[int]) -> int:
     state = game.new_initial_state()
+    decisions = 0
     for action in history:
-        if not state.is_chance_node():
-            yield action
+        decisions += not state.is_chance_node()
         state.apply_action(action)
+    return decisions
 
 
 def measure(runners: dict[str, Runner], seconds: float, slices: int) -> dict[str, float]:
@@ -175,15 +178,17 @@ def main() -> None:
         cls = quarkade.core.game_class(name)
         options = {"players": args.players or cls.min_players}
         game = quarkade.load_game(name, **options)
-        runners: dict[str, Runner] = {
-            "protocol": protocol(game, clock, observing=False),
-            "protocol, observing": protocol(game, clock, observing=True),
-            "pettingzoo raw_env": pettingzoo(functools.partial(raw_env, name, **options), clock),
-            "pettingzoo env": pettingzoo(functools.partial(env, name, **options), clock),
-            "gymnasium": gymnasium_env(name, options, clock),
-            "openspiel": openspiel(name, options, clock, observing=False),
-            "openspiel, observing": openspiel(name, options, clock, observing=True),
+        games = {
+            "protocol": protocol(game, observing=False),
+            "protocol, observing": protocol(game, observing=True),
+            "protocol, encoding": protocol(game, observing=True, encoding=True),
+            "pettingzoo raw_env": pettingzoo(functools.partial(raw_env, name, **options)),
+            "pettingzoo env": pettingzoo(functools.partial(env, name, **options)),
+            "gymnasium": gymnasium_env(name, options),
+            "openspiel": openspiel(name, options, observing=False),
+            "openspiel, observing": openspiel(name, options, observing=True),
         }
+        runners = {label: timed(play, clock) for label, play in games.items()}
         rates = measure(runners, args.seconds, args.slices)
         bare, observing = rates["protocol"], rates["protocol, observing"]
         for label, rate in rates.items():
