@@ -140,9 +140,9 @@ def test_a_resampled_state_keeps_the_information_state(name):
     while state.is_chance_node():
         state.apply_action(state.legal_actions()[0])
     seat = state.current_player()
-    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    sampler = pyspiel.UniformProbabilitySampler(7, 0.0, 1.0)  # seeded: the same every run
     worlds = set()
-    for _ in range(6):
+    for _ in range(12):
         sampled = state.resample_from_infostate(seat, sampler)
         assert sampled.information_state_string(seat) == state.information_state_string(seat)
         assert sampled.legal_actions() == state.legal_actions()
