@@ -149,6 +149,8 @@ def test_a_resampled_state_keeps_the_information_state(name):
         worlds.add(str(sampled))
         clone = sampled.clone()
         assert str(clone) == str(sampled)
+        again = sampled.resample_from_infostate(seat, sampler)  # a sample of a sample
+        assert again.information_state_string(seat) == state.information_state_string(seat)
     assert len(worlds) > 1  # the hidden part really is drawn anew
 
 

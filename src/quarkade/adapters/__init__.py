@@ -13,6 +13,6 @@ All three drive the games through the protocol only. Observations are each game'
 encoding of a seat's view (``encode.py`` in the game's package, see ``encoding``).
 """
 
-from quarkade.adapters.common import Encoding, encoding, render_text
+from quarkade.adapters.common import Encoding, Observations, encoding, render_text
 
-__all__ = ["Encoding", "encoding", "render_text"]
+__all__ = ["Encoding", "Observations", "encoding", "render_text"]

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 from rich.console import Console
 
-from quarkade.core.protocol import Game
+from quarkade.core.protocol import Game, State
 from quarkade.core.registry import game_part
 
 # Bounds the length of a game that has no bound of its own (Hadronize without a turn cap)
@@ -44,27 +44,34 @@ def encoding(game: Game) -> Encoding:
                     tuple(module.slices(options)), module.max_decisions(options))
 
 
-class ActionMasks:
-    """Action masks (int8 arrays, 1 for a legal action), a fresh copy every time, built
-    once per distinct set of legal actions (they repeat a lot: Hadronize's observe choices
-    are always the same few)."""
+class Observations:
+    """A game's observations as fresh numpy arrays: a seat's encoded view (float32) and
+    its action mask (int8, 1 for each legal action; all zero when the seat is not to
+    move). Masks are built once per distinct set of legal actions, which repeat a lot
+    (Hadronize's choices of observer are always the same few)."""
 
-    LIMIT = 4096  # distinct sets kept; the cache starts over beyond it
+    MASKS_KEPT = 4096  # distinct sets of legal actions; the cache starts over beyond it
 
-    def __init__(self, actions: int) -> None:
-        self.actions = actions
-        self.none = np.zeros(actions, np.int8)
-        self._built: dict[tuple[int, ...], np.ndarray] = {}
+    def __init__(self, game: Game) -> None:
+        self.coding = encoding(game)
+        self.actions = game.num_distinct_actions
+        self._no_mask = np.zeros(self.actions, np.int8)
+        self._masks: dict[tuple[int, ...], np.ndarray] = {}
 
-    def mask(self, legal: list[int]) -> np.ndarray:
-        key = tuple(legal)
-        built = self._built.get(key)
+    def encoded(self, view: dict[str, Any]) -> np.ndarray:
+        return np.fromiter(self.coding.encode(view), np.float32, self.coding.size)
+
+    def mask(self, state: State, seat: int) -> np.ndarray:
+        if state.current_player() != seat:
+            return self._no_mask.copy()
+        key = tuple(state.legal_actions())
+        built = self._masks.get(key)
         if built is None:
-            if len(self._built) >= self.LIMIT:
-                self._built.clear()
+            if len(self._masks) >= self.MASKS_KEPT:
+                self._masks.clear()
             built = np.zeros(self.actions, np.int8)
             built[np.fromiter(key, np.intp, len(key))] = 1
-            self._built[key] = built
+            self._masks[key] = built
         return built.copy()
 
 

@@ -34,7 +34,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from quarkade.adapters.common import encoding, render_text
+from quarkade.adapters.common import Observations, render_text
 from quarkade.agents.registry import make_agent
 from quarkade.core.agent import Agent, turn_for
 from quarkade.core.errors import AgentSpecError, IllegalActionError
@@ -72,11 +72,10 @@ class QuarkadeEnv(gymnasium.Env):
                 make_agent(spec, game_name)  # refuses a bad spec now, not at reset
         self.illegal_reward = float(illegal_reward)
         self.render_mode = render_mode
-        coding = encoding(self.game)
-        self._encode = coding.encode
-        self._actions = self.game.num_distinct_actions
-        self.observation_space = spaces.Box(0.0, 1.0, (coding.size,), np.float32)
-        self.action_space = spaces.Discrete(self._actions)
+        self._observations = Observations(self.game)
+        size = self._observations.coding.size
+        self.observation_space = spaces.Box(0.0, 1.0, (size,), np.float32)
+        self.action_space = spaces.Discrete(self.game.num_distinct_actions)
         self.game_state: State = self.game.new_initial_state()
         self.seat = 0 if seat is None else seat
         self._agents: dict[int, Agent] = {}
@@ -139,14 +138,11 @@ class QuarkadeEnv(gymnasium.Env):
             state.apply_action(self._agents[player].act(turn, self._rngs[player]))
 
     def _observation(self) -> np.ndarray:
-        return np.array(self._encode(self.game_state.view(self.seat)), np.float32)
+        return self._observations.encoded(self.game_state.view(self.seat))
 
     def _info(self) -> dict[str, Any]:
-        mask = np.zeros(self._actions, np.int8)
-        state = self.game_state
-        if state.current_player() == self.seat:
-            mask[state.legal_actions()] = 1
-        return {"action_mask": mask, "seat": self.seat}
+        return {"action_mask": self._observations.mask(self.game_state, self.seat),
+                "seat": self.seat}
 
 
 def env_id(game_name: str) -> str:

@@ -213,17 +213,18 @@ class QuarkadeSpielState(pyspiel.State):
         """A state ``player_id`` cannot tell from this one, its hidden part drawn anew.
 
         Where the engine's resampled state keeps a full record (a history as long as this
-        one), it is replayed, so history and information states are those of the sampled
-        world. Otherwise (Decoherence's resample starts an empty history) the state is
-        taken as it is: ``history()`` is then empty, ``player_id``'s history is this one's
-        and every other seat's is the public one (the truth is what is being sampled).
+        state's, which is a record from the start), it is replayed, so history and
+        information states are those of the sampled world. Otherwise (Decoherence's
+        resample starts an empty history) the state is taken as it is: ``history()`` then
+        holds only what is played from here, ``player_id``'s past is this state's and
+        every other seat's the public one (the truth is what is being sampled).
         """
         rng = _rng_from(probability_sampler)
         held = self._held
         sampled = held.state.resample(player_id, rng)
         game = self.get_game()
         fresh: QuarkadeSpielState = game.new_initial_state()
-        if len(sampled.history()) == len(held.state.history()):
+        if held.replayable and len(sampled.history()) == len(held.state.history()):
             for action in sampled.history():
                 fresh.apply_action(action)
             return fresh

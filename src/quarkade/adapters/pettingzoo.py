@@ -31,7 +31,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from quarkade.adapters.common import ActionMasks, encoding, render_text
+from quarkade.adapters.common import Observations, render_text
 from quarkade.core.protocol import SPECTATOR, State
 from quarkade.core.registry import load_game
 from quarkade.core.rng import sample_chance
@@ -63,20 +63,17 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped environment
         self.game = load_game(game_name, **options)
         self.render_mode = render_mode
         self.metadata = {**self.metadata, "name": f"quarkade_{self.game.name}_v0"}
-        coding = encoding(self.game)
-        self._encode = coding.encode
-        self._size = coding.size
-        self._actions = self.game.num_distinct_actions
-        self._masks = ActionMasks(self._actions)
+        self._observations = Observations(self.game)
+        actions = self.game.num_distinct_actions
         n = self.game.num_players
         self.possible_agents = [f"player_{seat}" for seat in range(n)]
         self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         observation = spaces.Dict({
-            "observation": spaces.Box(0.0, 1.0, (coding.size,), np.float32),
-            "action_mask": spaces.Box(0, 1, (self._actions,), np.int8),
+            "observation": spaces.Box(0.0, 1.0, (self._observations.coding.size,), np.float32),
+            "action_mask": spaces.Box(0, 1, (actions,), np.int8),
         })
         self.observation_spaces = {agent: observation for agent in self.possible_agents}
-        self.action_spaces = {agent: spaces.Discrete(self._actions)
+        self.action_spaces = {agent: spaces.Discrete(actions)
                               for agent in self.possible_agents}
         self._rng: random.Random | None = None
         self.game_state: State = self.game.new_initial_state()
@@ -104,13 +101,9 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped environment
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         state = self.game_state
         seat = self._seat[agent]
-        if state.current_player() == seat:
-            mask = self._masks.mask(state.legal_actions())
-        else:
-            mask = self._masks.none.copy()
-        return {"observation": np.fromiter(self._encode(state.view(seat)), np.float32,
-                                           self._size),
-                "action_mask": mask}
+        observations = self._observations
+        return {"observation": observations.encoded(state.view(seat)),
+                "action_mask": observations.mask(state, seat)}
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
