@@ -25,6 +25,7 @@ bench: $(DEV_STAMP)
 	$(BIN)/python bench/bench_engine.py
 	$(BIN)/python bench/bench_search.py
 	$(BIN)/python bench/bench_sim.py
+	$(BIN)/python bench/bench_adapters.py
 
 lint: $(DEV_STAMP)
 	$(BIN)/ruff check src tests bench
@@ -52,7 +53,7 @@ $(RUN_STAMP): pyproject.toml | $(BIN)/python
 	touch $@
 
 $(DEV_STAMP): pyproject.toml | $(BIN)/python
-	$(PIP) install -e '.[dev,web,sim,ray]'
+	$(PIP) install -e '.[dev,web,sim,ray,rl]'
 	touch $@ $(RUN_STAMP)
 
 clean:

@@ -5,6 +5,9 @@ import doctest
 import pytest
 
 import quarkade
+import quarkade.adapters.gymnasium
+import quarkade.adapters.openspiel
+import quarkade.adapters.pettingzoo
 import quarkade.core.options
 import quarkade.core.protocol
 import quarkade.games.card_commons.notation
@@ -12,7 +15,8 @@ import quarkade.sim
 import quarkade.sim.ratings
 import quarkade.sim.stats
 
-MODULES = [quarkade, quarkade.core.options, quarkade.core.protocol,
+MODULES = [quarkade, quarkade.adapters.gymnasium, quarkade.adapters.openspiel,
+           quarkade.adapters.pettingzoo, quarkade.core.options, quarkade.core.protocol,
            quarkade.games.card_commons.notation, quarkade.sim, quarkade.sim.ratings,
            quarkade.sim.stats]
 
