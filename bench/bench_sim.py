@@ -33,7 +33,7 @@ def main() -> None:
     parser.add_argument("game", nargs="?", default="hadronize")
     parser.add_argument("--agents", default="random,greedy")
     parser.add_argument("--players", type=int, default=2)
-    parser.add_argument("--games", type=int, default=4000)
+    parser.add_argument("--games", type=int, default=20000)
     args = parser.parse_args()
     console = Console(width=110)
     game = quarkade.load_game(args.game, players=args.players)
