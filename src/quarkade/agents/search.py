@@ -19,6 +19,10 @@ Endgames: a game's ``bots`` module may define ``endgame(state, rng) -> action | 
 exact solver for small positions (Card Commons has one). ``mcts`` asks it first at the
 root and plays its answer when it has one (``endgame=0`` turns this off).
 
+Estimates: with ``rollout_depth=N`` a playout stops after N actions; a game's ``bots``
+module may define ``estimate(state) -> list[float]``, each seat's expected return in
+[-1, 1] for a full state, and the cut playout scores that (without it, a draw).
+
 Budgets: ``iterations=N`` (default 1000), ``time=SECONDS`` (as many iterations as fit), or
 both (whichever runs out first: an iteration budget with a time cap, which keeps the bot
 repeatable while it stays under the cap and promptly answering when the machine is slow).
@@ -74,6 +78,7 @@ class _Search(Agent):
         self.rollout = rollout
         self.rollout_depth = int(rollout_depth)
         self._greedy: Agent | None = None
+        self._estimate: Any = False  # the game's estimate hook, looked up on first use
         self.last_iterations = 0
         self.last_root: Node | None = None
 
@@ -174,7 +179,16 @@ class _Search(Agent):
                 apply(self._greedy_agent(state).act(turn_for(state), rng))
             else:
                 apply(choice(legal()))
+        if not is_terminal():  # cut short by rollout_depth: the game's estimate, if any
+            estimate = self._estimator(state)
+            if estimate is not None:
+                return [(r + 1.0) / 2.0 for r in estimate(state)]
         return [(r + 1.0) / 2.0 for r in state.returns()]
+
+    def _estimator(self, state: State) -> Any:
+        if self._estimate is False:
+            self._estimate = _game_hook(state.game.name, "estimate")
+        return self._estimate
 
     def _greedy_agent(self, state: State) -> Agent:
         if self._greedy is None:
@@ -195,7 +209,7 @@ class MCTSAgent(_Search):
 
     def act(self, turn: Turn, rng: random.Random) -> int:
         if self.endgame and len(turn.legal_actions) > 1:
-            solver = _endgame_solver(turn.game.name)
+            solver = _game_hook(turn.game.name, "endgame")
             if solver is not None:
                 solved: int | None = solver(turn.sample_state(rng), rng)
                 if solved is not None:
@@ -253,11 +267,11 @@ class ISMCTSAgent(_Search):
         self._backup(path, self._playout(state, rng))
 
 
-def _endgame_solver(game: str) -> Any:
-    """The game's exact endgame hook, if its bots module has one."""
+def _game_hook(game: str, name: str) -> Any:
+    """A hook of the game's bots module (``endgame``, ``estimate``), or None."""
     from quarkade.agents.registry import _bots
 
-    return getattr(_bots(game), "endgame", None)
+    return getattr(_bots(game), name, None)
 
 
 def search_stats(agent: Any) -> dict[str, Any]:

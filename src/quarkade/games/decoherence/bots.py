@@ -19,6 +19,7 @@ sentence), cards in hand, and a penalty for being one turn from made classical.
 
 from __future__ import annotations
 
+import math
 import random
 from typing import cast
 
@@ -67,6 +68,17 @@ def score(state: DecoherenceState, me: int) -> float:
         value += position if seat == me else -OPPONENT_WEIGHT * position
     value += HAND_CARD * len(state.hand(me))
     return value
+
+
+ESTIMATE_SCALE = 6.0  # score points for a return of about +-0.76 (tanh 1)
+
+
+def estimate(state: DecoherenceState) -> list[float]:
+    """Each seat's expected return from a full state, for search playouts cut short."""
+    if state.is_terminal():
+        return state.returns()
+    lead = math.tanh((score(state, 0) - score(state, 1)) / (2 * ESTIMATE_SCALE))
+    return [lead, -lead]
 
 
 def discard_choice(hand: list[int]) -> int:
