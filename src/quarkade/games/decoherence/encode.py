@@ -15,10 +15,11 @@ and ``max_decisions(options)`` bounds the decisions in a game.
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Mapping
 from typing import Any
 
-from quarkade.games.decoherence.decks import DECK_SIZE, MAX_COPIES, parse_deck
+from quarkade.games.decoherence.decks import DECK_SIZE, MAX_COPIES
 from quarkade.games.decoherence.notation import (
     MAX_CHAINS,
     MAX_TABLE,
@@ -90,7 +91,15 @@ def max_decisions(options: Mapping[str, Any]) -> int:
 
 @functools.lru_cache(maxsize=256)
 def _deck_counts(text: str) -> tuple[int, ...]:
-    return parse_deck(text)
+    """The word counts of a decklist as the view writes it (``decks.deck_text``). A random
+    deck being drawn lists only the kinds drawn so far, so the deck-building rules are not
+    checked here (``decks.parse_deck`` would refuse it)."""
+    counts = [0] * NUM_WORDS
+    for part in re.split(r"[,|]", text):
+        if part.strip():
+            word, count = part.split()
+            counts[_WORD[word]] = int(count)
+    return tuple(counts)
 
 
 def _scaled(value: float, cap: float) -> float:
