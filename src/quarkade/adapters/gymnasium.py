@@ -138,7 +138,7 @@ class QuarkadeEnv(gymnasium.Env):
             state.apply_action(self._agents[player].act(turn, self._rngs[player]))
 
     def _observation(self) -> np.ndarray:
-        return self._observations.encoded(self.game_state.view(self.seat))
+        return self._observations.observation(self.game_state, self.seat)
 
     def _info(self) -> dict[str, Any]:
         return {"action_mask": self._observations.mask(self.game_state, self.seat),

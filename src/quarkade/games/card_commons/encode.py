@@ -8,7 +8,11 @@ because actions name cells absolutely; ``seat`` says which side the viewer sits 
 value lies in [0, 1].
 
 ``slices(options)`` names the slices in order, ``observation_size(options)`` is their total
-and ``max_decisions(options)`` bounds the decisions in a game.
+and ``max_decisions(options)`` bounds the decisions in a game. ``encode_state(state, seat)``
+is the adapters' fast path: the same floats as ``encode(state.view(seat))``, written
+straight from the state's plain data without building the view (whose lit cells and last
+move the encoding does not use); ``tests/adapters/test_encode_state.py`` proves the two
+equal.
 """
 
 from __future__ import annotations
@@ -23,8 +27,15 @@ from quarkade.games.card_commons.notation import (
     NUM_CARDS,
     NUM_CELLS,
 )
+from quarkade.games.card_commons.rules import (
+    FACE_DOWN,
+    HAND_CARDS,
+    POLARIZE,
+    REPEL,
+    TUTORIAL,
+    CardCommonsState,
+)
 from quarkade.games.card_commons.rules import PHASE_NAMES as PHASES
-from quarkade.games.card_commons.rules import TUTORIAL
 
 # Per card on the field: present, face up, level 1-6 (one-hot), red, the viewer's.
 CARD_FEATURES = 10
@@ -42,6 +53,12 @@ def _features(card: int, face_up: bool) -> tuple[int, ...]:
 
 _FEATURES = {(name, up): _features(card, up)
              for card, name in enumerate(CARD_NAMES) for up in (False, True)}
+# The same by the state's field codes (0 no card, 1 + card face up, 25 + card face down),
+# and the seat whose card it is.
+_CODE_FEATURES = ((), *(_features(code - 1, True) for code in range(1, FACE_DOWN + 1)),
+                  *(_features(code - 1 - FACE_DOWN, False)
+                    for code in range(FACE_DOWN + 1, 2 * FACE_DOWN + 1)))
+_CODE_OWNER = (-1, *((code - 1) % FACE_DOWN // HAND_SIZE for code in range(1, 2 * FACE_DOWN + 1)))
 
 
 def slices(options: Mapping[str, Any]) -> list[tuple[str, int]]:
@@ -116,4 +133,82 @@ def encode(view: dict[str, Any]) -> list[float]:
     at += 2
     out[at] = 1.0 if view["variant"] == TUTORIAL else 0.0
     out[at + 1] = 1.0 if view["torus"] else 0.0
+    return out
+
+
+def encode_state(state: CardCommonsState, seat: int, out: Any = None) -> Any:
+    """``encode(state.view(seat))`` written into ``out`` without building the view.
+
+    ``out`` is a zeroed sequence of ``observation_size`` floats (a list, or a memoryview of
+    a float32 array, which the adapters use to skip a conversion); only its nonzero places
+    are written. Without ``out`` a new list is returned. ``seat`` is a seat or SPECTATOR.
+    Everything in Card Commons is open, so every seat reads the whole state.
+    """
+    if out is None:
+        out = [0.0] * SIZE
+    me = seat if seat >= 0 else 0  # the spectator counts from seat 0
+    phase = state._phase
+    out[phase] = 1.0
+    at = len(PHASES)
+    if seat >= 0:
+        out[at + seat] = 1.0
+    at += 2
+    to_move = state.current_player()
+    if to_move >= 0:
+        out[at + (to_move - me) % 2] = 1.0
+    at += 2
+    opener = state._opener
+    if opener >= 0:
+        out[at + (opener - me) % 2] = 1.0
+    at += 2
+    under_at = at + NUM_CELLS * CARD_FEATURES
+    top, under = state._top, state._under
+    for cell in range(NUM_CELLS):
+        code = top[cell]
+        below = under[cell]
+        if not below:
+            if not code:
+                continue
+            layers: tuple[tuple[int, int], ...] = ((at, code),)
+        elif not code:
+            layers = ((at, below),)  # a lone card is a top card, as the view lists it
+        else:
+            layers = ((under_at, below), (at, code))
+        for layer, placed in layers:
+            base = layer + cell * CARD_FEATURES
+            for feature in _CODE_FEATURES[placed]:
+                out[base + feature] = 1.0
+            if _CODE_OWNER[placed] == me:
+                out[base + 9] = 1.0
+    at = under_at + NUM_CELLS * CARD_FEATURES
+    for cards in (state._hands, state._discards):
+        for slot in range(2):
+            base = at + slot * HAND_SIZE
+            for local in HAND_CARDS[cards[(me + slot) % 2]]:
+                out[base + local] = 1.0
+        at += 2 * HAND_SIZE
+    for slot in range(2):
+        side = (me + slot) % 2
+        open_cells = state.open_cells(side)
+        if open_cells:
+            out[at + slot] = open_cells / 8
+        particles = state.particles(side)
+        if particles:
+            out[at + 2 + slot] = particles / 16
+    at += 4
+    if state._passed:
+        out[at] = 1.0
+    at += 1
+    if phase in (REPEL, POLARIZE):
+        out[at + state._ability_cell] = 1.0
+    at += NUM_CELLS
+    winner = state._winner
+    if winner >= 0:
+        out[at + (winner - me) % 2] = 1.0
+    at += 2
+    options = state.game.options
+    if options["variant"] == TUTORIAL:
+        out[at] = 1.0
+    if options["torus"]:
+        out[at + 1] = 1.0
     return out
