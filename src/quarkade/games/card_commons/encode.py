@@ -32,6 +32,7 @@ from quarkade.games.card_commons.rules import (
     HAND_CARDS,
     POLARIZE,
     REPEL,
+    SIDE_MASKS,
     TUTORIAL,
     CardCommonsState,
 )
@@ -53,12 +54,20 @@ def _features(card: int, face_up: bool) -> tuple[int, ...]:
 
 _FEATURES = {(name, up): _features(card, up)
              for card, name in enumerate(CARD_NAMES) for up in (False, True)}
-# The same by the state's field codes (0 no card, 1 + card face up, 25 + card face down),
-# and the seat whose card it is.
-_CODE_FEATURES = ((), *(_features(code - 1, True) for code in range(1, FACE_DOWN + 1)),
-                  *(_features(code - 1 - FACE_DOWN, False)
-                    for code in range(FACE_DOWN + 1, 2 * FACE_DOWN + 1)))
-_CODE_OWNER = (-1, *((code - 1) % FACE_DOWN // HAND_SIZE for code in range(1, 2 * FACE_DOWN + 1)))
+
+
+def _code_features(code: int, viewer: int) -> tuple[int, ...]:
+    """The features that are one for a card on the field by its code in the state (1 +
+    card face up, 25 + card face down), seen by ``viewer``: ownership included."""
+    card = (code - 1) % FACE_DOWN
+    own = (9,) if card // HAND_SIZE == viewer else ()
+    return (*_features(card, code <= FACE_DOWN), *own)
+
+
+# By viewer (the spectator counts as seat 0), then by code (0: no card).
+_CODE_FEATURES = tuple(((), *(_code_features(code, viewer)
+                              for code in range(1, 2 * FACE_DOWN + 1)))
+                       for viewer in (0, 1))
 
 
 def slices(options: Mapping[str, Any]) -> list[tuple[str, int]]:
@@ -146,7 +155,7 @@ def encode_state(state: CardCommonsState, seat: int, out: Any = None) -> Any:
     """
     if out is None:
         out = [0.0] * SIZE
-    me = seat if seat >= 0 else 0  # the spectator counts from seat 0
+    me = seat if seat > 0 else 0  # the spectator counts from seat 0
     phase = state._phase
     out[phase] = 1.0
     at = len(PHASES)
@@ -161,38 +170,37 @@ def encode_state(state: CardCommonsState, seat: int, out: Any = None) -> Any:
     if opener >= 0:
         out[at + (opener - me) % 2] = 1.0
     at += 2
-    under_at = at + NUM_CELLS * CARD_FEATURES
-    top, under = state._top, state._under
-    for cell in range(NUM_CELLS):
-        code = top[cell]
+    features = _CODE_FEATURES[me]
+    under = state._under
+    stacked = 0  # cells holding a covered card
+    base = at
+    for cell, code in enumerate(state._top):
         below = under[cell]
-        if not below:
-            if not code:
-                continue
-            layers: tuple[tuple[int, int], ...] = ((at, code),)
-        elif not code:
-            layers = ((at, below),)  # a lone card is a top card, as the view lists it
-        else:
-            layers = ((under_at, below), (at, code))
-        for layer, placed in layers:
-            base = layer + cell * CARD_FEATURES
-            for feature in _CODE_FEATURES[placed]:
+        if below:
+            stacked |= 1 << cell
+            if code:  # a stack: the covered card in the second layer
+                for feature in features[below]:
+                    out[base + NUM_CELLS * CARD_FEATURES + feature] = 1.0
+            else:  # a lone card is a top card, as the view lists it
+                code = below
+        if code:
+            for feature in features[code]:
                 out[base + feature] = 1.0
-            if _CODE_OWNER[placed] == me:
-                out[base + 9] = 1.0
-    at = under_at + NUM_CELLS * CARD_FEATURES
+        base += CARD_FEATURES
+    at += 2 * NUM_CELLS * CARD_FEATURES
     for cards in (state._hands, state._discards):
         for slot in range(2):
             base = at + slot * HAND_SIZE
             for local in HAND_CARDS[cards[(me + slot) % 2]]:
                 out[base + local] = 1.0
         at += 2 * HAND_SIZE
+    occupied = state._occupied
     for slot in range(2):
-        side = (me + slot) % 2
-        open_cells = state.open_cells(side)
-        if open_cells:
-            out[at + slot] = open_cells / 8
-        particles = state.particles(side)
+        side = occupied & SIDE_MASKS[(me + slot) % 2]
+        placed = side.bit_count()
+        if placed < 8:
+            out[at + slot] = (8 - placed) / 8  # open cells
+        particles = placed + (side & stacked).bit_count()  # a stack counts 2
         if particles:
             out[at + 2 + slot] = particles / 16
     at += 4

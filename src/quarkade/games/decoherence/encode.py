@@ -51,6 +51,8 @@ from quarkade.games.decoherence.table import (
     HIDDEN,
     KIND,
     LINK,
+    NOUN,
+    ORIGIN,
     SEAT_SPAN,
     SEEN,
     SPIN,
@@ -90,6 +92,9 @@ _VERB_OF = tuple(_VERB.get(word, -1) for word in WORDS)
 _QUALIFIER_OF = tuple(_QUALIFIER.get(word, -1) for word in WORDS)
 _NOUN_OF = tuple(_NOUN.get(word, -1) for word in WORDS)
 _BOUBA = WORDS.index("bouba")
+# ``_table_things`` unpacks a thing's fields in one go, in this order.
+_THING_FIELDS = (NOUN, ORIGIN, KIND, SPIN, VIS, SEEN, GROWTH, LINK, FATAL)
+assert tuple(range(FIELDS)) == _THING_FIELDS, "table fields were reordered"
 
 
 def slices(options: Mapping[str, Any]) -> list[tuple[str, int]]:
@@ -326,7 +331,7 @@ def encode_state(state: DecoherenceState, seat: int, out: Any = None) -> Any:
         for place, count in enumerate(discards[start:start + NUM_WORDS],
                                       at + slot * NUM_WORDS):
             if count:
-                out[place] = _scaled(count, MAX_COPIES)
+                out[place] = count / MAX_COPIES if count < MAX_COPIES else 1.0
     at += 2 * NUM_WORDS
     active = state._active
     if active >= 0:
@@ -377,50 +382,51 @@ def _table_things(out: Any, at: int, table: list[int], holder: int, seat: int) -
     thing of the view); returns how many of its nouns are hidden (``hidden_nouns``)."""
     start = holder * SEAT_SPAN
     end = start + SEAT_SPAN
+    nouns = table[start:end:FIELDS]
+    things = [slot for slot, noun in enumerate(nouns) if noun >= 0]
+    if not things:
+        return 0
+    spins = table[start + SPIN:end:FIELDS]
+    seen = table[start + SEEN:end:FIELDS]
     own = seat == holder
     hidden = 0
-    for slot, noun in enumerate(table[start:end:FIELDS]):
-        if noun < 0:
-            continue
+    for slot in things:
         b = start + slot * FIELDS
+        noun, _, kind, spin, status, shown, growth, partner, fatal = table[b:b + FIELDS]
         base = at + slot * THING_FEATURES
         out[base] = 1.0
-        visible = own or table[b + SEEN]
+        visible = own or shown
         if visible:
             out[base + 1 + _NOUN_OF[noun]] = 1.0
         else:
             out[base + 4] = 1.0
-        status = table[b + VIS]
         out[base + 5 + status] = 1.0
         hidden += status == HIDDEN
         flags = base + 5 + len(VIS_NAMES)
-        if table[b + KIND] == STATE:
+        if kind == STATE:
             out[flags] = 1.0
-        spin = table[b + SPIN]
         if spin:
             out[flags + spin] = 1.0  # 1 up, 2 down
-        growth = table[b + GROWTH]
         if growth > 0:
-            out[flags + 3] = _scaled(growth, GROWTH_CAP)
+            out[flags + 3] = growth / GROWTH_CAP if growth < GROWTH_CAP else 1.0
         if visible:
             size = BASE_SIZE[noun] + growth
             exact = True
             if noun == _BOUBA and spin:
-                for other in range(start, end, FIELDS):
-                    if other != b and table[other] >= 0 and table[other + SPIN] == spin:
-                        if own or table[other + SEEN]:
-                            size += table[other] == _BOUBA
+                for other in things:
+                    if other != slot and spins[other] == spin:
+                        if own or seen[other]:
+                            size += nouns[other] == _BOUBA
                         else:
                             exact = False  # an unseen noun in the same spin may bunch
             out[flags + 4] = _scaled(size, SIZE_CAP)
             if exact:
                 out[flags + 5] = 1.0
-        partner = table[b + LINK]
         if partner >= 0:
             out[flags + 6] = 1.0
             if partner // MAX_TABLE != holder:
                 out[flags + 7] = 1.0
             out[flags + 8] = (partner % MAX_TABLE + 1) / MAX_TABLE
-            if table[b + FATAL]:
+            if fatal:
                 out[flags + 9] = 1.0
     return hidden
