@@ -42,6 +42,18 @@ class Encoding:
     # The fast path (see the module docstring), or None when the game has none.
     encode_state: Callable[[State, int, Any], Any] | None = None
 
+    def write(self, state: State, seat: int, out: np.ndarray) -> None:
+        """``seat``'s observation of ``state`` into ``out``, a zeroed float32 array of
+        ``size``: through the fast path when the game has one (writing through the array's
+        memoryview, ``out.data``, is nearly as fast as writing into a list), else by
+        encoding the view, which is also what refuses an unknown seat."""
+        fast = self.encode_state
+        if fast is not None and type(seat) is int and (
+                0 <= seat < state.game.num_players or seat == SPECTATOR):
+            fast(state, seat, out.data)
+        else:
+            out[:] = self.encode(state.view(seat))
+
 
 def encoding(game: Game) -> Encoding:
     """The observation encoding of ``game`` (its options fix the size)."""
@@ -64,26 +76,15 @@ class Observations:
         self.coding = encoding(game)
         self.actions = game.num_distinct_actions
         self._size = self.coding.size
-        self._fast = self.coding.encode_state
-        self._players = game.num_players
         self._no_mask = np.zeros(self.actions, np.int8)
         self._masks: dict[tuple[int, ...], np.ndarray] = {}
 
     def observation(self, state: State, seat: int) -> np.ndarray:
-        """``seat``'s encoded view of ``state``. With the game's fast path it is written
-        straight into the new array through its memoryview (``array.data``, nearly as fast
-        to write as a list), instead of building the view, then a list, then converting."""
-        fast = self._fast
-        if fast is None or not (type(seat) is int
-                                and (0 <= seat < self._players or seat == SPECTATOR)):
-            return self.encoded(state.view(seat))  # the view refuses an unknown seat
+        """``seat``'s encoded view of ``state``, a new float32 array (``Encoding.write``:
+        with the game's fast path, no view, no list and no conversion)."""
         array = np.zeros(self._size, np.float32)
-        fast(state, seat, array.data)
+        self.coding.write(state, seat, array)
         return array
-
-    def encoded(self, view: dict[str, Any]) -> np.ndarray:
-        """An encoded view as a float32 array (the way without a fast path)."""
-        return np.fromiter(self.coding.encode(view), np.float32, self._size)
 
     def mask(self, state: State, seat: int) -> np.ndarray:
         if state.current_player() != seat:

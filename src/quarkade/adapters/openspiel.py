@@ -266,21 +266,13 @@ class QuarkadeObserver:
         self._public = private == pyspiel.PrivateInfoType.NONE
         self._recall = kind.perfect_recall
         self._coding = game.coding
-        self._players = game.quarkade.num_players
         self.tensor = np.zeros(game.coding.size, np.float32)
-        self._written = self.tensor.data
         self.dict = {"observation": self.tensor}
 
     def set_from(self, state: QuarkadeSpielState, player: int) -> None:
-        seat = SPECTATOR if self._public else player
-        coding = self._coding
-        engine = state.quarkade_state
-        if coding.encode_state is None or not (type(seat) is int and (
-                0 <= seat < self._players or seat == SPECTATOR)):
-            self.tensor[:] = coding.encode(engine.view(seat))  # the view refuses a bad seat
-            return
-        self.tensor.fill(0.0)
-        coding.encode_state(engine, seat, self._written)  # the game's fast path
+        self.tensor.fill(0.0)  # the same array every time, as OpenSpiel expects
+        self._coding.write(state.quarkade_state, SPECTATOR if self._public else player,
+                           self.tensor)
 
     def string_from(self, state: QuarkadeSpielState, player: int) -> str:
         seat = SPECTATOR if self._public else player
