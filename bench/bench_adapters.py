@@ -12,9 +12,13 @@ run. Rows:
 - ``protocol, observing``: the same plus the mover's ``view()`` at every decision, the
   least an observing agent needs (the ``x observing`` column divides by this row);
 - ``protocol, encoding``: the same plus the game's ``encode()`` of that view, as a list;
+- ``protocol, encode_state``: ``protocol`` plus the game's fast path ``encode_state()``
+  (the same list, written from the state without building the view), where it has one;
 - ``pettingzoo raw_env`` and ``pettingzoo env``: ``agent_iter()``, ``last()`` (the encoded
   observation and the mask) and ``step()``, without and with PettingZoo's usual wrappers;
-- ``gymnasium``: ``QuarkadeEnv`` against ``random`` opponents (the steps of every seat);
+  the agent picks a uniformly random legal action from the mask (``mask.nonzero()[0]``);
+- ``gymnasium``: ``QuarkadeEnv`` against random opponents (the steps of every seat: the
+  opponents are ``random`` agents that count their decisions);
 - ``openspiel``: ``legal_actions()``, ``chance_outcomes()`` and ``apply_action()`` on the
   registered game; ``openspiel, observing``: plus ``observation_tensor()`` at each decision.
 """
@@ -29,7 +33,6 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-import numpy as np
 import pyspiel
 from rich.console import Console
 from rich.table import Table
@@ -38,6 +41,7 @@ import quarkade
 import quarkade.adapters.openspiel
 from quarkade.adapters.gymnasium import QuarkadeEnv
 from quarkade.adapters.pettingzoo import env, raw_env
+from quarkade.core.agent import RandomAgent, Turn
 from quarkade.core.rng import sample_chance
 
 # A runner plays whole games until ``budget`` seconds of the clock have passed (at least
@@ -60,9 +64,11 @@ def timed(play: Callable[[], int], clock: Callable[[], float]) -> Runner:
     return run
 
 
-def protocol(game: quarkade.Game, observing: bool, encoding: bool = False) -> Callable[[], int]:
+def protocol(game: quarkade.Game, observing: bool, encoding: bool = False,
+             fast: bool = False) -> Callable[[], int]:
     rng = random.Random(1)
-    encode = quarkade.adapters.encoding(game).encode
+    coding = quarkade.adapters.encoding(game)
+    encode, encode_state = coding.encode, coding.encode_state
 
     def play() -> int:
         decisions = 0
@@ -71,7 +77,9 @@ def protocol(game: quarkade.Game, observing: bool, encoding: bool = False) -> Ca
             if state.is_chance_node():
                 state.apply_action(sample_chance(state, rng))
                 continue
-            if encoding:
+            if fast:
+                encode_state(state, state.current_player())
+            elif encoding:
                 encode(state.view(state.current_player()))
             elif observing:
                 state.view(state.current_player())
@@ -95,24 +103,40 @@ def pettingzoo(make: Callable[[], Any]) -> Callable[[], int]:
             if terminated or truncated:
                 aec.step(None)
                 continue
-            aec.step(rng.choice(np.flatnonzero(observation["action_mask"])))
+            aec.step(rng.choice(observation["action_mask"].nonzero()[0]))
             decisions += 1
         return decisions
 
     return play
 
 
+class CountingRandomAgent(RandomAgent):
+    """The ``random`` agent, counting its decisions (so that the Gymnasium row counts every
+    seat's steps without replaying each game's history inside the timed loop)."""
+
+    decisions = 0
+
+    def act(self, turn: Turn, rng: random.Random) -> int:
+        CountingRandomAgent.decisions += 1
+        return super().act(turn, rng)
+
+
 def gymnasium_env(name: str, options: dict[str, Any]) -> Callable[[], int]:
-    single = QuarkadeEnv(name, opponent="random", **options)
+    n = options["players"]
+    single = QuarkadeEnv(name, opponent=[CountingRandomAgent() for _ in range(n - 1)],
+                         **options)
     rng = random.Random(1)
     seeds = iter(range(10**9))
 
     def play() -> int:
+        before = CountingRandomAgent.decisions
         _, info = single.reset(seed=next(seeds))
         done = False
+        decisions = 0
         while not done:
-            _, _, done, _, info = single.step(rng.choice(np.flatnonzero(info["action_mask"])))
-        return _decisions(single.game, single.game_state.history())  # every seat's
+            _, _, done, _, info = single.step(rng.choice(info["action_mask"].nonzero()[0]))
+            decisions += 1
+        return decisions + CountingRandomAgent.decisions - before  # every seat's
 
     return play
 
@@ -136,15 +160,6 @@ def openspiel(name: str, options: dict[str, Any], observing: bool) -> Callable[[
         return decisions
 
     return play
-
-
-def _decisions(game: quarkade.Game, history: list[int]) -> int:
-    state = game.new_initial_state()
-    decisions = 0
-    for action in history:
-        decisions += not state.is_chance_node()
-        state.apply_action(action)
-    return decisions
 
 
 def measure(runners: dict[str, Runner], seconds: float, slices: int) -> dict[str, float]:
@@ -182,12 +197,15 @@ def main() -> None:
             "protocol": protocol(game, observing=False),
             "protocol, observing": protocol(game, observing=True),
             "protocol, encoding": protocol(game, observing=True, encoding=True),
+            "protocol, encode_state": protocol(game, observing=True, fast=True),
             "pettingzoo raw_env": pettingzoo(functools.partial(raw_env, name, **options)),
             "pettingzoo env": pettingzoo(functools.partial(env, name, **options)),
             "gymnasium": gymnasium_env(name, options),
             "openspiel": openspiel(name, options, observing=False),
             "openspiel, observing": openspiel(name, options, observing=True),
         }
+        if quarkade.adapters.encoding(game).encode_state is None:
+            del games["protocol, encode_state"]
         runners = {label: timed(play, clock) for label, play in games.items()}
         rates = measure(runners, args.seconds, args.slices)
         bare, observing = rates["protocol"], rates["protocol, observing"]

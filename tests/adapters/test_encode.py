@@ -168,3 +168,17 @@ def _decisions(game, history):
         if not state.is_chance_node():
             yield action
         state.apply_action(action)
+
+
+def test_decoherence_encodes_a_random_deck_while_it_is_being_drawn():
+    game = quarkade.load_game("decoherence", deck0="random")
+    coding = encoding(game)
+    state = game.new_initial_state()
+    assert not any(part(coding.encode(state.view(0)), coding, "decklists")[:12])
+    state.apply_action(state.legal_actions()[-1])  # seat 0's verbs; no qualifiers yet
+    view = state.view(0)
+    assert "|  |" in view["decklists"][0]  # the list so far: verbs only
+    values = coding.encode(view)
+    verbs = part(values, coding, "decklists")[:5]
+    assert sum(verbs) * 4 == 10 and not any(part(values, coding, "decklists")[5:12])
+    assert part(values, coding, "decklists_known") == [1.0, 0.0]

@@ -85,6 +85,17 @@ def test_the_same_seed_gives_the_same_episode():
     assert first.game_state.history() == second.game_state.history()
 
 
+def test_every_episode_plays_fresh_copies_of_the_opponents():
+    env = QuarkadeEnv("dead-cat", opponent="greedy", players=3)
+    play_out(env, 5)
+    history = env.game_state.history()
+    opponents = dict(env._agents)
+    play_out(env, 6)
+    assert all(env._agents[seat] is not agent for seat, agent in opponents.items())
+    play_out(env, 5)  # the episodes between leave no trace
+    assert env.game_state.history() == history
+
+
 def test_a_seat_drawn_per_episode_covers_every_seat():
     env = QuarkadeEnv("hadronize", seat=None, players=3)
     seats = {env.reset(seed=seed)[1]["seat"] for seed in range(30)}

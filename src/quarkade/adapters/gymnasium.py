@@ -26,6 +26,7 @@ An illegal action is not played: the episode ends (``terminated``) with reward
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Sequence
 from typing import Any
@@ -67,9 +68,11 @@ class QuarkadeEnv(gymnasium.Env):
             raise AgentSpecError(f"opponent: {n - 1} agents are needed for the other seats "
                                  f"of {game_name} with {n} players, got {len(others)}")
         self.opponents = others
-        for spec in others:
-            if isinstance(spec, str):
-                make_agent(spec, game_name)  # refuses a bad spec now, not at reset
+        # A spec is read once, here, which also refuses a bad one now rather than at reset;
+        # every episode then plays fresh copies of the never-used agent it made (as the
+        # simulator does), so no bot carries memory from one episode into the next.
+        self._prototypes = {spec: make_agent(spec, game_name)
+                            for spec in others if isinstance(spec, str)}
         self.illegal_reward = float(illegal_reward)
         self.render_mode = render_mode
         self._observations = Observations(self.game)
@@ -92,8 +95,8 @@ class QuarkadeEnv(gymnasium.Env):
         if self.seat_option is None:
             self.seat = derived_rng(episode, "learner").randrange(n)
         others = [s for s in range(n) if s != self.seat]
-        self._agents = {s: make_agent(spec, self.game.name) if isinstance(spec, str) else spec
-                        for s, spec in zip(others, self.opponents, strict=True)}
+        self._agents = {s: copy.deepcopy(self._prototypes[spec]) if isinstance(spec, str)
+                        else spec for s, spec in zip(others, self.opponents, strict=True)}
         self._rngs = {s: derived_rng(episode, f"seat{s}") for s in others}
         self.game_state = self.game.new_initial_state()
         self._over = False
@@ -138,7 +141,7 @@ class QuarkadeEnv(gymnasium.Env):
             state.apply_action(self._agents[player].act(turn, self._rngs[player]))
 
     def _observation(self) -> np.ndarray:
-        return self._observations.encoded(self.game_state.view(self.seat))
+        return self._observations.observation(self.game_state, self.seat)
 
     def _info(self) -> dict[str, Any]:
         return {"action_mask": self._observations.mask(self.game_state, self.seat),

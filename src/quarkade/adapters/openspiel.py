@@ -265,12 +265,14 @@ class QuarkadeObserver:
                              "one seat's private information (SINGLE_PLAYER) or none (NONE)")
         self._public = private == pyspiel.PrivateInfoType.NONE
         self._recall = kind.perfect_recall
-        self._encode = game.coding.encode
+        self._coding = game.coding
         self.tensor = np.zeros(game.coding.size, np.float32)
         self.dict = {"observation": self.tensor}
 
     def set_from(self, state: QuarkadeSpielState, player: int) -> None:
-        self.tensor[:] = self._encode(state.view(SPECTATOR if self._public else player))
+        self.tensor.fill(0.0)  # the same array every time, as OpenSpiel expects
+        self._coding.write(state.quarkade_state, SPECTATOR if self._public else player,
+                           self.tensor)
 
     def string_from(self, state: QuarkadeSpielState, player: int) -> str:
         seat = SPECTATOR if self._public else player

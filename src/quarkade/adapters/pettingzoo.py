@@ -102,7 +102,7 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped environment
         state = self.game_state
         seat = self._seat[agent]
         observations = self._observations
-        return {"observation": observations.encoded(state.view(seat)),
+        return {"observation": observations.observation(state, seat),
                 "action_mask": observations.mask(state, seat)}
 
     def step(self, action: Any) -> None:

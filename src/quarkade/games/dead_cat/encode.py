@@ -8,7 +8,10 @@ first), so a card keeps its place while the round goes on; a card's face shows o
 the viewer peeked it (DC-14).
 
 ``slices(options)`` names the slices in order, ``observation_size(options)`` is their total
-and ``max_decisions(options)`` bounds the decisions in a game.
+and ``max_decisions(options)`` bounds the decisions in a game. ``encode_state(state, seat)``
+is the adapters' fast path: the same floats as ``encode(state.view(seat))``, written
+straight from the state's plain data without building the view
+(``tests/adapters/test_encode_state.py`` proves the two equal, hidden cards included).
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from quarkade.games.dead_cat.rules import ALIVE_PER_SEAT, GOAL
+from quarkade.games.dead_cat.rules import ALIVE_PER_SEAT, GOAL, NO_ANNOUNCER, DeadCatState
 from quarkade.games.dead_cat.rules import PHASE_NAMES as PHASES
 
 CARD_FEATURES = 3  # per time-deck place, besides its peeker: drawn, known alive, known dead
@@ -113,5 +116,91 @@ def encode(view: dict[str, Any]) -> list[float]:
     for seat in view["winners"]:
         out[at + (seat - me) % n] = 1.0
     if view["peek_first"]:
+        out[at + n] = 1.0
+    return out
+
+
+def encode_state(state: DeadCatState, seat: int, out: Any = None) -> Any:
+    """``encode(state.view(seat))`` written into ``out`` without building the view.
+
+    ``out`` is a zeroed sequence of ``observation_size`` floats (a list, or a memoryview of
+    a float32 array, which the adapters use to skip a conversion); only its nonzero places
+    are written. Without ``out`` a new list is returned. ``seat`` is a seat or SPECTATOR.
+    A time-deck card's face is written only where ``seat`` peeked it (DC-14), as the view
+    shows it; the spectator sees no face.
+    """
+    n = state._n
+    if out is None:
+        out = [0.0] * (4 * n * n + 25 * n + 12)
+    me = seat if seat > 0 else 0  # the spectator counts from seat 0
+    box_size = ALIVE_PER_SEAT * n
+    out[state._phase] = 1.0
+    at = len(PHASES)
+    active, starter = state._mover, state._starter
+    if active >= 0:
+        out[at + (active - me) % n] = 1.0
+    if starter >= 0:
+        out[at + n + (starter - me) % n] = 1.0
+    at += 2 * n
+    played = (state._round - 1) / (3 * n)
+    if played:
+        out[at] = played if played < 1.0 else 1.0
+    at += 1
+    dice, cubes = state._dice, state._cubes
+    if me:  # seats from the viewer on
+        dice = dice[me:] + dice[:me]
+        cubes = cubes[me:] + cubes[:me]
+    base = at - 1  # dice show 1-6
+    for value in dice:
+        out[base + value] = 1.0
+        base += 6
+    at += 6 * n
+    for place, held in enumerate(cubes, at):
+        if held:
+            out[place] = held / GOAL if held < GOAL else 1.0
+    at += n
+    cards = state._cards
+    left = state.game.box_size - len(cards)
+    if left:
+        out[at] = left / box_size
+    at += 1
+    width = CARD_FEATURES + n
+    base = at
+    for index, peeker in enumerate(state._peekers):  # bottom first, as the encoding
+        out[base] = 1.0
+        if peeker == seat:
+            out[base + 1 + cards[index]] = 1.0  # 0 alive, 1 dead
+        out[base + CARD_FEATURES + (peeker - me) % n] = 1.0
+        base += width
+    at += box_size * width
+    rounds = state._rounds
+    if rounds:
+        last = rounds[-1]
+        out[at] = 1.0
+        announcer = last.announcer
+        if announcer == NO_ANNOUNCER:
+            out[at + 1 + n] = 1.0  # the box ran out
+        else:
+            out[at + 1 + (announcer - me) % n] = 1.0
+        at += 1 + n
+        if last.first_dead:
+            out[at + 1] = last.first_dead / box_size
+        if last.revealed:
+            out[at + 2] = len(last.revealed) / box_size
+        at += 3
+        last_dice = last.dice
+        if me:
+            last_dice = last_dice[me:] + last_dice[:me]
+        for place, value in enumerate(last_dice, at):
+            out[place] = value / 6
+        at += n
+        for winner in last.winners:
+            out[at + (winner - me) % n] = 1.0
+        at += n
+    else:
+        at += 4 + 3 * n
+    for winner in state._winners:
+        out[at + (winner - me) % n] = 1.0
+    if state.game.peek_first:
         out[at + n] = 1.0
     return out

@@ -9,16 +9,21 @@ lies in [0, 1]; counts are divided by a cap and clipped. The event log is left o
 it tells is already on the table.
 
 ``slices(options)`` names the slices in order, ``observation_size(options)`` is their total
-and ``max_decisions(options)`` bounds the decisions in a game.
+and ``max_decisions(options)`` bounds the decisions in a game. ``encode_state(state, seat)``
+is the adapters' fast path: the same floats as ``encode(state.view(seat))``, written
+straight from the state's plain data without building the view (whose event log the
+encoding does not use); ``tests/adapters/test_encode_state.py`` proves the two equal, hidden
+cards included.
 """
 
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Mapping
 from typing import Any
 
-from quarkade.games.decoherence.decks import DECK_SIZE, MAX_COPIES, parse_deck
+from quarkade.games.decoherence.decks import DECK_SIZE, MAX_COPIES
 from quarkade.games.decoherence.notation import (
     MAX_CHAINS,
     MAX_TABLE,
@@ -34,9 +39,27 @@ from quarkade.games.decoherence.rules import (
     EMPTY_DECK,
     HAND_LIMIT,
     STARTING_VERVE,
+    DecoherenceState,
 )
 from quarkade.games.decoherence.sentences import PHASE_NAMES as PHASES
-from quarkade.games.decoherence.table import VIS_NAMES
+from quarkade.games.decoherence.sentences import TARGET
+from quarkade.games.decoherence.table import (
+    BASE_SIZE,
+    FATAL,
+    FIELDS,
+    GROWTH,
+    HIDDEN,
+    KIND,
+    LINK,
+    NOUN,
+    ORIGIN,
+    SEAT_SPAN,
+    SEEN,
+    SPIN,
+    STATE,
+    VIS,
+    VIS_NAMES,
+)
 
 ENDINGS = (DECOHERED, EMPTY_DECK, CLASSICAL)
 VERVE_CAP = 2 * STARTING_VERVE
@@ -64,6 +87,14 @@ _QUALIFIER = {name: i for i, name in enumerate(QUALIFIERS)}
 _NOUN = {name: i for i, name in enumerate(NOUNS)}
 _STATUS = {name: i for i, name in enumerate(VIS_NAMES)}
 _ENDING = {name: i for i, name in enumerate(ENDINGS)}
+# By word id, for the fast path: a verb's, qualifier's or noun's place in its own list.
+_VERB_OF = tuple(_VERB.get(word, -1) for word in WORDS)
+_QUALIFIER_OF = tuple(_QUALIFIER.get(word, -1) for word in WORDS)
+_NOUN_OF = tuple(_NOUN.get(word, -1) for word in WORDS)
+_BOUBA = WORDS.index("bouba")
+# ``_table_things`` unpacks a thing's fields in one go, in this order.
+_THING_FIELDS = (NOUN, ORIGIN, KIND, SPIN, VIS, SEEN, GROWTH, LINK, FATAL)
+assert tuple(range(FIELDS)) == _THING_FIELDS, "table fields were reordered"
 
 
 def slices(options: Mapping[str, Any]) -> list[tuple[str, int]]:
@@ -90,7 +121,15 @@ def max_decisions(options: Mapping[str, Any]) -> int:
 
 @functools.lru_cache(maxsize=256)
 def _deck_counts(text: str) -> tuple[int, ...]:
-    return parse_deck(text)
+    """The word counts of a decklist as the view writes it (``decks.deck_text``). A random
+    deck being drawn lists only the kinds drawn so far, so the deck-building rules are not
+    checked here (``decks.parse_deck`` would refuse it)."""
+    counts = [0] * NUM_WORDS
+    for part in re.split(r"[,|]", text):
+        if part.strip():
+            word, count = part.split()
+            counts[_WORD[word]] = int(count)
+    return tuple(counts)
 
 
 def _scaled(value: float, cap: float) -> float:
@@ -210,3 +249,184 @@ def _resolving(out: list[float], at: int, resolving: dict[str, Any], me: int) ->
     at += len(NOUNS) + 1
     out[at] = resolving["slot"] / MAX_TABLE
     out[at + 1 + (0 if resolving["waiting"] == "target" else 1)] = 1.0
+
+
+def encode_state(state: DecoherenceState, seat: int, out: Any = None) -> Any:
+    """``encode(state.view(seat))`` written into ``out`` without building the view.
+
+    ``out`` is a zeroed sequence of ``observation_size`` floats (a list, or a memoryview of
+    a float32 array, which the adapters use to skip a conversion); only its nonzero places
+    are written. Without ``out`` a new list is returned. ``seat`` is a seat or SPECTATOR.
+    It reads what the view shows and no more: the other seat's hand and deck are read
+    only as sizes, its decklist only when decklists are open, a noun on the table only
+    where ``seat`` holds it or it has been seen face-up.
+    """
+    if out is None:
+        out = [0.0] * SIZE
+    me = seat if seat > 0 else 0  # the spectator counts from seat 0
+    seats = (me, 1 - me)
+    phase = state._phase
+    out[phase] = 1.0
+    at = len(PHASES)
+    to_move = state.current_player()
+    for who in (state._active, to_move, state._first):
+        if who >= 0:
+            out[at + (who - me) % 2] = 1.0
+        at += 2
+    out[at] = _scaled(state._turn + 1, TURN_CAP)
+    at += 1
+    verve = state._verve
+    for place, holder in enumerate(seats, at):
+        out[place] = _scaled(verve[holder], VERVE_CAP)
+    at += 2
+    hands = state._hands
+    if seat >= 0:  # only the viewer's own hand, never the other's
+        start = seat * NUM_WORDS
+        for place, count in enumerate(hands[start:start + NUM_WORDS], at):
+            if count:
+                out[place] = count / MAX_COPIES
+    at += NUM_WORDS
+    decks = state._decks
+    for slot, holder in enumerate(seats):
+        start = holder * NUM_WORDS
+        out[at + slot] = _scaled(sum(hands[start:start + NUM_WORDS]), HAND_CAP)
+        out[at + 2 + slot] = sum(decks[start:start + NUM_WORDS]) / DECK_SIZE
+    at += 4
+    open_lists = state.game.open_decklists
+    decklists = state._decklists
+    for slot, holder in enumerate(seats):
+        if holder == seat or open_lists:
+            start = holder * NUM_WORDS
+            for place, count in enumerate(decklists[start:start + NUM_WORDS],
+                                          at + slot * NUM_WORDS):
+                if count:
+                    out[place] = count / MAX_COPIES
+            out[at + 2 * NUM_WORDS + slot] = 1.0
+    at += 2 * NUM_WORDS + 2
+    chains = state._chains
+    for slot, holder in enumerate(seats):
+        for chain in range(MAX_CHAINS):
+            word_at = (holder * MAX_CHAINS + chain) * 2
+            verb = chains[word_at]
+            if verb < 0:
+                continue
+            base = at + (slot * MAX_CHAINS + chain) * CHAIN_FEATURES
+            out[base] = 1.0
+            out[base + 1 + _VERB_OF[verb]] = 1.0
+            qualifier = chains[word_at + 1]
+            if qualifier >= 0:
+                out[base + 1 + len(VERBS) + _QUALIFIER_OF[qualifier]] = 1.0
+    at += 2 * MAX_CHAINS * CHAIN_FEATURES
+    table = state._table
+    hidden_at = at + 2 * MAX_TABLE * THING_FEATURES
+    for slot, holder in enumerate(seats):
+        hidden = _table_things(out, at + slot * MAX_TABLE * THING_FEATURES, table, holder,
+                               seat)
+        if hidden:
+            out[hidden_at + slot] = hidden / MAX_TABLE
+    at = hidden_at + 2
+    discards = state._discards
+    for slot, holder in enumerate(seats):
+        start = holder * NUM_WORDS
+        for place, count in enumerate(discards[start:start + NUM_WORDS],
+                                      at + slot * NUM_WORDS):
+            if count:
+                out[place] = count / MAX_COPIES if count < MAX_COPIES else 1.0
+    at += 2 * NUM_WORDS
+    active = state._active
+    if active >= 0:
+        open_chains = state._open_chains(active)
+        verved_up = state._leak_up
+        out[at] = open_chains / MAX_CHAINS
+        if verved_up > 0:
+            out[at + 1] = _scaled(verved_up, MAX_CHAINS)
+        if state._no_leak:
+            out[at + 2] = 1.0
+        else:
+            out[at + 3] = _scaled(open_chains + verved_up, 2 * MAX_CHAINS)
+    at += 4
+    pending = state._pending
+    if pending is not None:
+        owner, closer, verb, qualifier, g = pending
+        out[at] = 1.0
+        out[at + 1 + (owner - me) % 2] = 1.0
+        if closer >= 0:
+            out[at + 3 + (closer - me) % 2] = 1.0
+        at += 5
+        out[at + _VERB_OF[verb]] = 1.0
+        at += len(VERBS)
+        out[at + _QUALIFIER_OF[qualifier]] = 1.0
+        at += len(QUALIFIERS)
+        base = g * FIELDS
+        noun = table[base]
+        if noun >= 0 and (seat == owner or table[base + SEEN]):
+            out[at + _NOUN_OF[noun]] = 1.0
+        else:
+            out[at + len(NOUNS)] = 1.0
+        at += len(NOUNS) + 1
+        out[at] = (g % MAX_TABLE + 1) / MAX_TABLE
+        out[at + (1 if phase == TARGET else 2)] = 1.0
+        at += 3
+    else:
+        at += RESOLVING_FEATURES
+    for winner in state._winners:
+        out[at + (winner - me) % 2] = 1.0
+    at += 2
+    if state._ending:
+        out[at + _ENDING[state._ending]] = 1.0
+    return out
+
+
+def _table_things(out: Any, at: int, table: list[int], holder: int, seat: int) -> int:
+    """The things on ``holder``'s table as ``seat`` sees them (as ``_thing`` encodes a
+    thing of the view); returns how many of its nouns are hidden (``hidden_nouns``)."""
+    start = holder * SEAT_SPAN
+    end = start + SEAT_SPAN
+    nouns = table[start:end:FIELDS]
+    things = [slot for slot, noun in enumerate(nouns) if noun >= 0]
+    if not things:
+        return 0
+    spins = table[start + SPIN:end:FIELDS]
+    seen = table[start + SEEN:end:FIELDS]
+    own = seat == holder
+    hidden = 0
+    for slot in things:
+        b = start + slot * FIELDS
+        noun, _, kind, spin, status, shown, growth, partner, fatal = table[b:b + FIELDS]
+        base = at + slot * THING_FEATURES
+        out[base] = 1.0
+        visible = own or shown
+        if visible:
+            out[base + 1 + _NOUN_OF[noun]] = 1.0
+        else:
+            out[base + 4] = 1.0
+        out[base + 5 + status] = 1.0
+        hidden += status == HIDDEN
+        flags = base + 5 + len(VIS_NAMES)
+        if kind == STATE:
+            out[flags] = 1.0
+        if spin:
+            out[flags + spin] = 1.0  # 1 up, 2 down
+        if growth > 0:
+            out[flags + 3] = growth / GROWTH_CAP if growth < GROWTH_CAP else 1.0
+        if visible:
+            size = BASE_SIZE[noun] + growth
+            exact = True
+            if noun == _BOUBA and spin:
+                for other in things:
+                    if other != slot and spins[other] == spin:
+                        if own or seen[other]:
+                            size += nouns[other] == _BOUBA
+                        else:
+                            exact = False  # an unseen noun in the same spin may bunch
+            out[flags + 4] = _scaled(size, SIZE_CAP)
+            if exact:
+                out[flags + 5] = 1.0
+        if partner >= 0:
+            out[flags + 6] = 1.0
+            if partner // MAX_TABLE != holder:
+                out[flags + 7] = 1.0
+            out[flags + 8] = (partner % MAX_TABLE + 1) / MAX_TABLE
+            if fatal:
+                out[flags + 9] = 1.0
+    return hidden

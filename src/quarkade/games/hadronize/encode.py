@@ -7,6 +7,9 @@ it is, slot 1 the next seat in turn order, and so on (a spectator's view counts 
 
 ``slices(options)`` names the slices in order, ``observation_size(options)`` is their total
 and ``max_decisions(options)`` bounds the decisions in a game (None: no bound, see H-8).
+``encode_state(state, seat)`` is the adapters' fast path: the same floats as
+``encode(state.view(seat))``, written straight from the state's plain data without building
+the view (``tests/adapters/test_encode_state.py`` proves the two equal).
 """
 
 from __future__ import annotations
@@ -14,8 +17,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from quarkade.games.hadronize.notation import FLAVOURS
-from quarkade.games.hadronize.rules import HADRONIZED, NO_REACTION, TUNNELLED
+from quarkade.games.hadronize.notation import FLAVOURS, SUPERPOSITIONS
+from quarkade.games.hadronize.rules import HADRONIZED, NO_REACTION, TUNNELLED, HadronizeState
 from quarkade.games.hadronize.rules import PHASE_NAMES as PHASES
 
 REACTIONS = (NO_REACTION, HADRONIZED, TUNNELLED)
@@ -96,4 +99,67 @@ def encode(view: dict[str, Any]) -> list[float]:
         at += 2 * n + 10
     for seat in view["winners"]:
         out[at + (seat - me) % n] = 1.0
+    return out
+
+
+def encode_state(state: HadronizeState, seat: int, out: Any = None) -> Any:
+    """``encode(state.view(seat))`` written into ``out`` without building the view.
+
+    ``out`` is a zeroed sequence of ``observation_size`` floats (a list, or a memoryview of
+    a float32 array, which the adapters use to skip a conversion); only its nonzero places
+    are written. Without ``out`` a new list is returned. ``seat`` is a seat or SPECTATOR.
+    Nothing is hidden in Hadronize, so every seat reads the whole state.
+    """
+    hadronized = state._hadronized
+    chambers = state._chambers
+    n = len(hadronized)
+    if out is None:
+        out = [0.0] * (23 + 12 * n)
+    me = seat if seat > 0 else 0  # the spectator counts from seat 0
+    if me:  # seats from the viewer on
+        chambers = chambers[6 * me:] + chambers[:6 * me]
+        hadronized = hadronized[me:] + hadronized[:me]
+    out[state._phase] = 1.0
+    active = state._active
+    if active >= 0:
+        out[6 + (active - me) % n] = 1.0
+    at = 6 + n
+    for place, count in enumerate(chambers, at):
+        if count:
+            out[place] = _SCALED[count] if count < COUNT_CAP else 1.0
+    at += 6 * n
+    game = state.game
+    goal = game.goal  # type: ignore[attr-defined]
+    for place, done in enumerate(hadronized, at):
+        if done:
+            out[place] = done / goal if done < goal else 1.0
+    at += n
+    superposition = state._superposition
+    if superposition >= 0:
+        for flavour in SUPERPOSITIONS[superposition]:
+            out[at + flavour] = 1.0
+    at += 6
+    observer = state._observer
+    if observer >= 0:
+        out[at + (observer - me) % n] = 1.0
+    at += n
+    turn = state._turns
+    if turn:
+        cap = game.max_turns or TURN_CAP  # type: ignore[attr-defined]
+        out[at] = turn / cap if turn < cap else 1.0
+    at += 1
+    last = state._last
+    if last is not None:
+        last_active, last_observer, flavour, reaction, count = last
+        out[at + (last_active - me) % n] = 1.0
+        out[at + n + (last_observer - me) % n] = 1.0
+        at += 2 * n
+        out[at + flavour] = 1.0
+        out[at + 6 + _REACTION[reaction]] = 1.0
+        out[at + 9] = _SCALED[count] if count < COUNT_CAP else 1.0
+        at += 10
+    else:
+        at += 2 * n + 10
+    for winner in state._winners:
+        out[at + (winner - me) % n] = 1.0
     return out
