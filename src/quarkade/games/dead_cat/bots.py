@@ -31,6 +31,7 @@ from typing import Any
 from quarkade.core.agent import Agent, Turn
 from quarkade.games.dead_cat.notation import ANNOUNCE, BET_BASE, PEEK
 from quarkade.games.dead_cat.rules import NO_ANNOUNCER, round_winners
+from quarkade.games.dead_cat.sleuth import SleuthAgent
 
 View = dict[str, Any]
 
@@ -166,4 +167,4 @@ class GreedyAgent(Agent):
 # exact-odds bot.
 LEVELS = {"easy": "random", "medium": "greedy", "hard": "bayes"}
 
-BOTS = {"bayes": BayesAgent, "greedy": GreedyAgent}
+BOTS = {"bayes": BayesAgent, "greedy": GreedyAgent, "sleuth": SleuthAgent}
