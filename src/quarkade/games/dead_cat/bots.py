@@ -1,4 +1,5 @@
-"""Dead Cat bots that read only their own view: ``bayes`` and ``greedy``.
+"""Dead Cat bots that read only their own view: ``bayes`` and ``greedy`` (and ``sleuth``,
+in ``sleuth.py``, which reads the other seat's bets and searches a few turns ahead).
 
 ``bayes`` keeps the exact chance of where the first dead cat from the top of the time deck
 lies, given what its seat has seen (``first_dead_chances``): the cards it has not seen (the
@@ -162,9 +163,10 @@ class GreedyAgent(Agent):
         return PEEK
 
 
-# Difficulty levels (see docs/AGENTS.md). Search does not pay here: ismcts samples the
-# other seats' cards as if their bets said nothing and loses to greedy, so hard is the
-# exact-odds bot.
-LEVELS = {"easy": "random", "medium": "greedy", "hard": "bayes"}
+# Difficulty levels (see docs/AGENTS.md). Search alone does not pay here: ismcts samples
+# the other seats' cards as if their bets said nothing and loses to greedy, and so does the
+# sleuth's own search when it treats bets as noise. Reading the bets does pay, so hard is
+# the sleuth (with two seats; with more it plays as bayes).
+LEVELS = {"easy": "random", "medium": "greedy", "hard": "sleuth"}
 
 BOTS = {"bayes": BayesAgent, "greedy": GreedyAgent, "sleuth": SleuthAgent}

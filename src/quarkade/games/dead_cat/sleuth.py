@@ -55,7 +55,6 @@ from quarkade.games.dead_cat.rules import NO_ANNOUNCER, round_winners
 View = dict[str, Any]
 GREEDY, RANDOM = 0, 1  # the models of the other seat
 MODEL_NAMES = ("greedy", "random")
-PRIOR = (0.5, 0.5)  # the models' weights before the first decision is seen
 NEGLIGIBLE = 1e-9  # a world or model this unlikely is dropped from the search
 DIE = (1, 2, 3, 4, 5, 6)
 
@@ -273,10 +272,13 @@ class SleuthAgent(Agent):
 
     spec = "sleuth"
 
-    def __init__(self, depth: int = 2) -> None:
+    def __init__(self, depth: int = 2, prior: float = 0.5) -> None:
         if not 1 <= depth <= 4:
             raise ValueError(f"depth is the turns of its own to search, 1-4 (got {depth})")
+        if not 0.0 <= prior <= 1.0:
+            raise ValueError(f"prior is the greedy model's weight before play, 0-1 (got {prior})")
         self.depth = depth
+        self.prior = (float(prior), 1.0 - prior)
         self._forget_game()
 
     # -- memory ---------------------------------------------------------------------------
@@ -304,9 +306,11 @@ class SleuthAgent(Agent):
             if last is not None:
                 if last["round"] == self._round:
                     self._weigh_round(view, seat, self._round_owners(view, seat, last))
-                elif last["round"] > self._round and last["announcer"] == 1 - seat:
-                    # A round it never had a turn in: with two seats, the other seat began
-                    # it and announced before anyone peeked.
+                elif self._round and last["round"] == self._round + 1 and \
+                        last["announcer"] == 1 - seat and not last["revealed"]:
+                    # A round it never had a turn in, right after one it played: with two
+                    # seats, the other seat began it and announced before anyone peeked.
+                    # (A sleuth that joins in the middle of a game weighs nothing before.)
                     self._forget_round()
                     self._weigh_round(view, seat, ())
             self._round = view["round"]
@@ -386,19 +390,37 @@ class SleuthAgent(Agent):
         known = {index: card for index, card in self._my_cards.items() if index < size}
         decisions = self.decisions(owners, seat, None, False)
         cubes = tuple(view["cubes"])
+        table = worlds(owners, known, view["alive"], view["dead"])
         top = max(self._evidence)
         entries = []
         for model in (GREEDY, RANDOM):
-            if self._evidence[model] == -math.inf:
-                continue
-            prior = PRIOR[model] * math.exp(self._evidence[model] - top)
-            for cards, chance in worlds(owners, known, view["alive"], view["dead"]):
-                weight = prior * chance * decision_chance(model, cards, owners, decisions,
-                                                          1 - seat, cubes, view["peek_first"])
-                if weight > 0.0:
-                    entries.append((model, cards, weight))
+            prior = self.prior[model] * math.exp(self._evidence[model] - top)
+            if prior > 0.0:
+                for cards, chance in table:
+                    weight = prior * chance * decision_chance(model, cards, owners, decisions,
+                                                              1 - seat, cubes,
+                                                              view["peek_first"])
+                    if weight > 0.0:
+                        entries.append((model, cards, weight))
+        if not entries:  # no model explains the other seat: its choices say nothing
+            entries = [(RANDOM, cards, chance) for cards, chance in table]
         total = sum(w for _, _, w in entries)
         return owners, [(m, c, w / total) for m, c, w in entries if w / total > NEGLIGIBLE]
+
+    def inferred(self, view: View, seat: int) -> dict[str, Any]:
+        """What the sleuth in ``seat`` believes after taking in ``view``: each model's
+        weight, and the chance that each card of the time deck is dead (by position, top
+        first)."""
+        self.observe(view, seat)
+        _, belief = self.belief(view, seat)
+        size = len(view["time_deck"])
+        models = dict.fromkeys(MODEL_NAMES, 0.0)
+        dead = dict.fromkeys(range(1, size + 1), 0.0)
+        for model, cards, weight in belief:
+            models[MODEL_NAMES[model]] += weight
+            for index, card in enumerate(cards):
+                dead[size - index] += weight * card
+        return {"models": models, "dead": dead}
 
     def act(self, turn: Turn, rng: random.Random) -> int:
         view = turn.view
