@@ -50,6 +50,7 @@ from typing import Any
 
 from quarkade.core.agent import Agent, Turn
 from quarkade.games.dead_cat.notation import ANNOUNCE, BET_BASE, PEEK
+from quarkade.games.dead_cat.odds import bayes_action
 from quarkade.games.dead_cat.rules import NO_ANNOUNCER, round_winners
 
 View = dict[str, Any]
@@ -426,8 +427,7 @@ class SleuthAgent(Agent):
         view = turn.view
         seat = turn.player
         if view["players"] != 2:
-            from quarkade.games.dead_cat.bots import BayesAgent
-            return BayesAgent().act(turn, rng)
+            return bayes_action(view, seat, ANNOUNCE in turn.legal_actions)
         self.observe(view, seat)
         owners, belief = self.belief(view, seat)
         search = RoundSearch(seat, tuple(view["cubes"]), view["box"] + len(owners),
