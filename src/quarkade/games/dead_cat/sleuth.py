@@ -3,28 +3,33 @@
 Two players only; with more seats it plays as ``bayes`` (see ``bots.py``).
 
 **What it infers.** A bet is public, and a bet usually says something about the card the
-bettor just saw. The sleuth keeps two models of the other seat and weighs them by how well
-each explains what that seat did:
+bettor just saw. The sleuth keeps three models of the other seat and weighs them by how
+well each explains what that seat did:
 
 * ``greedy``: the other seat plays exactly as the ``greedy`` bot would, knowing its own
   cards (it announces when the cards it knows make it the winner; otherwise it peeks and
   turns its die to the position of the topmost dead cat it knows, or to 6);
+* ``bayes``: it plays exactly as the ``bayes`` bot would (``odds.bayes_action`` on the
+  view that seat would have);
 * ``random``: its choices say nothing about its cards (each legal choice equally likely).
 
 A *world* is one way the other seat's peeked cards of this round might lie. Each world is
 weighed by its chance before anyone bet (every unseen card is equally likely to be any of
 the unseen ones) times the chance that the model would have made the decisions the other
-seat made this round. The models' own weights come from earlier rounds of the game: at the
-end of a round the cards that were turned over and the other seat's decisions give the
-chance of that round under each model. A model that cannot explain a decision (greedy
-betting 3 on its first peek) drops out for the rest of the game.
+seat made this round. The models' own weights start level (``models`` picks which are in
+play) and come from earlier rounds of the game: at the end of a round the cards that were
+turned over and the other seat's decisions give the chance of that round under each model.
+A model that cannot explain a decision (greedy betting 3 on its first peek) drops out for
+the rest of the game; ``random`` explains everything, so it is the fallback for a player
+who is neither bot (such a player's bets are then read as saying nothing).
 
 **What it remembers.** The view shows the dice only as they are now, so the sleuth keeps
 what it saw at each of its own turns: the dice after its own bets, and the other seat's
 die after each of its peeks. The same agent object plays its seat for the whole game (the
 simulator makes a fresh one per game); it notices a new game and starts again. A sleuth
 that joins in the middle of a round knows only the other seat's last bet, not the die it
-turned from, and uses what it can.
+turned from, and uses what it can. A round whose end it did not see (the next round ended
+before its first turn there) adds nothing to the models' weights.
 
 **How it chooses.** An expectimax over the next turns of the round, with the worlds as its
 chance: its own peek (a card drawn from the unseen ones of each world), its bet (every
@@ -34,8 +39,8 @@ and so on for ``depth`` turns of its own. Where the search stops it counts the c
 winning by announcing then, which it can always do, so the value there is a lower bound.
 The round ends in the tree as it does in the game: an announcement, or the box running out
 (then with no announcer). The value is the chance of winning the round, a shared cube
-counted as half; with two seats a shared cube needs equal cubes, so this is also what
-maximises the chance of winning the game.
+counted as half (with two seats a cube is shared only between equal scores, where half is
+its fair worth); it does not weigh one round against the rest of the game.
 
 Everything it reads is in its own ``Turn``: the view, and what it remembered of earlier
 views. It never samples states and never draws on its rng, so it is repeatable.
@@ -54,8 +59,8 @@ from quarkade.games.dead_cat.odds import bayes_action
 from quarkade.games.dead_cat.rules import NO_ANNOUNCER, round_winners
 
 View = dict[str, Any]
-GREEDY, RANDOM = 0, 1  # the models of the other seat
-MODEL_NAMES = ("greedy", "random")
+GREEDY, BAYES, RANDOM = 0, 1, 2  # the models of the other seat
+MODEL_NAMES = ("greedy", "bayes", "random")
 NEGLIGIBLE = 1e-9  # a world or model this unlikely is dropped from the search
 DIE = (1, 2, 3, 4, 5, 6)
 
@@ -125,39 +130,93 @@ def worlds(owners: tuple[int, ...], known: dict[int, int], alive: int, dead: int
     return result
 
 
-def decision_chance(model: int, cards: Cards, owners: tuple[int, ...],
-                    decisions: list[Decision], seat: int, cubes: tuple[int, ...],
-                    peek_first: bool) -> float:
-    """Chance that ``model`` in ``seat``, holding the cards of ``cards`` it peeked, makes
-    ``decisions`` (as ``Decision`` tuples, in order)."""
-    chance = 1.0
-    for before, dice, turned in decisions:
-        may_announce = before > 0 or not peek_first
-        if model == RANDOM:
-            chance *= (0.5 if may_announce else 1.0) * (0.2 if turned else 1.0)
-            continue
-        if dice is not None and may_announce:
-            announces = greedy_announces(cards[:before], owners[:before], dice, cubes, seat)
-            if announces != (turned == 0):
+class Opponent:
+    """The other seat of a two-seat round under each model: what it would do, knowing the
+    cards it peeked (those of ``owners`` that are its own) and nothing else.
+
+    ``cards`` and ``owners`` are the time deck in draw order, as one world has it. Greedy's
+    choices are computed directly; bayes's by handing ``odds.bayes_action`` the view the
+    other seat would have, cached by what that seat knows.
+    """
+
+    def __init__(self, seat: int, cubes: tuple[int, ...], box_size: int, alive: int,
+                 dead: int, peek_first: bool) -> None:
+        self.seat = seat
+        self.cubes = cubes
+        self.box_size = box_size
+        self.alive = alive
+        self.dead = dead
+        self.peek_first = peek_first
+        self._bayes: dict[tuple[Any, ...], int] = {}
+
+    def may_announce(self, size: int) -> bool:
+        return size > 0 or not self.peek_first
+
+    def announces(self, model: int, cards: Cards, owners: tuple[int, ...],
+                  dice: tuple[int, ...]) -> bool:
+        """Whether a deterministic model announces (rather than peeks) on its turn."""
+        if model == GREEDY:
+            return greedy_announces(cards, owners, dice, self.cubes, self.seat)
+        return self._bayes_action(cards, owners, dice, "turn") == ANNOUNCE
+
+    def bets(self, model: int, cards: Cards, owners: tuple[int, ...],
+             dice: tuple[int, ...] | None) -> tuple[int, ...]:
+        """The numbers a deterministic model may turn its die to after peeking the top card
+        of ``cards``: one when ``dice`` (before the bet) are known; else every number it
+        might have turned to from some die (for bayes: any, as it also weighs the other
+        seat's die)."""
+        if model == GREEDY:
+            return greedy_bet(cards, owners, self.seat, None if dice is None else dice[self.seat])
+        if dice is None:
+            return DIE
+        return (self._bayes_action(cards, owners, dice, "bet") - BET_BASE + 1,)
+
+    def _bayes_action(self, cards: Cards, owners: tuple[int, ...], dice: tuple[int, ...],
+                      phase: str) -> int:
+        seat = self.seat
+        known = tuple(card if owner == seat else 2 for card, owner in zip(cards, owners,
+                                                                           strict=True))
+        key = (known, dice, phase)
+        action = self._bayes.get(key)
+        if action is None:
+            names = ("alive", "dead", None)
+            view = {"phase": phase, "players": 2, "dice": list(dice), "cubes": list(self.cubes),
+                    "alive": self.alive, "dead": self.dead, "box": self.box_size - len(cards),
+                    "time_deck": [{"card": names[card]} for card in reversed(known)]}
+            action = self._bayes[key] = bayes_action(view, seat, self.may_announce(len(cards)))
+        return action
+
+    def decision_chance(self, model: int, cards: Cards, owners: tuple[int, ...],
+                        decisions: list[Decision]) -> float:
+        """Chance that ``model``, holding the cards of ``cards`` it peeked, makes
+        ``decisions`` (as ``Decision`` tuples, in order)."""
+        chance = 1.0
+        for before, dice, turned in decisions:
+            may_announce = self.may_announce(before)
+            if model == RANDOM:
+                chance *= (0.5 if may_announce else 1.0) * (0.2 if turned else 1.0)
+                continue
+            if dice is not None and may_announce and \
+                    self.announces(model, cards[:before], owners[:before], dice) != (turned == 0):
                 return 0.0
-        if turned and turned not in greedy_bet(cards[:before + 1], owners[:before + 1],
-                                               seat, None if dice is None else dice[seat]):
-            return 0.0
-    return chance
+            if turned and turned not in self.bets(model, cards[:before + 1],
+                                                  owners[:before + 1], dice):
+                return 0.0
+        return chance
 
 
 class RoundSearch:
     """Expectimax over the rest of a two-seat round, from ``seat``'s point of view."""
 
-    def __init__(self, seat: int, cubes: tuple[int, ...], box_size: int, round_cards: int,
-                 dead_cards: int, peek_first: bool) -> None:
+    def __init__(self, seat: int, opponent: Opponent) -> None:
         self.seat = seat
         self.other = 1 - seat
-        self.cubes = cubes
-        self.box_size = box_size
-        self.round_cards = round_cards
-        self.dead_cards = dead_cards
-        self.peek_first = peek_first
+        self.opponent = opponent
+        self.cubes = opponent.cubes
+        self.box_size = opponent.box_size
+        self.round_cards = opponent.alive + opponent.dead
+        self.dead_cards = opponent.dead
+        self.peek_first = opponent.peek_first
         self._results: dict[tuple[Cards, tuple[int, ...], int], float] = {}
         self.nodes = 0
 
@@ -228,6 +287,7 @@ class RoundSearch:
         """The seat's value when the other seat is to move, under each model."""
         self.nodes += 1
         other = self.other
+        opponent = self.opponent
         may_announce = bool(owners) or not self.peek_first
         value = 0.0
         answers: dict[int, list[tuple[int, Cards, float]]] = {}
@@ -236,8 +296,8 @@ class RoundSearch:
         for model, cards, weight in belief:
             peeks = 1.0
             if may_announce:
-                if model == GREEDY:
-                    if greedy_announces(cards, owners, dice, self.cubes, other):
+                if model != RANDOM:
+                    if opponent.announces(model, cards, owners, dice):
                         value += weight * self.result(cards, dice, other)
                         continue
                 else:
@@ -249,8 +309,8 @@ class RoundSearch:
                 if chance <= 0.0:
                     continue
                 drawn = (*cards, card)
-                if model == GREEDY:
-                    (turned,) = greedy_bet(drawn, grown, other, dice[other])
+                if model != RANDOM:
+                    (turned,) = opponent.bets(model, drawn, grown, dice)
                     answers.setdefault(turned, []).append((model, drawn, chance))
                 else:
                     for turned in DIE:
@@ -273,20 +333,23 @@ class SleuthAgent(Agent):
 
     spec = "sleuth"
 
-    def __init__(self, depth: int = 2, prior: float = 0.5) -> None:
+    def __init__(self, depth: int = 2, models: str = "greedy+bayes+random") -> None:
         if not 1 <= depth <= 4:
             raise ValueError(f"depth is the turns of its own to search, 1-4 (got {depth})")
-        if not 0.0 <= prior <= 1.0:
-            raise ValueError(f"prior is the greedy model's weight before play, 0-1 (got {prior})")
+        names = [name.strip() for name in str(models).split("+")]
+        if not names or any(name not in MODEL_NAMES for name in names):
+            raise ValueError(f"models are names from {', '.join(MODEL_NAMES)} joined by + "
+                             f"(got {models!r})")
         self.depth = depth
-        self.prior = (float(prior), 1.0 - prior)
+        self.prior = tuple(float(name in names) / len(set(names)) for name in MODEL_NAMES)
         self._forget_game()
 
     # -- memory ---------------------------------------------------------------------------
 
     def _forget_game(self) -> None:
         self._round = 0
-        self._evidence = [0.0, 0.0]  # log chance of the earlier rounds under each model
+        self._evidence = [0.0] * len(MODEL_NAMES)  # log chance of earlier rounds, per model
+        self._opponents: dict[tuple[int, ...], Opponent] = {}  # by cubes
         self._forget_round()
 
     def _forget_round(self) -> None:
@@ -374,13 +437,21 @@ class SleuthAgent(Agent):
         cubes = tuple(c - (s in last["winners"]) for s, c in enumerate(view["cubes"]))
         decisions = self.decisions(owners, seat, tuple(last["dice"]),
                                    last["announcer"] == 1 - seat)
+        opponent = self.opponent(view, seat, cubes)
         table = worlds(owners, known, view["alive"], view["dead"])
         everything = sum(chance for _, chance in table)
-        for model in (GREEDY, RANDOM):
-            likely = sum(chance * decision_chance(model, cards, owners, decisions, 1 - seat,
-                                                  cubes, view["peek_first"])
+        for model in range(len(MODEL_NAMES)):
+            likely = sum(chance * opponent.decision_chance(model, cards, owners, decisions)
                          for cards, chance in table)
             self._evidence[model] += math.log(likely / everything) if likely > 0 else -math.inf
+
+    def opponent(self, view: View, seat: int, cubes: tuple[int, ...]) -> Opponent:
+        """The other seat's models with these cubes (kept, with their cached choices)."""
+        if cubes not in self._opponents:
+            self._opponents[cubes] = Opponent(1 - seat, cubes,
+                                              view["alive"] + view["dead"] - view["players"],
+                                              view["alive"], view["dead"], view["peek_first"])
+        return self._opponents[cubes]
 
     # -- choosing -------------------------------------------------------------------------
 
@@ -390,17 +461,16 @@ class SleuthAgent(Agent):
         owners = tuple(entry["peeker"] for entry in reversed(view["time_deck"]))
         known = {index: card for index, card in self._my_cards.items() if index < size}
         decisions = self.decisions(owners, seat, None, False)
-        cubes = tuple(view["cubes"])
+        opponent = self.opponent(view, seat, tuple(view["cubes"]))
         table = worlds(owners, known, view["alive"], view["dead"])
         top = max(self._evidence)
         entries = []
-        for model in (GREEDY, RANDOM):
+        for model in range(len(MODEL_NAMES)):
             prior = self.prior[model] * math.exp(self._evidence[model] - top)
             if prior > 0.0:
                 for cards, chance in table:
-                    weight = prior * chance * decision_chance(model, cards, owners, decisions,
-                                                              1 - seat, cubes,
-                                                              view["peek_first"])
+                    weight = prior * chance * opponent.decision_chance(model, cards, owners,
+                                                                       decisions)
                     if weight > 0.0:
                         entries.append((model, cards, weight))
         if not entries:  # no model explains the other seat: its choices say nothing
@@ -430,8 +500,7 @@ class SleuthAgent(Agent):
             return bayes_action(view, seat, ANNOUNCE in turn.legal_actions)
         self.observe(view, seat)
         owners, belief = self.belief(view, seat)
-        search = RoundSearch(seat, tuple(view["cubes"]), view["box"] + len(owners),
-                             view["alive"] + view["dead"], view["dead"], view["peek_first"])
+        search = RoundSearch(seat, self.opponent(view, seat, tuple(view["cubes"])))
         dice = tuple(view["dice"])
         if view["phase"] == "bet":
             _, value = search.best_bet(self.depth, owners, belief, dice)
@@ -443,4 +512,5 @@ class SleuthAgent(Agent):
         return PEEK
 
 
-__all__ = ["RoundSearch", "SleuthAgent", "decision_chance", "greedy_bet", "worlds"]
+__all__ = ["Opponent", "RoundSearch", "SleuthAgent", "greedy_announces", "greedy_bet",
+           "worlds"]
