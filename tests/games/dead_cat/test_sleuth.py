@@ -18,7 +18,6 @@ from quarkade.games.dead_cat.sleuth import (
     GREEDY,
     Opponent,
     SleuthAgent,
-    greedy_bet,
     worlds,
 )
 from quarkade.sim import play_match
@@ -42,7 +41,7 @@ def infer(agent, state, seat):
     return agent.inferred(state.view(seat), seat)
 
 
-# -- the model of greedy -----------------------------------------------------------------
+# -- the models of greedy and bayes ------------------------------------------------------
 
 @pytest.mark.parametrize("peek_first", [False, True])
 @pytest.mark.parametrize(("model", "bot"), [(GREEDY, GreedyAgent), (BAYES, BayesAgent)])
@@ -75,13 +74,14 @@ def test_each_model_makes_its_bots_choices(model, bot, peek_first):
 
 
 def test_greedy_bets_turned_from_an_unknown_die():
+    greedy = Opponent(0, (0, 0), 8, 8, 2, True)
     # A dead cat on top: greedy turns to 1, or to 2 when its die already showed 1.
-    assert greedy_bet((1,), (0,), 0, 1) == (2,)
-    assert greedy_bet((1,), (0,), 0, 4) == (1,)
-    assert greedy_bet((1,), (0,), 0, None) == (1, 2)
+    assert greedy.bets(GREEDY, (1,), (0,), (1, 1)) == (2,)
+    assert greedy.bets(GREEDY, (1,), (0,), (4, 1)) == (1,)
+    assert greedy.bets(GREEDY, (1,), (0,), None) == (1, 2)
     # No dead cat it knows of (the one it did not peek does not count): 6, or 5 from 6.
-    assert greedy_bet((0, 1, 0), (0, 1, 0), 0, 6) == (5,)
-    assert greedy_bet((0, 1, 0), (0, 1, 0), 0, None) == (6, 5)
+    assert greedy.bets(GREEDY, (0, 1, 0), (0, 1, 0), (6, 3)) == (5,)
+    assert greedy.bets(GREEDY, (0, 1, 0), (0, 1, 0), None) == (5, 6)
 
 
 # -- the worlds and their chances ----------------------------------------------------------

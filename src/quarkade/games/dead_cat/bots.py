@@ -2,7 +2,7 @@
 in ``sleuth.py``, which reads the other seat's bets and searches a few turns ahead).
 
 ``bayes`` keeps the exact chance of where the first dead cat from the top of the time deck
-lies, given what its seat has seen (``odds.first_dead_chances``): the cards it has not
+lies, given what its seat has seen (``policies.first_dead_chances``): the cards it has not
 seen (the other seats' peeks, the undrawn box and the removed cards) are equally likely to
 be in any order, so each unseen time-deck card is dead with the odds of the unseen cards
 left. It then plays to win the round, looking one reveal ahead:
@@ -27,15 +27,11 @@ topmost dead cat it knows (at most 6), or as high as it can if it knows none.
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from quarkade.core.agent import Agent, Turn
-from quarkade.games.dead_cat.notation import ANNOUNCE, BET_BASE, PEEK
-from quarkade.games.dead_cat.odds import bayes_action
-from quarkade.games.dead_cat.rules import round_winners
+from quarkade.games.dead_cat.notation import ANNOUNCE
+from quarkade.games.dead_cat.policies import bayes_action, greedy_action
 from quarkade.games.dead_cat.sleuth import SleuthAgent
-
-View = dict[str, Any]
 
 
 class BayesAgent(Agent):
@@ -53,20 +49,7 @@ class GreedyAgent(Agent):
     spec = "greedy"
 
     def act(self, turn: Turn, rng: random.Random) -> int:
-        view = turn.view
-        seat = turn.player
-        known_dead = [entry["position"] for entry in view["time_deck"] if entry["card"] == "dead"]
-        if view["phase"] == "bet":
-            shown = view["dice"][seat]
-            target = min(known_dead[0], 6) if known_dead else 6
-            if target == shown:
-                target = target - 1 if target > 1 else 2
-            return BET_BASE + target - 1
-        count = known_dead[0] if known_dead else 0
-        if ANNOUNCE in turn.legal_actions and seat in round_winners(view["dice"], view["cubes"],
-                                                                    count, seat):
-            return ANNOUNCE
-        return PEEK
+        return greedy_action(turn.view, turn.player, ANNOUNCE in turn.legal_actions)
 
 
 # Difficulty levels (see docs/AGENTS.md). Search alone does not pay here: ismcts samples

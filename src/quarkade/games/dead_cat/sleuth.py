@@ -9,8 +9,7 @@ well each explains what that seat did:
 * ``greedy``: the other seat plays exactly as the ``greedy`` bot would, knowing its own
   cards (it announces when the cards it knows make it the winner; otherwise it peeks and
   turns its die to the position of the topmost dead cat it knows, or to 6);
-* ``bayes``: it plays exactly as the ``bayes`` bot would (``odds.bayes_action`` on the
-  view that seat would have);
+* ``bayes``: it plays exactly as the ``bayes`` bot would;
 * ``random``: its choices say nothing about its cards (each legal choice equally likely).
 
 A *world* is one way the other seat's peeked cards of this round might lie. Each world is
@@ -55,7 +54,7 @@ from typing import Any
 
 from quarkade.core.agent import Agent, Turn
 from quarkade.games.dead_cat.notation import ANNOUNCE, BET_BASE, PEEK
-from quarkade.games.dead_cat.odds import bayes_action
+from quarkade.games.dead_cat.policies import bayes_action, greedy_action
 from quarkade.games.dead_cat.rules import NO_ANNOUNCER, round_winners
 
 View = dict[str, Any]
@@ -77,34 +76,6 @@ def first_dead(cards: Cards) -> int:
         if cards[index]:
             return len(cards) - index
     return 0
-
-
-def known_first_dead(cards: Cards, owners: tuple[int, ...], seat: int) -> int:
-    """Position of the topmost dead cat that ``seat`` peeked itself (0: none)."""
-    for index in range(len(cards) - 1, -1, -1):
-        if cards[index] and owners[index] == seat:
-            return len(cards) - index
-    return 0
-
-
-def greedy_announces(cards: Cards, owners: tuple[int, ...], dice: tuple[int, ...],
-                     cubes: tuple[int, ...], seat: int) -> bool:
-    """Whether ``greedy`` in ``seat`` would announce, knowing its own cards in ``cards``."""
-    count = known_first_dead(cards, owners, seat)
-    return seat in round_winners(dice, cubes, count, seat)
-
-
-def greedy_bet(cards: Cards, owners: tuple[int, ...], seat: int, shown: int | None) -> \
-        tuple[int, ...]:
-    """The numbers ``greedy`` in ``seat`` may turn its die to after peeking the top card of
-    ``cards``: one number when the die it turns from (``shown``) is known, else the two it
-    could be (its target, or the fallback when the die already showed the target)."""
-    position = known_first_dead(cards, owners, seat)
-    target = min(position, 6) if position else 6
-    fallback = target - 1 if target > 1 else 2
-    if shown is None:
-        return (target, fallback)
-    return (fallback,) if target == shown else (target,)
 
 
 def worlds(owners: tuple[int, ...], known: dict[int, int], alive: int, dead: int) -> \
@@ -134,9 +105,9 @@ class Opponent:
     """The other seat of a two-seat round under each model: what it would do, knowing the
     cards it peeked (those of ``owners`` that are its own) and nothing else.
 
-    ``cards`` and ``owners`` are the time deck in draw order, as one world has it. Greedy's
-    choices are computed directly; bayes's by handing ``odds.bayes_action`` the view the
-    other seat would have, cached by what that seat knows.
+    ``cards`` and ``owners`` are the time deck in draw order, as one world has it. A model's
+    choice is its bot's own rule (``policies.greedy_action``, ``policies.bayes_action``)
+    applied to the view the other seat would have, cached by what that seat knows.
     """
 
     def __init__(self, seat: int, cubes: tuple[int, ...], box_size: int, alive: int,
@@ -147,43 +118,43 @@ class Opponent:
         self.alive = alive
         self.dead = dead
         self.peek_first = peek_first
-        self._bayes: dict[tuple[Any, ...], int] = {}
+        self._choices: dict[tuple[Any, ...], int] = {}
 
     def may_announce(self, size: int) -> bool:
         return size > 0 or not self.peek_first
 
     def announces(self, model: int, cards: Cards, owners: tuple[int, ...],
                   dice: tuple[int, ...]) -> bool:
-        """Whether a deterministic model announces (rather than peeks) on its turn."""
-        if model == GREEDY:
-            return greedy_announces(cards, owners, dice, self.cubes, self.seat)
-        return self._bayes_action(cards, owners, dice, "turn") == ANNOUNCE
+        """Whether ``model`` (greedy or bayes) announces rather than peeks on its turn."""
+        return self.choice(model, cards, owners, dice, "turn") == ANNOUNCE
 
     def bets(self, model: int, cards: Cards, owners: tuple[int, ...],
              dice: tuple[int, ...] | None) -> tuple[int, ...]:
-        """The numbers a deterministic model may turn its die to after peeking the top card
-        of ``cards``: one when ``dice`` (before the bet) are known; else every number it
-        might have turned to from some die (for bayes: any, as it also weighs the other
-        seat's die)."""
-        if model == GREEDY:
-            return greedy_bet(cards, owners, self.seat, None if dice is None else dice[self.seat])
-        if dice is None:
-            return DIE
-        return (self._bayes_action(cards, owners, dice, "bet") - BET_BASE + 1,)
+        """The numbers ``model`` (greedy or bayes) may turn its die to after peeking the top
+        card of ``cards``: one when ``dice`` (before the bet) are known; else, in order,
+        every number it turns to from some dice."""
+        if dice is not None:
+            return (self.choice(model, cards, owners, dice, "bet") - BET_BASE + 1,)
+        return tuple(sorted({self.choice(model, cards, owners, pair, "bet") - BET_BASE + 1
+                             for pair in product(DIE, repeat=2)}))
 
-    def _bayes_action(self, cards: Cards, owners: tuple[int, ...], dice: tuple[int, ...],
-                      phase: str) -> int:
+    def choice(self, model: int, cards: Cards, owners: tuple[int, ...],
+               dice: tuple[int, ...], phase: str) -> int:
+        """The action ``model`` takes in ``phase`` ("turn" or "bet")."""
         seat = self.seat
         known = tuple(card if owner == seat else 2 for card, owner in zip(cards, owners,
                                                                            strict=True))
-        key = (known, dice, phase)
-        action = self._bayes.get(key)
+        key = (model, known, dice, phase)
+        action = self._choices.get(key)
         if action is None:
+            size = len(known)
             names = ("alive", "dead", None)
             view = {"phase": phase, "players": 2, "dice": list(dice), "cubes": list(self.cubes),
-                    "alive": self.alive, "dead": self.dead, "box": self.box_size - len(cards),
-                    "time_deck": [{"card": names[card]} for card in reversed(known)]}
-            action = self._bayes[key] = bayes_action(view, seat, self.may_announce(len(cards)))
+                    "alive": self.alive, "dead": self.dead, "box": self.box_size - size,
+                    "time_deck": [{"position": size - index, "card": names[known[index]]}
+                                  for index in range(size - 1, -1, -1)]}
+            policy = greedy_action if model == GREEDY else bayes_action
+            action = self._choices[key] = policy(view, seat, self.may_announce(size))
         return action
 
     def decision_chance(self, model: int, cards: Cards, owners: tuple[int, ...],
@@ -216,9 +187,7 @@ class RoundSearch:
         self.box_size = opponent.box_size
         self.round_cards = opponent.alive + opponent.dead
         self.dead_cards = opponent.dead
-        self.peek_first = opponent.peek_first
         self._results: dict[tuple[Cards, tuple[int, ...], int], float] = {}
-        self.nodes = 0
 
     def result(self, cards: Cards, dice: tuple[int, ...], announcer: int) -> float:
         """The seat's share of the round's cube if the time deck is ``cards`` and is
@@ -254,9 +223,8 @@ class RoundSearch:
                    dice: tuple[int, ...]) -> tuple[float, float]:
         """(value of announcing, value of peeking) on the seat's turn; -1 where not legal
         or not searched (peeking at depth 0)."""
-        self.nodes += 1
         announce = -1.0
-        if owners or not self.peek_first:
+        if self.opponent.may_announce(len(owners)):
             announce = self.announce_value(belief, dice)
         if depth == 0 and announce >= 0.0:
             return announce, -1.0
@@ -285,10 +253,9 @@ class RoundSearch:
     def other_value(self, depth: int, owners: tuple[int, ...], belief: Belief,
                     dice: tuple[int, ...]) -> float:
         """The seat's value when the other seat is to move, under each model."""
-        self.nodes += 1
         other = self.other
         opponent = self.opponent
-        may_announce = bool(owners) or not self.peek_first
+        may_announce = opponent.may_announce(len(owners))
         value = 0.0
         answers: dict[int, list[tuple[int, Cards, float]]] = {}
         left = self.round_cards - len(owners)
@@ -512,5 +479,4 @@ class SleuthAgent(Agent):
         return PEEK
 
 
-__all__ = ["Opponent", "RoundSearch", "SleuthAgent", "greedy_announces", "greedy_bet",
-           "worlds"]
+__all__ = ["Opponent", "RoundSearch", "SleuthAgent", "worlds"]

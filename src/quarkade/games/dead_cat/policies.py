@@ -1,10 +1,13 @@
-"""The exact odds behind the ``bayes`` bot (and the sleuth's model of it).
+"""What ``greedy`` and ``bayes`` do, as functions of a seat's view: the bots in ``bots.py``
+call them, and the sleuth (``sleuth.py``) calls them on the views the other seat might have
+to read its bets.
 
-The cards a seat has not seen (the other seats' peeks, the undrawn box and the removed
-cards) are equally likely to lie in any order, so each unseen time-deck card is dead with
-the odds of the unseen cards left. From there: the chance that the first dead cat from the
-top lies at each position, the chance that a seat wins if the time deck is revealed with
-given dice, and bayes's choices, which look one reveal ahead (see ``bots.py``).
+``greedy_action`` is greedy's rule of thumb. The rest are bayes's exact odds: the cards a
+seat has not seen (the other seats' peeks, the undrawn box and the removed cards) are
+equally likely to lie in any order, so each unseen time-deck card is dead with the odds of
+the unseen cards left. From there: the chance that the first dead cat from the top lies at
+each position, the chance that a seat wins if the time deck is revealed with given dice,
+and bayes's choices, which look one reveal ahead (see ``bots.py``).
 """
 
 from __future__ import annotations
@@ -102,6 +105,24 @@ def peek_value(view: View, seat: int) -> float:
     return value
 
 
+def greedy_action(view: View, seat: int, may_announce: bool) -> int:
+    """What ``greedy`` does in ``seat`` with this view: it takes every card it has not seen
+    for alive. On its turn it announces (when it may) if that picture makes it a winner;
+    after a peek it turns its die to the position of the topmost dead cat it knows (at
+    most 6), or to 6 if it knows none (to the next number down, or 2, if already there)."""
+    known_dead = [entry["position"] for entry in view["time_deck"] if entry["card"] == "dead"]
+    if view["phase"] == "bet":
+        shown = view["dice"][seat]
+        target = min(known_dead[0], 6) if known_dead else 6
+        if target == shown:
+            target = target - 1 if target > 1 else 2
+        return BET_BASE + target - 1
+    count = known_dead[0] if known_dead else 0
+    if may_announce and seat in round_winners(view["dice"], view["cubes"], count, seat):
+        return ANNOUNCE
+    return PEEK
+
+
 def bayes_action(view: View, seat: int, may_announce: bool) -> int:
     """What ``bayes`` does in ``seat`` with this view: in the bet phase its best bet, else
     announce (when it may) if that is at least as good as peeking."""
@@ -115,5 +136,5 @@ def bayes_action(view: View, seat: int, may_announce: bool) -> int:
     return PEEK
 
 
-__all__ = ["announce_value", "bayes_action", "best_bet", "first_dead_chances", "peek_value",
-           "unseen_cards", "win_chance"]
+__all__ = ["announce_value", "bayes_action", "best_bet", "first_dead_chances", "greedy_action",
+           "peek_value", "unseen_cards", "win_chance"]
