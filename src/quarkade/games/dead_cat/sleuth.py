@@ -222,12 +222,12 @@ class RoundSearch:
     def turn_value(self, depth: int, owners: tuple[int, ...], belief: Belief,
                    dice: tuple[int, ...]) -> tuple[float, float]:
         """(value of announcing, value of peeking) on the seat's turn; -1 where not legal
-        or not searched (peeking at depth 0)."""
+        or not searched (peeking at depth 0, or when announcing wins for sure)."""
         announce = -1.0
         if self.opponent.may_announce(len(owners)):
             announce = self.announce_value(belief, dice)
-        if depth == 0 and announce >= 0.0:
-            return announce, -1.0
+        if (depth == 0 and announce >= 0.0) or announce >= 1.0 - 1e-12:
+            return announce, -1.0  # the horizon, or a sure win: nothing to search
         peek = 0.0
         for _, chance, after in self.draws(belief):
             peek += chance * self.best_bet(depth, (*owners, self.seat), after, dice)[0]
