@@ -8,8 +8,8 @@ import pytest
 
 from quarkade import load_game
 from quarkade.agents import make_agent, turn_for
-from quarkade.games.dead_cat.bots import announce_value, first_dead_chances, unseen_cards
 from quarkade.games.dead_cat.notation import FIRST_BASE
+from quarkade.games.dead_cat.policies import announce_value, first_dead_chances, unseen_cards
 from quarkade.sim import play_match
 from tests.games.dead_cat.helpers import peek, play, table
 
