@@ -8,7 +8,7 @@ and the opponent every other seat, the hero's seat rotating game by game, and ev
 pairing of a table plays the same deals. A game scores 1 for a hero win, 1/k for a win
 shared by k seats, and 1/players when nobody wins. The interval is Wilson's 95% interval
 of that score over the games. ``--write`` replaces the table between the markers in the
-file; without it the table is printed.
+file (with ``--only``, just that game's rows); without it the table is printed.
 """
 
 from __future__ import annotations
@@ -66,8 +66,12 @@ def main() -> None:
     parser.add_argument("--only", help="only the tables of this game")
     parser.add_argument("--write", type=Path, help="replace the table in this Markdown file")
     args = parser.parse_args()
-    lines = ["| game | options | hero | opponent | hero's score | 95% interval | fair share "
-             "| minutes |", "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+    header = ["| game | options | hero | opponent | hero's score | 95% interval | fair share "
+              "| minutes |", "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+    text = args.write.read_text(encoding="utf-8") if args.write else ""
+    pattern = re.compile(re.escape(BEGIN) + ".*?" + re.escape(END), re.S)
+    found = pattern.search(text)
+    rows = previous_rows(found.group(0) if found else "")
     for game, options in TABLES:
         if args.only and game != args.only:
             continue
@@ -79,19 +83,32 @@ def main() -> None:
             line = (f"| {game} | {shown} | {hero} | {opponent} | {rate:.3f} | "
                     f"[{low:.3f}, {high:.3f}] | {1 / players:.2f} | {seconds / 60:.1f} |")
             print(line, flush=True)
-            lines.append(line)
+            rows[(game, shown, hero, opponent)] = line
+    lines = header + [rows[key] for key in row_order() if key in rows]
     specs = "\n".join(f"- {game}: " + ", ".join(f"{level} = `{spec}`" for level, spec in
                                                  levels(game).items())
                       for game in dict.fromkeys(g for g, _ in TABLES))
     block = (f"{BEGIN}\n{args.games} games per row, seed {args.seed}, {args.workers} "
              f"workers.\n\n" + "\n".join(lines) + f"\n\nThe levels:\n\n{specs}\n{END}")
     if args.write:
-        text = args.write.read_text(encoding="utf-8")
-        pattern = re.compile(re.escape(BEGIN) + ".*?" + re.escape(END), re.S)
         args.write.write_text(pattern.sub(lambda _: block, text), encoding="utf-8")
     else:
         print(block)
 
+
+def row_order() -> list[tuple[str, str, str, str]]:
+    return [(game, ", ".join(f"{k}={v}" for k, v in options.items()), hero, opponent)
+            for game, options in TABLES for hero, opponent in PAIRINGS]
+
+
+def previous_rows(block: str) -> dict[tuple[str, str, str, str], str]:
+    """The rows already in the file, so that ``--only`` replaces just its game's rows."""
+    rows = {}
+    for line in block.splitlines():
+        cells = [cell.strip() for cell in line.strip("|").split("|")]
+        if len(cells) == 8 and cells[0] not in ("game", "---"):
+            rows[(cells[0], cells[1], cells[2], cells[3])] = line
+    return rows
 
 if __name__ == "__main__":
     main()
