@@ -163,10 +163,12 @@ def replay(game_id: str, name: str, title: str, renderer: str, seat: str) -> str
 <a id="download" href="/games/{escape(game_id)}/record" download>Download the record</a></p>
 </div>
 <div class="stepper" role="group" aria-label="Step through the game">
-<button type="button" id="first">First</button><button type="button" id="back">Back</button>
-<span id="where" class="where" role="status" aria-live="polite">step 0</span>
-<button type="button" id="forward">Forward</button><button type="button" id="last">Last</button>
-<input type="range" id="slider" min="0" max="0" value="0" aria-label="Step">
+<button type="button" id="first" disabled>First</button>
+<button type="button" id="back" disabled>Back</button>
+<span id="where" class="where" role="status" aria-live="polite">loading</span>
+<button type="button" id="forward" disabled>Forward</button>
+<button type="button" id="last" disabled>Last</button>
+<input type="range" id="slider" min="0" max="0" value="0" aria-label="Step" disabled>
 </div>
 <p id="problem" class="error" role="alert" hidden></p>
 <div class="game-body">

@@ -177,3 +177,22 @@ def test_the_replay_page_steps_through_a_finished_game(page: Page, server) -> No
         page.click("#download")
     record = json.loads(Path(download.value.path()).read_text(encoding="utf-8"))
     assert len(record["actions"]) == steps and record["viewer"] == "spectator"
+
+
+def test_the_replay_stepper_stays_off_until_the_game_has_loaded(page: Page, server) -> None:
+    """If the game's data never arrives, the page says so and its stepper stays disabled;
+    a key or a slider event then does nothing (the fixture fails on any script error)."""
+    game_id, _ = finished_game(server.db)
+    page.route(f"**/api/games/{game_id}", lambda route: route.abort())
+    page.goto(f"{server.url}games/{game_id}/replay")
+    expect(page.locator("#problem")).to_be_visible()
+    for control in ("#first", "#back", "#forward", "#last", "#slider"):
+        expect(page.locator(control)).to_be_disabled()
+    page.keyboard.press("End")
+    page.locator("#slider").dispatch_event("input")
+    expect(page.locator("#where")).to_have_text("loading")
+    page.unroute(f"**/api/games/{game_id}")
+    page.reload()
+    expect(page.locator("#where")).to_have_text(re.compile(r"^step 0 of \d+$"))
+    expect(page.locator("#forward")).to_be_enabled()
+    expect(page.locator("#slider")).to_be_enabled()

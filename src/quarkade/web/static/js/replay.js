@@ -1,5 +1,6 @@
 // The replay page, for any game: step through the game (first, back, forward, last, the
-// slider, arrow keys, or a click on a log entry) as this device's seat may see it.
+// slider, arrow keys, or a click on a log entry) as this device's seat may see it. The
+// stepper stays disabled until the game has loaded.
 import { drawTable, fetchJSON, h, loadRenderer, logText, seatName } from "./common.js";
 
 const root = document.getElementById("replay");
@@ -30,6 +31,7 @@ async function start() {
 }
 
 async function show(step) {
+  if (!game) return;  // the game has not loaded yet (or could not be loaded)
   wanted = Math.max(0, Math.min(game.step, step));
   const target = wanted;
   let data = cache.get(target);
@@ -50,6 +52,7 @@ async function show(step) {
     { act: null, held: game.held, name: (s) => seatName(table, s) });
   el("where").textContent = `step ${current} of ${game.step}`;
   el("slider").value = String(current);
+  el("slider").disabled = false;
   el("first").disabled = el("back").disabled = current === 0;
   el("forward").disabled = el("last").disabled = current === game.step;
   for (const item of el("log").children) {
