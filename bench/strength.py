@@ -85,7 +85,7 @@ def main() -> None:
             print(line, flush=True)
             rows[(game, shown, hero, opponent)] = line
     lines = header + [rows[key] for key in row_order() if key in rows]
-    specs = "\n".join(f"- {game}: " + ", ".join(f"{level} = `{spec}`" for level, spec in
+    specs = "\n".join(f"- {game}: " + ", ".join(f"{level} = {shown_spec(spec)}" for level, spec in
                                                  levels(game).items())
                       for game in dict.fromkeys(g for g, _ in TABLES))
     block = (f"{BEGIN}\n{args.games} games per row, seed {args.seed}, {args.workers} "
@@ -94,6 +94,14 @@ def main() -> None:
         args.write.write_text(pattern.sub(lambda _: block, text), encoding="utf-8")
     else:
         print(block)
+
+
+def shown_spec(spec: object) -> str:
+    """A level's spec in Markdown; one that depends on the player count reads per count."""
+    if isinstance(spec, dict):
+        return "; ".join(f"{'more' if count == 'more' else f'{count} players'}: `{inner}`"
+                         for count, inner in spec.items())
+    return f"`{spec}`"
 
 
 def row_order() -> list[tuple[str, str, str, str]]:
