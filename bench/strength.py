@@ -75,7 +75,7 @@ def main() -> None:
     for game, options in TABLES:
         if args.only and game != args.only:
             continue
-        shown = ", ".join(f"{k}={v}" for k, v in options.items())
+        shown = options_text(options)
         for hero, opponent in PAIRINGS:
             rate, low, high, seconds = measure(game, options, hero, opponent, args.games,
                                                args.workers, args.seed)
@@ -104,8 +104,13 @@ def shown_spec(spec: object) -> str:
     return f"`{spec}`"
 
 
+def options_text(options: dict[str, object]) -> str:
+    """A table's options as its rows show them, e.g. ``players=2, peek_first=True``."""
+    return ", ".join(f"{k}={v}" for k, v in options.items())
+
+
 def row_order() -> list[tuple[str, str, str, str]]:
-    return [(game, ", ".join(f"{k}={v}" for k, v in options.items()), hero, opponent)
+    return [(game, options_text(options), hero, opponent)
             for game, options in TABLES for hero, opponent in PAIRINGS]
 
 
