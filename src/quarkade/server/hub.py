@@ -187,9 +187,10 @@ class Hub:
                 if not joined:
                     break
                 return live, seat.seat, token
-        holder = live.holder(tokens)
-        if holder.seats:
-            return live, min(holder.seats), None
+        friends = {s.seat for s in live.seats if s.kind == seating.FRIEND}
+        mine = live.holder(tokens).seats & friends
+        if mine:  # the joiner opening the link again
+            return live, min(mine), None
         raise ApiError(403, "this invite link is not valid for this game: it was used or it "
                        "expired. A seat's player can link another device from the game page")
 
