@@ -7,6 +7,7 @@ are missing, a test that needs them fails and says how to install them: it never
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import itertools
 import os
@@ -103,10 +104,8 @@ class Postgres:
         return self.url(name)
 
     def close(self) -> None:
-        try:
+        with contextlib.suppress(subprocess.CalledProcessError):
             self.stop("immediate")
-        except subprocess.CalledProcessError:
-            pass
         shutil.rmtree(self.dir, ignore_errors=True)
 
 

@@ -142,11 +142,15 @@ class LiveGame:
             except IllegalActionError as problem:
                 raise ApiError(422, str(problem)) from None
             except StepTaken:
-                raise ApiError(409, f"the game moved on: another move was made at step {step};"
-                               " look again and choose") from None
+                lost = True  # another process moved first; this one caught up
             except Unavailable:
                 raise ApiError(503, UNAVAILABLE) from None
+            else:
+                lost = False
         await self.changed()
+        if lost:
+            raise ApiError(409, f"the game moved on: another move was made at step {step}; "
+                           "look again and choose")
 
     async def start(self) -> None:
         """Resolve pending chance and let bots move (after creation or a restart)."""
