@@ -186,6 +186,7 @@ class Hub:
                 await live.refresh()
                 if not joined:
                     break
+                await self.announce(live)
                 return live, seat.seat, token
         friends = {s.seat for s in live.seats if s.kind == seating.FRIEND}
         mine = live.holder(tokens).seats & friends
@@ -204,6 +205,7 @@ class Hub:
         expires = self.clock.time() + self.limits.invite_seconds
         await self.store.run(self.store.renew_invite, live.id, seat, invite, expires)
         await live.refresh()
+        await self.announce(live)
         return invite
 
     async def link(self, live: LiveGame, holder: seating.Holder, seat: int) -> str:
@@ -242,9 +244,13 @@ class Hub:
                     await self.store.run(self.store.delete_game, new.id)
                     await live._catch_up()
         await live.broadcast()
-        await self.broker.publish({"game": live.id, "step": live.step, "origin": self.process})
+        await self.announce(live)
         assert live.rematch is not None
         return await self.get(live.rematch)
+
+    async def announce(self, live: LiveGame) -> None:
+        """Tell the other processes that ``live`` changed (they reload it)."""
+        await self.broker.publish({"game": live.id, "step": live.step, "origin": self.process})
 
     async def close(self) -> None:
         self.closing = True

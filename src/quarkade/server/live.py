@@ -190,8 +190,7 @@ class LiveGame:
         self.moves.extend(moves)
         for viewpoint in self.viewpoints:
             self.logs[viewpoint].extend(logs[viewpoint])
-        await self.hub.broker.publish({"game": self.id, "step": self.step,
-                                       "origin": self.hub.process})
+        await self.hub.announce(self)
 
     async def refresh(self) -> None:
         """Load what another process changed (moves, joins, a rematch) and show it."""

@@ -71,7 +71,7 @@ def serve_workers(sock: socket.socket, workers: int, settings: dict[str, Any]) -
     os.environ[SETTINGS] = json.dumps(settings)
     config = _config("quarkade.server.run:app_from_environment", factory=True,
                      workers=workers)
-    Multiprocess(config, target=uvicorn.Server(config).run, sockets=[sock]).run()
+    Multiprocess(config, sockets=[sock]).run()
 
 
 def app_from_environment() -> ASGIApp:
