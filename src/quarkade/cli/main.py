@@ -253,6 +253,9 @@ def serve(
         "e.g. redis://127.0.0.1:6379/0 (none: one process).")] = "",
     bot_delay: Annotated[float, typer.Option(
         help="Seconds a bot waits before moving, so people can follow.")] = 0.6,
+    rate_limits: Annotated[bool, typer.Option(
+        help="Limit how fast one client address may make games and moves (turn off only "
+        "for benchmarks or a trusted network).")] = True,
 ) -> None:
     """Start the web app: play every game in a browser, against bots or friends."""
     try:
@@ -289,7 +292,8 @@ def serve(
             Store(url).close()  # migrate once, before the workers start
             web_app = None
         else:
-            web_app = create_app(url, bot_delay=bot_delay, broker=broker or None)
+            web_app = create_app(url, bot_delay=bot_delay, broker=broker or None,
+                                 rate_limits=rate_limits)
     except (SQLAlchemyError, ImportError) as problem:
         reason = " ".join(str(problem).split())
         password = _password(url)
@@ -309,7 +313,7 @@ def serve(
                   "(Ctrl+C stops it)", markup=False, soft_wrap=True)
     if web_app is None:
         serve_workers(sock, workers, {"db": url, "bot_delay": bot_delay,
-                                      "broker": broker or None})
+                                      "broker": broker or None, "rate_limits": rate_limits})
     else:
         run_server(sock, web_app)
 

@@ -35,7 +35,7 @@ from quarkade.server.clocks import Clock, SystemClock
 from quarkade.server.common import STATIC
 from quarkade.server.errors import ApiError
 from quarkade.server.hub import Hub
-from quarkade.server.limits import Limits, RateLimiter
+from quarkade.server.limits import Limits, RateLimiter, without_rates
 from quarkade.server.live import UNAVAILABLE
 from quarkade.server.storage import DEFAULT_URL, Store, Unavailable
 
@@ -54,16 +54,20 @@ __all__ = ["STATIC", "create_app"]
 
 def create_app(db: str = DEFAULT_URL, bot_delay: float = 0.0, broker: str | None = None,
                clock: Clock | None = None, limits: Limits | None = None,
-               agent_factory: str = DEFAULT_FACTORY, busy_timeout: float = 5.0) -> Starlette:
+               agent_factory: str = DEFAULT_FACTORY, busy_timeout: float = 5.0,
+               rate_limits: bool = True) -> Starlette:
     """The ASGI app over the database ``db`` (a SQLAlchemy URL or a SQLite file path).
 
     ``broker`` (``redis://...``) connects several server processes; ``bot_delay`` is a
     pause in seconds before each bot move, so a person can follow; ``clock``, ``limits``
     and ``agent_factory`` (``module:function`` making an agent from a spec) are for tests
-    and operators; ``busy_timeout`` is how long a database call may wait for a lock.
+    and operators; ``busy_timeout`` is how long a database call may wait for a lock;
+    ``rate_limits=False`` lifts the per-client rates (benchmarks, trusted networks).
     """
     clock = clock or SystemClock()
     limits = limits or Limits()
+    if not rate_limits:
+        limits = without_rates(limits)
     store = Store(db, busy_timeout=busy_timeout)
     pool = BotPool(limits.bot_workers, limits.bot_seconds, agent_factory)
     hub = Hub(store, make_broker(broker), pool, clock, limits, bot_delay=bot_delay)

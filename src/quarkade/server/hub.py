@@ -9,6 +9,7 @@ holds. Other processes' changes arrive through the broker and are reloaded from 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import random
 import secrets
@@ -264,10 +265,8 @@ class Hub:
         self.bot_pool.close()  # a bot thinking now is stopped, so no task waits on it
         if self.tasks:
             await asyncio.gather(*self.tasks, return_exceptions=True)
-        try:  # the bot turns this process claimed are free for the others at once
+        with contextlib.suppress(Unavailable):  # its claimed bot turns are free at once
             await self.store.run(self.store.release_claims, self.process)
-        except Unavailable:
-            pass
         await self.broker.close()
 
 

@@ -26,12 +26,15 @@ def test_a_whole_game_in_two_browsers_on_two_processes(browser: Browser, workers
     url = workers.url + "/"
     host_context = browser.new_context()
     guest_context = browser.new_context()
+    for context in (host_context, guest_context):
+        context.set_default_timeout(30_000)
     try:
         host = host_context.new_page()
         host.goto(url + "new/hadronize")
         host.select_option("#seat1", "friend")
         host.click("button:has-text('Start the game')")
-        expect(host.locator("#game")).to_have_attribute("data-server", re.compile(r"\w+"))
+        expect(host.locator("#game")).to_have_attribute("data-server", re.compile(r"\w+"),
+                                                           timeout=30_000)
         invite = host.locator(".invite input").input_value()
         guest = guest_context.new_page()
         # Each page's socket lands on one of the two processes; open the guest's page
@@ -40,13 +43,14 @@ def test_a_whole_game_in_two_browsers_on_two_processes(browser: Browser, workers
         guest.goto(invite)
         mine = host.locator("#game").get_attribute("data-server")
         for _ in range(40):
-            expect(guest.locator("#game")).to_have_attribute("data-server", re.compile(r"\w+"))
+            expect(guest.locator("#game")).to_have_attribute("data-server", re.compile(r"\w+"),
+                                                           timeout=30_000)
             if guest.locator("#game").get_attribute("data-server") != mine:
                 break
             guest.reload()
         else:
             raise AssertionError("every connection went to the same process")
-        expect(host.locator("#seats")).to_contain_text("joined")
+        expect(host.locator("#seats")).to_contain_text("joined", timeout=30_000)
         pages = {0: host, 1: guest}
         guest.wait_for_function(SAME_STEP, arg=host.locator("#game").get_attribute("data-step"))
         for _ in range(400):
