@@ -97,7 +97,8 @@ def probe(state: State, seat: int, texts: list[str], ids: list[int], terminal: b
     answers += [(f"turn.parse {text!r}", answer(lambda t=text: turn.parse(t))) for text in texts]
     legal = set(state.legal_actions())
     for action in [*(a for a in ids if a not in legal), *NOT_IDS]:
-        answers.append((f"apply {action!r}", answer(lambda a=action: state.clone().apply_action(a))))
+        refused = answer(lambda a=action: state.clone().apply_action(a))
+        answers.append((f"apply {action!r}", refused))
     if terminal:
         answers.append(("terminal", prompt_transcript(turn, texts)))
     return answers

@@ -8,8 +8,8 @@ import random
 import pytest
 
 from quarkade import list_games
-from quarkade.core.registry import game_class
 from quarkade.core.protocol import SPECTATOR
+from quarkade.core.registry import game_class
 from quarkade.server.live import LiveGame
 from quarkade.server.storage import StoredGame, StoredSeat
 from tests.server.helpers import (
@@ -176,3 +176,21 @@ def test_the_creating_device_holds_its_seats_and_sees_the_invites(client):
     mine = client.get(f"/api/games/{created['id']}", params={"seat": 2}).json()
     assert mine["held"] == [2] and "invites" not in mine
     assert mine["seats"][2]["joined"] is True
+
+
+def test_a_seat_sees_only_its_own_deck_option(client):  # D-21
+    """Decoherence decklists are private: the page data and the record of each seat name
+    its own deck and hide the other one; a spectator sees neither."""
+    created = friend_game(client, "decoherence", deck0="surge", deck1="observer")
+    game_id, tokens = created["id"], created["seat_tokens"]
+    for seat, mine, theirs in ((0, "surge", "deck1"), (1, "observer", "deck0")):
+        payload = seat_payload(client, game_id, tokens[seat], seat).json()
+        assert payload["options"][f"deck{seat}"] == mine
+        assert payload["options"][theirs] == "hidden"
+        record = client.get(f"/games/{game_id}/record",
+                            params={"token": tokens[seat], "seat": seat}).json()
+        assert record["options"][f"deck{seat}"] == mine and record["options"][theirs] == "hidden"
+        other = "observer" if seat == 0 else "surge"
+        assert other not in json.dumps(payload) and other not in json.dumps(record)
+    spectator = seat_payload(client, game_id, None, "spectator").json()
+    assert spectator["options"]["deck0"] == spectator["options"]["deck1"] == "hidden"

@@ -235,3 +235,23 @@ def test_a_long_random_game_keeps_views_and_resamples_apart():
             assert twin.view(player) == state.view(player)
         state.apply_action(action)
     assert state.returns() == final.returns()
+
+
+def test_the_other_deck_option_is_hidden_from_a_seat():  # D-21
+    game = load_game("decoherence", deck0="surge", deck1="observer")
+    assert game.options_for(ANN)["deck0"] == "surge"
+    assert game.options_for(ANN)["deck1"] == "hidden"
+    assert game.options_for(BOB)["deck0"] == "hidden"
+    assert {game.options_for(SPECTATOR)[f"deck{s}"] for s in (0, 1)} == {"hidden"}
+    assert load_game("decoherence", deck1="random").options_for(ANN)["deck1"] == "random"
+    opened = load_game("decoherence", deck1="observer", open_decklists=True)
+    assert opened.options_for(ANN) == opened.options
+    # A seat's turn (and any state sampled for it) carries an invented list for the other
+    # deck, never the real one.
+    state = game.new_initial_state()
+    rng = random.Random(3)
+    while state.current_player() != BOB:
+        state.apply_action(choose(state, rng))
+    turn = turn_for(state)
+    assert turn.game.options["deck1"] == "observer"
+    assert turn.sample_state(rng).game.options["deck0"] != "surge"

@@ -244,8 +244,9 @@ class DecoherenceGame(Game):
         options = dict(self.options)
         decklists = list(self.decklists)
         for seat in range(2):
-            if options[f"deck{seat}"] != RANDOM:  # a random deck's option holds no list
-                part = slice(seat * NUM_WORDS, (seat + 1) * NUM_WORDS)
+            part = slice(seat * NUM_WORDS, (seat + 1) * NUM_WORDS)
+            # A random deck's option holds no list; a deck the seat knows is unchanged.
+            if options[f"deck{seat}"] != RANDOM and lists[part] != decklists[part]:
                 decklists[part] = lists[part]
                 options[f"deck{seat}"] = deck_text(lists[part])
         if tuple(decklists) == self.decklists:
