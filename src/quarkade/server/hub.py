@@ -112,8 +112,9 @@ class Hub:
         for game_id in idle:
             del self.games[game_id]
         over = len(self.games) - self.limits.live_games
-        if over > 0:
-            for game_id in [gid for gid, live in self.games.items() if not live.busy()][:over]:
+        if over > 0:  # the least recently used first, never the newest
+            idle_now = [gid for gid, live in list(self.games.items())[:-1] if not live.busy()]
+            for game_id in idle_now[:over]:
                 del self.games[game_id]
         return len(idle) + max(over, 0)
 

@@ -110,7 +110,7 @@ class LiveGame:
 
     def busy(self) -> bool:
         """Something depends on it staying in memory: a page, a bot, a move under way."""
-        return bool(self.watchers) or self.lock.locked() or (
+        return bool(self.watchers) or self.lock.locked() or self.recheck is not None or (
             self.bot_task is not None and not self.bot_task.done())
 
     # -- moves ---------------------------------------------------------------------------
@@ -232,6 +232,8 @@ class LiveGame:
     # -- bots ----------------------------------------------------------------------------
 
     def schedule_bots(self) -> None:
+        if self.hub.games.get(self.id) is not self:
+            return  # left memory (or never entered it): the copy loaded next moves bots
         if self.state.current_player() in self.bots and (
                 self.bot_task is None or self.bot_task.done()) and not self.hub.closing:
             self.bot_task = asyncio.get_running_loop().create_task(self.run_bots())
@@ -251,7 +253,12 @@ class LiveGame:
     def _recheck_in(self, seconds: float) -> None:
         if self.recheck is not None:
             self.recheck.cancel()
-        self.recheck = asyncio.get_running_loop().call_later(seconds, self.schedule_bots)
+
+        def look_again() -> None:
+            self.recheck = None
+            self.schedule_bots()
+
+        self.recheck = asyncio.get_running_loop().call_later(seconds, look_again)
 
     async def run_bots(self) -> None:
         """Move for bots while a bot is to move; returns when a person (or nobody) is."""
