@@ -322,7 +322,7 @@ def _password(url: str) -> str | None:
     from sqlalchemy.exc import ArgumentError
 
     try:
-        return make_url(url).password  # type: ignore[return-value]
+        return make_url(url).password
     except ArgumentError:
         return None
 

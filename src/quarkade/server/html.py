@@ -108,9 +108,9 @@ def new_game(game: Mapping[str, Any], others: Sequence[Mapping[str, Any]],
         seats.append(f'<div class="field seat-choice" data-seat="{seat}">'
                      f'<label for="seat{seat}">Seat {seat}</label>'
                      f'<select id="seat{seat}" name="seat{seat}">{choices}</select></div>')
-    chosen = values.get("visibility", "unlisted")
+    shown_to = values.get("visibility", "unlisted")
     visibility = "".join(
-        f'<option value="{v}"{" selected" if v == chosen else ""}>{label}</option>'
+        f'<option value="{v}"{" selected" if v == shown_to else ""}>{label}</option>'
         for v, label in (("unlisted", "only people I give its address (unlisted)"),
                          ("public", "anyone: listed under Recent public games (public)")))
     problem = f'<p class="error" role="alert">{escape(error)}</p>' if error else ""

@@ -10,6 +10,8 @@ the socket stays open; only a refused connection is closed (code 4000 + status).
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
+from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
@@ -68,7 +70,7 @@ async def live_socket(socket: WebSocket) -> None:
 
 
 async def _handle(socket: WebSocket, live: LiveGame, watcher: Watcher,
-                  frame: dict[str, object]) -> None:
+                  frame: Mapping[str, Any]) -> None:
     hub = hub_of(socket)
     text = frame.get("text")
     if not isinstance(text, str):
