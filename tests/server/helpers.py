@@ -91,3 +91,12 @@ def viewpoints(state: State) -> list[int]:
 
 def title(game: str) -> str:
     return game_class(game).title
+
+
+def refused(answer: Any, status: int, *fragments: str) -> str:
+    """Check a JSON refusal: its status, and that its message says each fragment."""
+    assert answer.status_code == status, answer.text
+    message = str(answer.json()["error"])
+    for fragment in fragments:
+        assert fragment in message, message
+    return message

@@ -2,7 +2,7 @@
 
 import pytest
 
-from tests.server.helpers import friend_game, move, play_moves, stored_actions, true_states
+from tests.server.helpers import friend_game, move, play_moves, refused, stored_actions, true_states
 
 
 @pytest.fixture
@@ -11,14 +11,6 @@ def table(client):
     created = friend_game(client, "hadronize")
     state = true_states(client, created["id"])[-1]
     return created["id"], created["seat_tokens"], state.current_player(), state
-
-
-def refused(answer, status, *fragments):
-    assert answer.status_code == status, answer.text
-    message = answer.json()["error"]
-    for fragment in fragments:
-        assert fragment in message, message
-    return message
 
 
 @pytest.mark.parametrize(("body", "status", "fragments"), [

@@ -21,15 +21,15 @@ from quarkade.server import create_app
 from quarkade.server.clocks import ManualClock
 from quarkade.server.limits import Limits, Rate
 from quarkade.server.run import ServerThread
-from tests.server.helpers import friend_game, join, move, play_moves, stored_actions, true_states
-
-
-def refused(answer, status, *fragments):
-    assert answer.status_code == status, answer.text
-    message = answer.json()["error"]
-    for fragment in fragments:
-        assert fragment in message, message
-    return message
+from tests.server.helpers import (
+    friend_game,
+    join,
+    move,
+    play_moves,
+    refused,
+    stored_actions,
+    true_states,
+)
 
 
 def wait_until(ready, timeout=60.0, message="it never happened"):
@@ -246,16 +246,29 @@ class Locked:
 
 
 def test_4_a_locked_database_is_a_503_and_bots_resume_after_it(any_db):
-    with TestClient(create_app(any_db, busy_timeout=0.3)) as client:
+    with TestClient(create_app(any_db, busy_timeout=2.0)) as client:
         created = friend_game(client, "hadronize")
         game_id, tokens = created["id"], created["seat_tokens"]
+        other = friend_game(client, "hadronize")["id"]
         state = true_states(client, game_id)[-1]
         mover = state.current_player()
         before = stored_actions(client, game_id)
-        with Locked(any_db):
-            answer = move(client, game_id, tokens[mover], mover, state.legal_actions()[0],
-                          len(before))
-            refused(answer, 503, "database is not answering", "nothing was played")
+        answers = []
+        with Locked(any_db), client.websocket_connect(f"/ws/games/{other}") as page:
+            page.receive_json()
+            waiting = threading.Thread(target=lambda: answers.append(move(
+                client, game_id, tokens[mover], mover, state.legal_actions()[0], len(before))))
+            waiting.start()
+            # All the while that move waits for the lock, the server answers everyone else.
+            slowest = 0.0
+            while waiting.is_alive():
+                asked = time.monotonic()
+                page.send_json({"type": "ping"})
+                assert page.receive_json()["type"] == "pong"
+                slowest = max(slowest, time.monotonic() - asked)
+            assert slowest < 0.5
+            waiting.join()
+        refused(answers[0], 503, "database is not answering", "nothing was played")
         assert stored_actions(client, game_id) == before
         assert move(client, game_id, tokens[mover], mover, state.legal_actions()[0],
                     len(before)).status_code == 200
