@@ -246,7 +246,7 @@ class Locked:
 
 
 def test_4_a_locked_database_is_a_503_and_bots_resume_after_it(any_db):
-    with TestClient(create_app(any_db, busy_timeout=2.0)) as client:
+    with TestClient(create_app(any_db, busy_timeout=2.0, rate_limits=False)) as client:
         created = friend_game(client, "hadronize")
         game_id, tokens = created["id"], created["seat_tokens"]
         other = friend_game(client, "hadronize")["id"]
