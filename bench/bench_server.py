@@ -18,10 +18,12 @@ import argparse
 import asyncio
 import json
 import random
+import signal
 import statistics
 import sys
 import time
 import urllib.request
+from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -39,6 +41,7 @@ from quarkade.server.seats import new_game_id, new_token
 from quarkade.server.storage import Store, StoredSeat
 
 MISSED_AFTER = 5.0
+GOAL = "postgresql, 2 processes"
 
 
 def rss_mb(pid: int) -> float:
@@ -67,7 +70,7 @@ def store_finished_games(db: str, count: int) -> list[str]:
     """``count`` finished Hadronize games (random play), stored as the server stores them."""
     store = Store(db)
     rng = random.Random(1)
-    game = load_game("hadronize", goal=3)
+    game = load_game("hadronize", goal=1)
     ids = []
     for _ in range(count):
         state = game.new_initial_state()
@@ -99,6 +102,7 @@ class Load:
         self.pending: dict[str, tuple[int, float, set[int]]] = {}
         self.latencies: list[float] = []
         self.refused = 0
+        self.reasons: Counter[str] = Counter()
         self.missed = 0
 
     async def open(self) -> None:
@@ -129,6 +133,7 @@ class Load:
                 message = json.loads(raw)
                 if message["type"] == "error":
                     self.refused += 1
+                    self.reasons[f"{message['status']} {message['message'][:60]}"] += 1
                     continue
                 if message["type"] != "state":
                     continue
@@ -200,14 +205,17 @@ def open_finished(url: str, ids: list[str], pids: list[int]) -> list[list[float]
     return samples
 
 
-def measure(label: str, db: str, broker: str, workers: int, args, finished: list[str]):
+def measure(label: str, db: str, broker: str, workers: int, args, finished: list[str],
+            console: Console):
     server = Server(db, broker, "--workers", str(workers), "--no-rate-limits") if workers > 1 \
         else Server(db, "", "--no-rate-limits")
     try:
         pids = server_pids(server.process.pid, workers)
+        began = time.monotonic()
         with ThreadPoolExecutor(16) as pool:
             games = list(pool.map(lambda _: new_friend_game(server, goal=40),
                                   range(args.games)))
+        console.print(f"  {args.games} games made and joined in {time.monotonic() - began:.0f} s")
         load = Load(server.url, games, args.spectators)
 
         async def live() -> int:
@@ -218,7 +226,10 @@ def measure(label: str, db: str, broker: str, workers: int, args, finished: list
             return sent
 
         sent = asyncio.run(live())
+        began = time.monotonic()
         rss = open_finished(server.url, finished, pids)
+        console.print(f"  {len(finished)} finished games opened in "
+                      f"{time.monotonic() - began:.0f} s")
     finally:
         server.stop()
     times = sorted(load.latencies)
@@ -230,7 +241,7 @@ def measure(label: str, db: str, broker: str, workers: int, args, finished: list
     return {"label": label, "sent": sent, "rate": sent / args.seconds,
             "p50": pct(0.5), "p90": pct(0.9), "p99": pct(0.99),
             "median": 1000 * statistics.median(times) if times else float("nan"),
-            "missed": load.missed, "refused": load.refused,
+            "missed": load.missed, "refused": load.refused, "reasons": load.reasons,
             "rss": [round(sum(sample)) for sample in rss],
             "flat": (sum(rss[-1]) - after_2000) / after_2000 if after_2000 else float("nan")}
 
@@ -241,8 +252,12 @@ def main() -> None:
     parser.add_argument("--spectators", type=int, default=200)
     parser.add_argument("--rate", type=float, default=100.0, help="moves per second, in all")
     parser.add_argument("--seconds", type=float, default=20.0)
-    parser.add_argument("--finished", type=int, default=10_000)
+    parser.add_argument("--finished", type=int, default=10_000,
+                        help="finished games opened by the goal's configuration")
+    parser.add_argument("--finished-others", type=int, default=4_000,
+                        help="finished games opened by the other configurations")
     args = parser.parse_args()
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # stop the servers on the way out
     console = Console(width=170)
     postgres, redis = Postgres(), Redis()
     rows = []
@@ -258,13 +273,16 @@ def main() -> None:
                 label = f"{kind}, {workers} process{'es' if workers > 1 else ''}"
                 console.print(f"[bold]{label}[/bold]: {args.games} games, "
                               f"{2 * args.games + args.spectators} sockets ...")
-                rows.append(measure(label, db, redis.url(), workers, args, finished))
+                # The goal's configuration opens every finished game; the others fewer.
+                opened = finished if label == GOAL else finished[:args.finished_others]
+                rows.append(measure(label, db, redis.url(), workers, args, opened, console))
     finally:
         postgres.close()
         redis.close()
     table = Table(title=f"Server load: {args.games} two-seat games ({2 * args.games} seat "
                   f"sockets + {args.spectators} spectators), {args.rate:g} moves/s for "
-                  f"{args.seconds:g} s; then {args.finished} finished games opened")
+                  f"{args.seconds:g} s; then finished games opened ({args.finished} for "
+                  f"{GOAL}, {args.finished_others} for the others)")
     for head in ("configuration", "moves/s", "p50 ms", "p90 ms", "p99 ms", "missed",
                  "refused", "RSS MB (0, 2k, 4k, ... opened)", "RSS after 2k->end"):
         table.add_column(head, justify="right" if head != "configuration" else "left")
@@ -274,7 +292,10 @@ def main() -> None:
                       str(row["refused"]), " ".join(map(str, row["rss"])),
                       f"{100 * row['flat']:+.0f}%")
     console.print(table)
-    goal = next(r for r in rows if r["label"] == "postgresql, 2 processes")
+    for row in rows:
+        for reason, count in row["reasons"].most_common(3):
+            console.print(f"refused in {row['label']}: {count} x {reason}")
+    goal = next(r for r in rows if r["label"] == GOAL)
     met = goal["p99"] < 150 and goal["missed"] == 0 and abs(goal["flat"]) <= 0.2
     console.print(f"Goal (2 processes, PostgreSQL: p99 < 150 ms at 100 moves/s, no missed "
                   f"update, RSS within 20% after 2,000 games): {'met' if met else 'not met'}"
