@@ -136,10 +136,29 @@ class Hub:
                 return
             targets = [live]
         for live in targets:
-            try:
-                await live.refresh()
-            except Unavailable:
-                log.warning("game %s: could not reload a change from the database", live.id)
+            self._refresh_soon(live)
+
+    def _refresh_soon(self, live: LiveGame) -> None:
+        """Reload ``live`` in its own task, so one game's reload never holds up the next
+        message; messages that arrive meanwhile fold into one more reload."""
+        if live.refreshing is not None and not live.refreshing.done():
+            live.refresh_again = True
+            return
+
+        async def refresh() -> None:
+            while True:
+                live.refresh_again = False
+                try:
+                    await live.refresh()
+                except Unavailable:
+                    log.warning("game %s: could not reload a change from the database",
+                                live.id)
+                if not live.refresh_again:
+                    return
+
+        live.refreshing = asyncio.get_running_loop().create_task(refresh())
+        self.tasks.add(live.refreshing)
+        live.refreshing.add_done_callback(self.tasks.discard)
 
     # -- making and joining games ----------------------------------------------------------
 

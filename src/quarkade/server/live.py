@@ -92,6 +92,8 @@ class LiveGame:
         self.watchers: set[Watcher] = set()
         self.bot_task: asyncio.Task[None] | None = None
         self.recheck: asyncio.TimerHandle | None = None
+        self.refreshing: asyncio.Task[None] | None = None  # reloading another's change
+        self.refresh_again = False
         self.used = 0.0  # when a request last touched it (the hub's clock)
 
     def _replay(self, actions: list[int]) -> None:
