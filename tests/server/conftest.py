@@ -18,7 +18,9 @@ def db_url(tmp_path) -> str:
 
 @pytest.fixture
 def client(db_url) -> Iterator[TestClient]:
-    with TestClient(create_app(db_url)) as test_client:
+    """One test client for many devices and requests: no per-address rate limits (those
+    are tested on their own, in test_hardening.py)."""
+    with TestClient(create_app(db_url, rate_limits=False)) as test_client:
         yield test_client
 
 
