@@ -3,7 +3,7 @@
 Each game also has its own invariants; these are the ones every game owes every face:
 ascending legal actions inside the action space, unique notation that parses back,
 illegal actions refused with the state unchanged, chance outcomes summing to one, views
-that are JSON, replay of ``history()`` rebuilding the game, and zero-sum returns.
+(and the revealed view of a finished game) that are JSON, replay of ``history()`` rebuilding the game, and zero-sum returns.
 """
 
 import json
@@ -73,6 +73,11 @@ def test_random_game_keeps_the_contract(name, options, seed):
             action = rng.choice(legal)
         state.apply_action(action)
     assert state.is_terminal(), "game did not end in 20,000 actions"
+    before = snapshot(state)
+    revealed = state.revealed_view()  # what a finished game with reveal on shows
+    json.dumps(revealed)
+    assert revealed["revealed"] is True and revealed["player"] is None
+    assert state.revealed_view() == revealed and snapshot(state) == before
     returns = state.returns()
     assert len(returns) == game.num_players
     assert sum(returns) == pytest.approx(0)

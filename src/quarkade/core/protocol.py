@@ -234,6 +234,20 @@ class State(ABC):
         ``IllegalActionError``.
         """
 
+    def revealed_view(self) -> JSON:
+        """Everything, every seat's secrets included (``player`` is None, ``revealed`` is
+        True): what a face shows once a game is over, and only then, when its players chose
+        to reveal the hidden cards.
+
+        By default the spectator's view, which is everything in a game without hidden
+        information; a game that hides something overrides it (else each seat's own view
+        is added under ``seat_views``)."""
+        view = dict(self.view(SPECTATOR))
+        if not self.game.perfect_information:
+            view["seat_views"] = [self.view(seat) for seat in range(self.game.num_players)]
+        view["revealed"] = True
+        return view
+
     @abstractmethod
     def resample(self, player: int, rng: random.Random) -> State:
         """A state ``player`` cannot tell from this one, its hidden part drawn with ``rng``.

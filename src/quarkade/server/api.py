@@ -1,5 +1,5 @@
-"""The JSON API: the catalogue, making games, what a seat sees, moves, joining by invite,
-renewing invites, linking another device, rematches, replay steps, and health."""
+"""The JSON API: the catalogue, making games, what a seat sees, moves, chat, joining by
+invite, renewing invites, linking another device, rematches, replay steps, and health."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from quarkade.core.registry import list_games
+from quarkade.server import chat as chatting
 from quarkade.server import inputs
 from quarkade.server import seats as seating
 from quarkade.server.common import (
@@ -23,6 +24,7 @@ from quarkade.server.common import (
     viewpoint_of,
 )
 from quarkade.server.errors import ApiError
+from quarkade.server.live import chat_json
 from quarkade.server.storage import Unavailable
 
 
@@ -48,11 +50,11 @@ async def games(request: Request) -> Response:
                        "friend or bot:NAME")
     known_game(game)
     live, host_token = await hub_of(request).create(game, options, specs,
-                                                    body.get("visibility"))
+                                                    body.get("visibility"), body.get("reveal"))
     tokens = {s.seat: s.token for s in live.seats if s.kind in (seating.YOU, seating.HOTSEAT)}
     response = JSONResponse({
         "id": live.id, "url": f"/games/{live.id}", "host_token": host_token, "tokens": tokens,
-        "visibility": live.visibility,
+        "visibility": live.visibility, "reveal": live.reveal,
         "invites": [{"seat": s.seat, "url": f"/games/{live.id}/join/{s.invite}"}
                     for s in live.seats if s.kind == seating.FRIEND and s.invite]},
         status_code=201)
@@ -77,6 +79,21 @@ async def act(request: Request) -> Response:
                        "'seat', 'action' and 'step' are required")
     await live.act(holder, body["seat"], body["action"], body.get("step"))
     return JSONResponse(live.payload(body["seat"], holder))
+
+
+async def chat(request: Request) -> Response:
+    """GET: the game's chat (anyone who may open the game reads it); POST
+    ``{"seat": N, "text": "..."}``: a message for a seat this device holds."""
+    live = await live_of(request)
+    if request.method == "GET":
+        return JSONResponse({"messages": [chat_json(m) for m in live.chat]})
+    body = await body_of(request)
+    holder = live.holder(inputs.tokens(request, live.id))
+    if "seat" not in body or "text" not in body:
+        raise ApiError(400, "a chat message is {\"seat\": N, \"text\": \"...\"}; 'seat' "
+                       "and 'text' are required")
+    message = await chatting.post(hub_of(request), live, holder, body["seat"], body["text"])
+    return JSONResponse(chat_json(message), status_code=201)
 
 
 async def join(request: Request) -> Response:

@@ -5,7 +5,8 @@ named beside each route.
   ``/games/{id}/join/{invite}``, ``/games/{id}/link/{code}``, ``/games/{id}/rematch``,
   ``/games/{id}/replay``, ``/games/{id}/record``;
 - API (``api``): ``/api/games`` (GET the catalogue, POST a new game),
-  ``/api/games/{id}``, ``/api/games/{id}/actions``, ``/api/games/{id}/join``,
+  ``/api/games/{id}``, ``/api/games/{id}/actions``, ``/api/games/{id}/chat``,
+  ``/api/games/{id}/join``,
   ``/api/games/{id}/invites/{seat}``, ``/api/games/{id}/seats/{seat}/link``,
   ``/api/games/{id}/rematch``, ``/api/games/{id}/steps/{step}``, ``/healthz``;
 - live (``sockets``): ``/ws/games/{id}?seat=N``.
@@ -92,6 +93,7 @@ def create_app(db: str = DEFAULT_URL, bot_delay: float = 0.0, broker: str | None
         Route("/api/games", api.games, methods=["GET", "POST"]),
         Route("/api/games/{id}", api.game),
         Route("/api/games/{id}/actions", api.act, methods=["POST"]),
+        Route("/api/games/{id}/chat", api.chat, methods=["GET", "POST"]),
         Route("/api/games/{id}/join", api.join, methods=["POST"]),
         Route("/api/games/{id}/invites/{seat}", api.renew_invite, methods=["POST"]),
         Route("/api/games/{id}/seats/{seat}/link", api.link, methods=["POST"]),

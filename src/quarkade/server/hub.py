@@ -23,7 +23,7 @@ from quarkade.server.bots import BotPool
 from quarkade.server.broker import Broker
 from quarkade.server.clocks import Clock
 from quarkade.server.errors import ApiError
-from quarkade.server.limits import Limits
+from quarkade.server.limits import Limits, RateLimiter
 from quarkade.server.live import UNAVAILABLE, LiveGame
 from quarkade.server.storage import Store, StoredSeat, Unavailable, ValueTooLong
 
@@ -49,6 +49,7 @@ class Hub:
         self.games: OrderedDict[str, LiveGame] = OrderedDict()
         self.loading: dict[str, asyncio.Future[LiveGame]] = {}
         self.tasks: set[asyncio.Task[Any]] = set()
+        self.chat_rate = RateLimiter(limits.chat_messages, clock)  # per seat of a game
         self.closing = False
         self.sweeper: asyncio.Task[None] | None = None
 
@@ -163,26 +164,29 @@ class Hub:
     # -- making and joining games ----------------------------------------------------------
 
     async def create(self, game: str, options: dict[str, Any], seat_specs: list[Any],
-                     visibility: Any = None) -> tuple[LiveGame, str]:
-        """A new game from a game name, its options and a choice per seat; returns it and
-        its host token."""
+                     visibility: Any = None, reveal: Any = None) -> tuple[LiveGame, str]:
+        """A new game from a game name, its options, a choice per seat, who can find it and
+        whether its hidden cards are shown once it is over (by default: when a bot plays);
+        returns it and its host token."""
         try:
             loaded = load_game(game, **options)
         except QuarkadeError as problem:
             raise ApiError(400, str(problem)) from None
         seats = seating.parse_seats(game, seat_specs, loaded.num_players, self.clock.time(),
                                     self.limits.invite_seconds)
+        shown_to = seating.visibility_of(visibility)
+        revealed = seating.reveal_of(reveal, seats)
         host_token = seating.new_token()
-        live = await self._create(game, dict(loaded.options), seats, host_token,
-                                  seating.visibility_of(visibility))
+        live = await self._create(game, dict(loaded.options), seats, host_token, shown_to,
+                                  revealed)
         return live, host_token
 
     async def _create(self, game: str, options: dict[str, Any], seats: list[StoredSeat],
-                      host_token: str, visibility: str) -> LiveGame:
+                      host_token: str, visibility: str, reveal: bool) -> LiveGame:
         game_id = seating.new_game_id()
         try:
             await self.store.run(self.store.create_game, game_id, game, options, host_token,
-                                 seats, visibility)
+                                 seats, visibility, reveal)
         except ValueTooLong as problem:
             raise ApiError(400, f"a value is too long: {problem}") from None
         except Unavailable:
@@ -257,7 +261,7 @@ class Hub:
                 seats = seating.fresh_seats(live.seats, self.clock.time(),
                                             self.limits.invite_seconds)
                 new = await self._create(live.name, live.options, seats, seating.new_token(),
-                                         live.visibility)
+                                         live.visibility, live.reveal)
                 if await self.store.run(self.store.set_rematch, live.id, new.id):
                     live.rematch = new.id
                 else:  # another process made it first: keep theirs

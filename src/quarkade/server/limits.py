@@ -34,6 +34,13 @@ class Limits:
     bot_workers: int = 2  # processes that compute bot moves
     invite_seconds: float = 7 * 24 * 3600.0  # an invite link's life
     link_seconds: float = 600.0  # a link-another-device code's life
+    chat_characters: int = 300  # one chat message
+    chat_messages: Rate = field(default=Rate(5, 0.5))  # per seat of a game
+    saved_decks: int = 50  # decks one player may keep
+    deck_test_games: int = 2000  # "test this deck": games against each preset
+    deck_test_workers: int = 1  # processes that play deck tests (a bounded pool)
+    deck_tests_waiting: int = 4  # deck tests queued or running on one process
+    deck_tests: Rate = field(default=Rate(3, 1 / 60))  # per client address
 
 
 UNLIMITED = Rate(float("inf"), float("inf"))
@@ -44,7 +51,7 @@ def without_rates(limits: Limits) -> Limits:
     from dataclasses import replace
 
     return replace(limits, create_games=UNLIMITED, http_moves=UNLIMITED,
-                   socket_messages=UNLIMITED)
+                   socket_messages=UNLIMITED, chat_messages=UNLIMITED, deck_tests=UNLIMITED)
 
 
 class RateLimiter:

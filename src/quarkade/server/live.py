@@ -33,7 +33,13 @@ from quarkade.server import seats as seating
 from quarkade.server.bots import BotFailed, BotJob
 from quarkade.server.errors import ApiError
 from quarkade.server.inputs import whole_number
-from quarkade.server.storage import StepTaken, StoredGame, StoredSeat, Unavailable
+from quarkade.server.storage import (
+    StepTaken,
+    StoredChat,
+    StoredGame,
+    StoredSeat,
+    Unavailable,
+)
 
 if TYPE_CHECKING:
     from quarkade.server.hub import Hub
@@ -79,6 +85,8 @@ class LiveGame:
         self.host_token = stored.host_token
         self.created = stored.created
         self.visibility = stored.visibility
+        self.reveal = stored.reveal
+        self.chat: list[StoredChat] = list(stored.chat)
         self.seats: list[StoredSeat] = list(stored.seats)
         self.names = [s.name for s in self.seats]
         self.bots: dict[int, str] = {s.seat: s.agent for s in self.seats if s.agent}
@@ -87,6 +95,7 @@ class LiveGame:
         self.state: State = self.game.new_initial_state()
         self.moves: list[tuple[int, int]] = []  # (player, action) in the order played
         self.logs: dict[int, list[LogEntry]] = {v: [] for v in self.viewpoints}
+        self.revealed_log: list[LogEntry] | None = None  # made once the game is over
         self._replay(stored.actions)
         self.lock = asyncio.Lock()
         self.watchers: set[Watcher] = set()
@@ -195,11 +204,16 @@ class LiveGame:
         await self.hub.announce(self)
 
     async def refresh(self) -> None:
-        """Load what another process changed (moves, joins, a rematch) and show it."""
+        """Load what another process changed (moves, joins, a rematch, chat) and show it."""
         async with self.lock:
             changed = await self._catch_up()
+            fresh = await self.hub.store.run(self.hub.store.chat_since, self.id,
+                                             len(self.chat))
+            fresh = self.add_chat(fresh)
         if changed:
             await self.changed()
+        if fresh:
+            await self.send_chat(fresh)
 
     async def _catch_up(self) -> bool:
         actions, seats, rematch = await self.hub.store.run(
@@ -230,6 +244,25 @@ class LiveGame:
             return log_line(self.name, view, player, notation, self.names)
         except ModuleNotFoundError:  # a game without a text module: the notation says it
             return None
+
+    # -- chat ----------------------------------------------------------------------------
+
+    def add_chat(self, messages: list[StoredChat]) -> list[StoredChat]:
+        """Keep the messages not held yet (in order); returns those."""
+        fresh = [m for m in messages if m.number >= len(self.chat)]
+        for message in fresh:
+            if message.number == len(self.chat):
+                self.chat.append(message)
+        return [m for m in fresh if m.number < len(self.chat)]
+
+    async def send_chat(self, messages: list[StoredChat]) -> None:
+        """Show new chat messages on every open page (the chat is the same for all)."""
+        frame = {"type": "chat", "messages": [chat_json(m) for m in messages]}
+        for watcher in list(self.watchers):
+            try:
+                await watcher.send(frame)
+            except Exception:  # a page that went away; it catches up when it reconnects
+                self.watchers.discard(watcher)
 
     # -- bots ----------------------------------------------------------------------------
 
@@ -339,11 +372,19 @@ class LiveGame:
             except Exception:  # a page that went away; it catches up when it reconnects
                 self.watchers.discard(watcher)
 
+    @property
+    def revealing(self) -> bool:
+        """Whether every page is shown everything: the game is over and its table chose
+        to reveal the hidden cards then."""
+        return self.reveal and self.state.is_terminal()
+
     def payload(self, viewpoint: int, holder: seating.Holder) -> dict[str, Any]:
-        """Everything one page shows: only ``viewpoint``'s view, log and (if it moves) moves."""
+        """Everything one page shows: only ``viewpoint``'s view, log and (if it moves) moves;
+        everything once the game is over if the table chose to reveal."""
         state = self.state
         to_move = state.current_player()
-        view = state.view(viewpoint)
+        revealing = self.revealing
+        view = state.revealed_view() if revealing else state.view(viewpoint)
         legal: list[dict[str, Any]] = []
         if viewpoint >= 0 and to_move == viewpoint and viewpoint in holder.seats:
             for action in state.legal_actions():
@@ -354,14 +395,14 @@ class LiveGame:
             "id": self.id,
             "game": self.name,
             "title": game_class(self.name).title,
-            "options": self.game.options_for(viewpoint),
+            "options": self.game.options if revealing else self.game.options_for(viewpoint),
             "step": self.step,
             "seats": [{"seat": s.seat, "name": s.name, "kind": s.kind, "agent": s.agent,
                        "joined": s.joined} for s in self.seats],
             "viewpoint": None if viewpoint == SPECTATOR else viewpoint,
             "held": sorted(holder.seats),
             "view": view,
-            "secret": viewpoint >= 0 and _without_player(view)
+            "secret": not revealing and viewpoint >= 0 and _without_player(view)
             != _without_player(state.view(SPECTATOR)),
             "to_move": to_move if to_move >= 0 else None,
             "over": over,
@@ -369,9 +410,11 @@ class LiveGame:
             "winners": state.winners() if over else [],
             "outcome": _outcome(state),
             "legal": legal,
-            "log": [entry.public() for entry in self.logs[viewpoint]],
+            "log": [entry.public() for entry in self.log_for(viewpoint)],
             "rematch": self.rematch,
             "visibility": self.visibility,
+            "reveal": self.reveal,
+            "revealed": revealing,
         }
         if holder.host:
             # The host sees whether each friend joined; the link only while it is unspent.
@@ -391,23 +434,44 @@ class LiveGame:
     def _who(self, player: int) -> str:
         return self.names[player] if player >= 0 else "nobody"
 
+    def log_for(self, viewpoint: int) -> list[LogEntry]:
+        """The log ``viewpoint`` reads: its own, or every action in full once revealed."""
+        if not self.revealing:
+            return self.logs[viewpoint]
+        if self.revealed_log is None:
+            state = self.game.new_initial_state()
+            entries = []
+            for player, action in self.moves:
+                notation = state.action_to_string(action)
+                state.apply_action(action)
+                entries.append(LogEntry(len(state.history()), player, notation,
+                                        self._line(state.revealed_view(), player, notation),
+                                        False))
+            self.revealed_log = entries
+        return self.revealed_log
+
     def record_for(self, viewpoint: int) -> dict[str, Any]:
         """The game record as ``viewpoint`` may read it: its notation, and no id it may not
-        know (an action whose notation it reads differently gets id -1)."""
+        know (an action whose notation it reads differently gets id -1); once revealed,
+        every action in full, for everyone."""
+        revealing = self.revealing
         actions = [RecordedAction(-1 if entry.hidden else action, entry.text, player)
-                   for entry, (player, action) in zip(self.logs[viewpoint], self.moves,
+                   for entry, (player, action) in zip(self.log_for(viewpoint), self.moves,
                                                       strict=True)]
         seats = [Seat(s.name, s.agent or s.kind) for s in self.seats]
         over = self.state.is_terminal()
-        record = GameRecord(self.name, self.game.options_for(viewpoint), seats, actions,
+        options = self.game.options if revealing else self.game.options_for(viewpoint)
+        record = GameRecord(self.name, options, seats, actions,
                             self.state.returns() if over else None, seed="live",
                             created=self.created, outcome=_outcome(self.state))
         data = record.to_dict()
         data["viewer"] = "spectator" if viewpoint == SPECTATOR else viewpoint
+        data["revealed"] = revealing
         return data
 
     def step_view(self, viewpoint: int, step: int) -> dict[str, Any]:
-        """The table ``viewpoint`` saw after ``step`` actions (for the replay page)."""
+        """The table ``viewpoint`` saw after ``step`` actions (for the replay page); every
+        step in full once the game is over, if the table chose to reveal."""
         if not 0 <= step <= self.step:
             raise ApiError(404, f"step {step} does not exist; this game has steps 0-{self.step}")
         state = self.game.new_initial_state()
@@ -415,11 +479,18 @@ class LiveGame:
             state.apply_action(action)
         to_move = state.current_player()
         over = state.is_terminal()
-        return {"step": step, "steps": self.step, "view": state.view(viewpoint),
+        view = state.revealed_view() if self.revealing else state.view(viewpoint)
+        return {"step": step, "steps": self.step, "view": view,
                 "to_move": to_move if to_move >= 0 else None, "over": over,
                 "winners": state.winners() if over else [],
                 "outcome": _outcome(state),
                 "returns": state.returns() if over else None}
+
+
+def chat_json(message: StoredChat) -> dict[str, Any]:
+    """A chat message as pages get it (its text is shown as text, never as markup)."""
+    return {"number": message.number, "seat": message.seat, "name": message.name,
+            "text": message.body, "sent": message.sent}
 
 
 def _outcome(state: State) -> dict[str, Any] | None:
@@ -431,4 +502,4 @@ def _without_player(view: dict[str, Any]) -> dict[str, Any]:
     return {key: value for key, value in view.items() if key != "player"}
 
 
-__all__ = ["LiveGame", "Watcher"]
+__all__ = ["LiveGame", "Watcher", "chat_json"]

@@ -53,6 +53,23 @@ def visibility_of(value: object) -> str:
     return str(value)
 
 
+def reveal_of(value: object, seats: Sequence[StoredSeat]) -> bool:
+    """Whether to show every hidden card once the game is over: as asked (true/false,
+    yes/no, on/off), else yes when a bot plays (nobody then minds seeing its cards)."""
+    if value is None or value == "":
+        return any(s.kind == BOT for s in seats)
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower() if isinstance(value, str) else None
+    if text in ("true", "yes", "on", "1"):
+        return True
+    if text in ("false", "no", "off", "0"):
+        return False
+    shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
+    raise ApiError(400, f"reveal {shown}: choose true (every hidden card is shown once the "
+                   "game is over) or false (they stay hidden)")
+
+
 def parse_seats(game: str, specs: Sequence[object], players: int, now: float,
                 invite_seconds: float) -> list[StoredSeat]:
     """Seat choices (``you``, ``hotseat``, ``friend``, ``bot:greedy``) as seats with tokens

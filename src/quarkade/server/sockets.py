@@ -1,8 +1,11 @@
 """The WebSocket protocol of a game page.
 
 The page is sent ``{"type": "state", ...}`` (its seat's payload) now and after every
-change, and may send ``{"type": "act", "action": ID, "step": N}``, ``{"type": "rematch"}``
-or ``{"type": "ping"}``. Anything else (bad JSON, binary frames, huge numbers, deep
+change, and ``{"type": "chat", "messages": [...]}`` (every message now if there are any,
+then each new one);
+it may send ``{"type": "act", "action": ID, "step": N}``, ``{"type": "chat", "text": "..."}``
+(for the seat it shows, or the device's own seat), ``{"type": "rematch"}`` or
+``{"type": "ping"}``. Anything else (bad JSON, binary frames, huge numbers, deep
 nesting, too many messages) is answered ``{"type": "error", "status", "message"}`` and
 the socket stays open; only a refused connection is closed (code 4000 + status).
 """
@@ -19,7 +22,8 @@ from quarkade.server import inputs
 from quarkade.server.common import hub_of
 from quarkade.server.errors import ApiError
 from quarkade.server.limits import RateLimiter
-from quarkade.server.live import UNAVAILABLE, LiveGame, Watcher
+from quarkade.server import chat as chatting
+from quarkade.server.live import UNAVAILABLE, LiveGame, Watcher, chat_json
 from quarkade.server.storage import Unavailable
 
 log = logging.getLogger("quarkade.server")
@@ -45,6 +49,9 @@ async def live_socket(socket: WebSocket) -> None:
     try:
         await socket.send_json({"type": "state", "server": hub.process,
                                 **live.payload(viewpoint, holder)})
+        if live.chat:
+            await socket.send_json({"type": "chat", "all": True,
+                                    "messages": [chat_json(m) for m in live.chat]})
         while True:
             message = await socket.receive()
             if message["type"] == "websocket.disconnect":
@@ -87,6 +94,10 @@ async def _handle(socket: WebSocket, live: LiveGame, watcher: Watcher,
             raise ApiError(403, "a spectator cannot move; open a seat's invite link to play")
         await live.act(watcher.holder, watcher.viewpoint, message.get("action"),
                        message.get("step"))
+    elif kind == "chat":
+        held = watcher.holder.seats
+        seat = watcher.viewpoint if watcher.viewpoint in held else min(held, default=-1)
+        await chatting.post(hub, live, watcher.holder, seat, message.get("text"))
     elif kind == "rematch":
         new = await hub.rematch(live, watcher.holder)
         await socket.send_json({"type": "rematch", "id": new.id,
@@ -95,7 +106,8 @@ async def _handle(socket: WebSocket, live: LiveGame, watcher: Watcher,
         await socket.send_json({"type": "pong", "step": live.step})
     else:
         shown = repr(kind) if len(repr(kind)) <= 40 else repr(kind)[:37] + "..."
-        raise ApiError(400, f"unknown message type {shown}; types: act, rematch, ping")
+        raise ApiError(400, f"unknown message type {shown}; types: act, chat, rematch, "
+                       "ping")
 
 
 async def _error(socket: WebSocket, problem: ApiError) -> None:

@@ -210,3 +210,22 @@ def test_view_of_no_seat_is_refused():
             state.view(bad)
         with pytest.raises(IllegalActionError, match="no seat"):
             state.resample(bad, random.Random(0))
+
+
+def test_the_revealed_view_shows_every_card_of_the_time_deck():
+    """After the game (reveal on) the last round's whole time deck is face up, the cards
+    it never turned over too; mid-game, every card of the time deck, peeked or not."""
+    mid = []
+    state = random_game(0, 3, on_step=lambda s: mid.append(s.clone())
+                        if len(s.view(SPECTATOR)["time_deck"]) >= 3 else None)
+    assert state.is_terminal()
+    revealed = state.revealed_view()
+    assert revealed["player"] is None and revealed["revealed"] is True
+    last = revealed["last_round"]
+    assert len(last["time_deck"]) > len(last["revealed"]), \
+        "pick a seed whose last round leaves cards face down"
+    assert last["time_deck"][:len(last["revealed"])] == last["revealed"]
+    assert "time_deck" not in state.view(0)["last_round"]
+    during = mid[-1].revealed_view()["time_deck"]
+    assert [entry["card"] for entry in during] == mid[-1].time_deck()
+    assert any(entry["card"] is None for entry in mid[-1].view(0)["time_deck"])

@@ -255,3 +255,26 @@ def test_the_other_deck_option_is_hidden_from_a_seat():  # D-21
     turn = turn_for(state)
     assert turn.game.options["deck1"] == "observer"
     assert turn.sample_state(rng).game.options["deck0"] != "surge"
+
+
+def test_the_revealed_view_shows_every_hidden_card():
+    """After the game (reveal on): both hands, every noun with its exact size, both
+    decklists and what is left of each deck; nothing of it is in a seat's own view of
+    the other side."""
+    state = playout(0, {"deck0": "surge", "deck1": "observer"})
+    assert state.is_terminal()
+    revealed = state.revealed_view()
+    assert revealed["player"] is None and revealed["revealed"] is True
+    assert revealed["hands"] == [state.hand(0), state.hand(1)]
+    assert revealed["decklists"] == [state.view(0)["decklists"][0],
+                                     state.view(1)["decklists"][1]]
+    for seat in (0, 1):
+        assert sum(revealed["decks"][seat].values()) == state.deck_size(seat)
+        own = state.view(seat)["tables"][seat]  # a seat sees all of its own table
+        assert revealed["tables"][seat] == own
+    hidden_somewhere = [thing for seat in (0, 1)
+                        for thing in state.view(1 - seat)["tables"][seat]
+                        if thing["noun"] is None]
+    assert hidden_somewhere, "pick a seed whose final table hides a noun"
+    assert all(thing["noun"] for seat in (0, 1) for thing in revealed["tables"][seat])
+    assert state.view(0)["hand"] is not None and state.view(SPECTATOR)["hand"] is None

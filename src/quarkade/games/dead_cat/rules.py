@@ -501,10 +501,37 @@ class DeadCatState(State):
         every die and cube, the box size and the revealed cards; ``player`` is echoed back
         (``None`` for the spectator's view)."""
         self._check_viewer(player)
+        return self._view(player)
+
+    def revealed_view(self) -> dict[str, Any]:
+        """Everything, for after the game when its players chose to reveal: every card of
+        the time deck face up, and the last finished round's whole time deck
+        (``last_round["time_deck"]``, top first); the box and the removed cards were never
+        drawn, so there is nothing more to show. ``player`` is None."""
+        view = self._view(SPECTATOR, everything=True)
+        if view["last_round"] is not None:
+            view["last_round"]["time_deck"] = self._last_time_deck()
+        view["revealed"] = True
+        return view
+
+    def _last_time_deck(self) -> list[str]:
+        """The last finished round's whole time deck, top first (a round's end keeps only
+        the cards it turned over, so the round is played again from the history)."""
+        replay = self.game.new_initial_state()
+        cards: list[int] = []
+        for action in self._history:
+            before, rounds = replay._cards[:], len(replay._rounds)
+            replay.apply_action(action)
+            if len(replay._rounds) > rounds:
+                cards = before
+        return [CARD_NAMES[card] for card in reversed(cards)]
+
+    def _view(self, player: int, everything: bool = False) -> dict[str, Any]:
         size = len(self._cards)
         time_deck = [
             {"position": size - index, "peeker": peeker,
-             "card": CARD_NAMES[self._cards[index]] if peeker == player else None}
+             "card": CARD_NAMES[self._cards[index]] if everything or peeker == player
+             else None}
             for index, peeker in reversed(list(enumerate(self._peekers)))
         ]
         to_move = self.current_player()

@@ -130,6 +130,8 @@ OPENING_KINDS = (VERB, QUALIFIER, NOUN, -1, -1)
 
 # Why a game ended.
 DECOHERED, EMPTY_DECK, CLASSICAL = "decoherence", "empty deck", "made classical"
+# The viewer of ``revealed_view``: sees what every seat hides (never a ``view`` argument).
+EVERYONE = -3
 
 CLOSE_COST = (0,) * 9 + (3, 2, 2)  # D-5: the printed sizes
 _IS_CHANCE = tuple(phase in (DECKS, FIRST, OPENING, DRAW, COIN) for phase in range(9))
@@ -891,8 +893,23 @@ class DecoherenceState(State):
         if not (player in (0, 1) or player == SPECTATOR):
             raise IllegalActionError(f"no seat {player}; seats are 0-1 (or SPECTATOR, "
                                      f"{SPECTATOR})")
+        return self._view(player)
+
+    def revealed_view(self) -> dict[str, Any]:
+        """Everything, for after the game when its players chose to reveal: both hands
+        (``hands``), every noun with its exact size, both decklists, what is left in each
+        deck (``decks``, word counts), every card drawn. ``player`` is None."""
+        view = self._view(EVERYONE)
+        view["hands"] = [self.hand(seat) for seat in range(2)]
+        view["decks"] = [{WORDS[w]: self._decks[seat * NUM_WORDS + w]
+                          for w in range(NUM_WORDS) if self._decks[seat * NUM_WORDS + w]}
+                         for seat in range(2)]
+        view["revealed"] = True
+        return view
+
+    def _view(self, player: int) -> dict[str, Any]:
         to_move = self.current_player()
-        open_lists = self.game.open_decklists
+        open_lists = self.game.open_decklists or player == EVERYONE
         pending = None
         if self._pending is not None:
             owner, closer, verb, qualifier, g = self._pending
@@ -904,14 +921,14 @@ class DecoherenceState(State):
                 "verb": WORDS[verb],
                 "qualifier": WORDS[qualifier],
                 "noun": WORDS[noun] if noun >= 0 and (
-                    player == owner or self._table[base + SEEN]) else None,
+                    _sees(player, owner) or self._table[base + SEEN]) else None,
                 "slot": g % MAX_TABLE + 1,
                 "waiting": "target" if self._phase == TARGET else "coin",
             }
         seat_active = self._active
         return {
             "game": "decoherence",
-            "player": None if player == SPECTATOR else player,
+            "player": None if player < 0 else player,
             "phase": PHASE_NAMES[self._phase],
             "to_move": to_move if to_move >= 0 else None,
             "active": seat_active if seat_active >= 0 else None,
@@ -953,7 +970,7 @@ class DecoherenceState(State):
             noun = table[base]
             if noun < 0:
                 continue
-            visible = player == seat or bool(table[base + SEEN])
+            visible = _sees(player, seat) or bool(table[base + SEEN])
             spin = table[base + SPIN]
             size = exact = None
             if visible:
@@ -962,7 +979,7 @@ class DecoherenceState(State):
                 if noun == BOUBA and spin:
                     for b in range(start * FIELDS, (start + MAX_TABLE) * FIELDS, FIELDS):
                         if b != base and table[b] >= 0 and table[b + SPIN] == spin:
-                            if player == seat or table[b + SEEN]:
+                            if _sees(player, seat) or table[b + SEEN]:
                                 size += table[b] == BOUBA
                             else:
                                 exact = False  # an unseen noun in the same spin may bunch
@@ -1096,16 +1113,21 @@ def _splits_holding(kind: int, seen: tuple[int, ...]) -> tuple[tuple[int, ...], 
 
 # -- events: what the last action did, as each seat may read it ---------------------------
 
+def _sees(player: int, seat: int) -> bool:
+    """Whether ``player`` (a seat, ``SPECTATOR`` or ``EVERYONE``) sees what ``seat`` hides."""
+    return player == seat or player == EVERYONE
+
+
 def _event_view(event: tuple, player: int, table: list[int], open_lists: bool
                 ) -> dict[str, Any]:
     kind = event[0]
     if kind == "draw":
         _, seat, word, opening = event
         return {"type": "draw", "seat": seat, "opening": bool(opening),
-                "word": WORDS[word] if seat == player and word >= 0 else None}
+                "word": WORDS[word] if _sees(player, seat) and word >= 0 else None}
     if kind == "deck":
         _, seat, deck_kind, index = event
-        shown = index >= 0 and (seat == player or open_lists)
+        shown = index >= 0 and (_sees(player, seat) or open_lists)
         return {"type": "deck", "seat": seat, "kind": KIND_NAMES[deck_kind],
                 "cards": composition_text(deck_kind, KIND_COMPOSITIONS[deck_kind][index])
                 if shown else None}
@@ -1114,7 +1136,7 @@ def _event_view(event: tuple, player: int, table: list[int], open_lists: bool
         return {
             "type": "sentence", "owner": owner, "closer": closer if closer >= 0 else None,
             "verb": WORDS[verb], "qualifier": WORDS[qualifier],
-            "noun": WORDS[noun] if noun >= 0 and (public or player == owner) else None,
+            "noun": WORDS[noun] if noun >= 0 and (public or _sees(player, owner)) else None,
             "left": None if g < 0 else _thing_ref(g, player, table),
             "facts": [_fact_view(fact, player, table) for fact in facts],
         }
@@ -1136,7 +1158,7 @@ def _thing_ref(g: int, player: int, table: list[int], noun: int = -2,
         noun = table[base]
     if seen < 0:
         seen = table[base + SEEN] if table[base] >= 0 else 1
-    visible = noun >= 0 and (seat == player or bool(seen))
+    visible = noun >= 0 and (_sees(player, seat) or bool(seen))
     ref: dict[str, Any] = {"seat": seat, "slot": slot + 1,
                            "noun": WORDS[noun] if visible else None}
     if table[base] >= 0:

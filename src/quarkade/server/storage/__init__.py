@@ -5,6 +5,9 @@ from quarkade.server.storage.store import (
     DEFAULT_URL,
     StepTaken,
     Store,
+    StoredChat,
+    StoredDeck,
+    StoredDeckTest,
     StoredGame,
     StoredSeat,
     Unavailable,
@@ -12,8 +15,17 @@ from quarkade.server.storage.store import (
     database_url,
     shown_url,
 )
-from quarkade.server.storage.tables import actions_table, bot_claims_table, games_table, seats_table
+from quarkade.server.storage.tables import (
+    actions_table,
+    bot_claims_table,
+    chat_table,
+    deck_tests_table,
+    decks_table,
+    games_table,
+    seats_table,
+)
 
-__all__ = ["DEFAULT_URL", "StepTaken", "Store", "StoredGame", "StoredSeat", "Unavailable",
-           "ValueTooLong", "actions_table", "bot_claims_table", "database_url", "games_table",
-           "seats_table", "shown_url"]
+__all__ = ["DEFAULT_URL", "StepTaken", "Store", "StoredChat", "StoredDeck", "StoredDeckTest",
+           "StoredGame", "StoredSeat", "Unavailable", "ValueTooLong", "actions_table",
+           "bot_claims_table", "chat_table", "database_url", "deck_tests_table",
+           "decks_table", "games_table", "seats_table", "shown_url"]

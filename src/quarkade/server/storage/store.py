@@ -17,12 +17,22 @@ import json
 import logging
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
-from sqlalchemy import String, Table, create_engine, delete, event, insert, select, update
-from sqlalchemy.engine import URL, Engine, make_url
+from sqlalchemy import (
+    String,
+    Table,
+    create_engine,
+    delete,
+    event,
+    func,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.engine import URL, Connection, Engine, make_url
 from sqlalchemy.exc import (
     ArgumentError,
     IntegrityError,
@@ -35,6 +45,9 @@ from quarkade.server.storage import migrate
 from quarkade.server.storage.tables import (
     actions_table,
     bot_claims_table,
+    chat_table,
+    deck_tests_table,
+    decks_table,
     games_table,
     seats_table,
 )
@@ -81,6 +94,38 @@ class StoredGame:
     returns: list[float] | None
     rematch: str | None
     visibility: str = "unlisted"
+    reveal: bool = False
+    chat: list[StoredChat] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class StoredChat:
+    """One chat message: its place in the game's chat, who sent it and when."""
+
+    number: int
+    seat: int
+    name: str
+    body: str
+    sent: float
+
+
+@dataclass(frozen=True)
+class StoredDeck:
+    id: str
+    name: str
+    deck: str
+    updated: float
+
+
+@dataclass(frozen=True)
+class StoredDeckTest:
+    id: str
+    owner: str
+    deck: str
+    games: int
+    results: dict[str, list[int]]
+    state: str
+    updated: float
 
 
 def database_url(text: str) -> str:
@@ -141,9 +186,10 @@ class Store:
     # -- games -------------------------------------------------------------------------
 
     def create_game(self, game_id: str, game: str, options: dict[str, Any], host_token: str,
-                    seats: Sequence[StoredSeat], visibility: str = "unlisted") -> None:
+                    seats: Sequence[StoredSeat], visibility: str = "unlisted",
+                    reveal: bool = False) -> None:
         game_row = {"id": game_id, "game": game, "options": json.dumps(options),
-                    "host_token": host_token, "visibility": visibility,
+                    "host_token": host_token, "visibility": visibility, "reveal": reveal,
                     "created": datetime.now(UTC).isoformat(timespec="seconds")}
         seat_rows = [{"game_id": game_id, "seat": s.seat, "kind": s.kind, "agent": s.agent,
                       "name": s.name, "token": s.token, "joined": s.joined,
@@ -165,6 +211,7 @@ class Store:
             actions = db.execute(select(actions_table.c.action)
                                  .where(actions_table.c.game_id == game_id)
                                  .order_by(actions_table.c.step)).scalars().all()
+            chat = self._chat(db, game_id, 0)
         return StoredGame(
             id=row.id, game=row.game, options=json.loads(row.options),
             host_token=row.host_token, created=row.created,
@@ -172,7 +219,8 @@ class Store:
                               s.invite, s.invite_expires) for s in seats],
             actions=list(actions),
             returns=None if row.returns is None else json.loads(row.returns),
-            rematch=row.rematch, visibility=row.visibility)
+            rematch=row.rematch, visibility=row.visibility, reveal=bool(row.reveal),
+            chat=chat)
 
     def changes_since(self, game_id: str, step: int) -> tuple[list[int], list[StoredSeat],
                                                                 str | None]:
@@ -217,7 +265,7 @@ class Store:
     def delete_game(self, game_id: str) -> None:
         """Remove a game that lost a race to exist (a second rematch)."""
         with self.engine.begin() as db:
-            for table in (actions_table, seats_table, bot_claims_table):
+            for table in (actions_table, seats_table, bot_claims_table, chat_table):
                 db.execute(delete(table).where(table.c.game_id == game_id))
             db.execute(delete(games_table).where(games_table.c.id == game_id))
 
@@ -274,6 +322,100 @@ class Store:
                 seats_table.c.game_id == game_id, seats_table.c.seat == row.seat,
                 seats_table.c.link == code).values(link=None, link_expires=None)).rowcount
         return (row.seat, row.token) if changed else None
+
+    # -- chat ----------------------------------------------------------------------------
+
+    def add_chat(self, game_id: str, seat: int, name: str, body: str, sent: float
+                 ) -> StoredChat:
+        """Append a message to the game's chat (numbered in the order stored, whichever
+        process stores it)."""
+        row = {"game_id": game_id, "seat": seat, "name": name, "body": body, "sent": sent}
+        check_lengths(chat_table, row)
+        for _ in range(20):
+            with self.engine.connect() as db:
+                number = db.execute(select(func.count()).select_from(chat_table)
+                                    .where(chat_table.c.game_id == game_id)).scalar() or 0
+            try:
+                with self.engine.begin() as db:
+                    db.execute(insert(chat_table).values(number=number, **row))
+            except IntegrityError:  # another process stored one at that number: next
+                continue
+            return StoredChat(number, seat, name, body, sent)
+        raise Unavailable("the chat is too busy")
+
+    def chat_since(self, game_id: str, number: int) -> list[StoredChat]:
+        with self.engine.connect() as db:
+            return self._chat(db, game_id, number)
+
+    @staticmethod
+    def _chat(db: Connection, game_id: str, number: int) -> list[StoredChat]:
+        rows = db.execute(select(chat_table).where(chat_table.c.game_id == game_id,
+                                                   chat_table.c.number >= number)
+                          .order_by(chat_table.c.number)).all()
+        return [StoredChat(r.number, r.seat, r.name, r.body, r.sent) for r in rows]
+
+    # -- decks ---------------------------------------------------------------------------
+
+    def decks(self, owner: str) -> list[StoredDeck]:
+        """``owner``'s saved decks, by name."""
+        with self.engine.connect() as db:
+            rows = db.execute(select(decks_table).where(decks_table.c.owner == owner)
+                              .order_by(decks_table.c.name)).all()
+        return [StoredDeck(r.id, r.name, r.deck, r.updated) for r in rows]
+
+    def save_deck(self, owner: str, deck_id: str, name: str, deck: str, now: float,
+                  limit: int) -> tuple[StoredDeck, bool]:
+        """Save ``deck`` under ``name`` (replacing the owner's deck of that name); the deck
+        and whether it is new. ``ValueError`` when the owner has ``limit`` decks already."""
+        row = {"id": deck_id, "owner": owner, "name": name, "deck": deck, "updated": now}
+        check_lengths(decks_table, row)
+        with self.engine.begin() as db:
+            found = db.execute(select(decks_table.c.id).where(
+                decks_table.c.owner == owner, decks_table.c.name == name)).scalar()
+            if found is not None:
+                db.execute(update(decks_table).where(decks_table.c.id == found)
+                           .values(deck=deck, updated=now))
+                return StoredDeck(found, name, deck, now), False
+            held = db.execute(select(func.count()).select_from(decks_table)
+                              .where(decks_table.c.owner == owner)).scalar() or 0
+            if held >= limit:
+                raise ValueError(f"you have {held} saved decks, the most one player may "
+                                 "keep; delete one first")
+            db.execute(insert(decks_table).values(**row))
+        return StoredDeck(deck_id, name, deck, now), True
+
+    def delete_deck(self, owner: str, deck_id: str) -> bool:
+        with self.engine.begin() as db:
+            return bool(db.execute(delete(decks_table).where(
+                decks_table.c.owner == owner, decks_table.c.id == deck_id)).rowcount)
+
+    def start_deck_test(self, test_id: str, owner: str, deck: str, games: int,
+                        now: float) -> None:
+        with self.engine.begin() as db:
+            db.execute(insert(deck_tests_table).values(
+                id=test_id, owner=owner, deck=deck, games=games, results="{}",
+                state="running", updated=now))
+
+    def update_deck_test(self, test_id: str, results: dict[str, list[int]], state: str,
+                         now: float) -> None:
+        with self.engine.begin() as db:
+            db.execute(update(deck_tests_table).where(deck_tests_table.c.id == test_id)
+                       .values(results=json.dumps(results), state=state, updated=now))
+
+    def deck_test(self, test_id: str) -> StoredDeckTest | None:
+        with self.engine.connect() as db:
+            row = db.execute(select(deck_tests_table)
+                             .where(deck_tests_table.c.id == test_id)).first()
+        if row is None:
+            return None
+        return StoredDeckTest(row.id, row.owner, row.deck, row.games, json.loads(row.results),
+                              row.state, row.updated)
+
+    def running_deck_tests(self, owner: str) -> int:
+        with self.engine.connect() as db:
+            return db.execute(select(func.count()).select_from(deck_tests_table).where(
+                deck_tests_table.c.owner == owner,
+                deck_tests_table.c.state == "running")).scalar() or 0
 
     # -- bots ----------------------------------------------------------------------------
 

@@ -10,7 +10,18 @@ nullable ``seats.player_id``, added by its own migration.
 
 from __future__ import annotations
 
-from sqlalchemy import Boolean, Column, Float, Integer, MetaData, String, Table, Text
+from sqlalchemy import (
+    Boolean,
+    Column,
+    Float,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    UniqueConstraint,
+    false,
+)
 
 metadata = MetaData()
 
@@ -24,6 +35,8 @@ games_table = Table(
     Column("returns", Text),  # JSON, once the game is over
     Column("rematch", String(32)),  # the id of the rematch, once someone asked for one
     Column("visibility", String(16), nullable=False),  # public or unlisted
+    # Show every hidden card once the game is over (chosen at creation, shown to every seat).
+    Column("reveal", Boolean, nullable=False, server_default=false()),
 )
 
 seats_table = Table(
@@ -57,4 +70,38 @@ bot_claims_table = Table(
     Column("step", Integer, primary_key=True),
     Column("owner", String(64), nullable=False),  # the claiming process
     Column("expires", Float, nullable=False),  # seconds since the epoch
+)
+
+# A game's chat, in the order sent; written only by seated players.
+chat_table = Table(
+    "chat", metadata,
+    Column("game_id", String(32), primary_key=True),
+    Column("number", Integer, primary_key=True),  # 0, 1, 2, ... in the order sent
+    Column("seat", Integer, nullable=False),
+    Column("name", String(100), nullable=False),  # the seat's name when it was sent
+    Column("body", String(300), nullable=False),
+    Column("sent", Float, nullable=False),  # seconds since the epoch
+)
+
+# Decoherence decks saved by their owner (a player), one per name.
+decks_table = Table(
+    "decks", metadata,
+    Column("id", String(32), primary_key=True),
+    Column("owner", String(64), nullable=False),
+    Column("name", String(40), nullable=False),
+    Column("deck", String(200), nullable=False),  # the canonical deck text
+    Column("updated", Float, nullable=False),
+    UniqueConstraint("owner", "name", name="decks_owner_name"),
+)
+
+# "Test this deck" runs: progress and results, so any process can answer for them.
+deck_tests_table = Table(
+    "deck_tests", metadata,
+    Column("id", String(32), primary_key=True),
+    Column("owner", String(64), nullable=False),
+    Column("deck", String(200), nullable=False),
+    Column("games", Integer, nullable=False),  # games against each preset
+    Column("results", Text, nullable=False),  # JSON: {preset: [wins, draws, played]}
+    Column("state", String(16), nullable=False),  # running, done, failed
+    Column("updated", Float, nullable=False),
 )
