@@ -3,7 +3,8 @@
 Each game also has its own invariants; these are the ones every game owes every face:
 ascending legal actions inside the action space, unique notation that parses back,
 illegal actions refused with the state unchanged, chance outcomes summing to one, views
-(and the revealed view of a finished game) that are JSON, replay of ``history()`` rebuilding the game, and zero-sum returns.
+(and the revealed view of a finished game) that are JSON, replay of ``history()``
+rebuilding the game, and zero-sum returns.
 """
 
 import json

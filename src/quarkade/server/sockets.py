@@ -18,11 +18,11 @@ from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
+from quarkade.server import chat as chatting
 from quarkade.server import inputs
 from quarkade.server.common import hub_of
 from quarkade.server.errors import ApiError
 from quarkade.server.limits import RateLimiter
-from quarkade.server import chat as chatting
 from quarkade.server.live import UNAVAILABLE, LiveGame, Watcher, chat_json
 from quarkade.server.storage import Unavailable
 

@@ -1115,7 +1115,7 @@ def _splits_holding(kind: int, seen: tuple[int, ...]) -> tuple[tuple[int, ...], 
 
 def _sees(player: int, seat: int) -> bool:
     """Whether ``player`` (a seat, ``SPECTATOR`` or ``EVERYONE``) sees what ``seat`` hides."""
-    return player == seat or player == EVERYONE
+    return player in (seat, EVERYONE)
 
 
 def _event_view(event: tuple, player: int, table: list[int], open_lists: bool
