@@ -12,11 +12,14 @@ from quarkade.core.protocol import SPECTATOR, State
 from quarkade.core.registry import game_class
 
 
-def friend_game(client: TestClient, game: str, **options: Any) -> dict[str, Any]:
-    """A game whose seats are all friends: returns the API answer plus ``seat_tokens``."""
+def friend_game(client: TestClient, game: str, reveal: bool | None = None,
+                **options: Any) -> dict[str, Any]:
+    """A game whose seats are all friends (``reveal``: show every hidden card once it is
+    over): returns the API answer plus ``seat_tokens``."""
     players = load_game(game, **options).num_players
     answer = client.post("/api/games", json={"game": game, "options": options,
-                                             "seats": ["friend"] * players})
+                                             "seats": ["friend"] * players,
+                                             "reveal": reveal})
     assert answer.status_code == 201, answer.text
     created = answer.json()
     client.cookies.clear()  # the creating device's cookie; tests pass tokens explicitly

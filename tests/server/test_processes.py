@@ -191,3 +191,20 @@ def test_after_kill_9_of_one_process_the_other_carries_on(shared):
     finally:
         a.stop(kill=True)
         b.stop()
+
+
+def test_a_chat_message_through_one_process_reaches_a_page_on_the_other(pair):
+    a, b = pair
+    game_id, tokens = new_friend_game(a, players=2)
+    with b.socket(game_id, tokens[1], 1) as page_on_b:
+        receive_state(page_on_b, lambda m: True)
+        status, sent = a.post(f"/api/games/{game_id}/chat", {"seat": 0, "text": "hi from A"},
+                              tokens[0])
+        assert status == 201, sent
+        while True:
+            message = json.loads(page_on_b.recv(timeout=30))
+            if message["type"] == "chat":
+                break
+        assert [(m["seat"], m["text"]) for m in message["messages"]] == [(0, "hi from A")]
+    status, listed = b.get(f"/api/games/{game_id}/chat")
+    assert status == 200 and [m["text"] for m in listed["messages"]] == ["hi from A"]

@@ -53,7 +53,8 @@ async def new_game_page(request: Request) -> Response:
         players = game_class(game)(**options).num_players
         specs = [values.get(f"seat{seat}", "") for seat in range(players)]
         live, host_token = await hub_of(request).create(game, options, specs,
-                                                        values.get("visibility"))
+                                                        values.get("visibility"),
+                                                        values.get("reveal"))
     except (ApiError, QuarkadeError) as problem:
         message = problem.message if isinstance(problem, ApiError) else str(problem)
         status = problem.status if isinstance(problem, ApiError) else 400

@@ -1,0 +1,147 @@
+"""Reveal after the game: chosen at creation (by default on when a bot plays), shown to
+every seat, and only once the game is over does every page, replay step and record show
+every hidden card. Before the end, or with reveal off, a seat still cannot tell apart two
+games that differ only in what it cannot see."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from quarkade import list_games
+from quarkade.core.protocol import SPECTATOR
+from quarkade.core.registry import game_class
+from quarkade.core.rng import random_playout
+from quarkade.server.live import LiveGame
+from quarkade.server.storage import StoredGame, StoredSeat
+from tests.server.helpers import (
+    friend_game,
+    play_moves,
+    refused,
+    seat_payload,
+    true_states,
+    viewpoints,
+)
+from tests.twins import NoTwin, history_with_secrets, twin_history
+
+HIDDEN = [name for name in list_games() if not game_class(name).perfect_information]
+
+
+def made(client, seats, **extra):
+    answer = client.post("/api/games", json={"game": "decoherence", "seats": seats, **extra})
+    assert answer.status_code == 201, answer.text
+    created = answer.json()
+    payload = client.get(f"/api/games/{created['id']}").json()
+    assert payload["reveal"] is created["reveal"] and payload["revealed"] is False
+    client.cookies.clear()
+    return created["reveal"]
+
+
+def test_reveal_is_chosen_at_creation_and_on_by_default_with_a_bot(client):
+    assert made(client, ["you", "bot:greedy"]) is True
+    assert made(client, ["you", "friend"]) is False
+    assert made(client, ["you", "friend"], reveal=True) is True
+    assert made(client, ["you", "bot:greedy"], reveal="no") is False
+    for bad in ("maybe", 3, ["yes"], {"x": 1}):
+        answer = client.post("/api/games", json={"game": "decoherence", "reveal": bad,
+                                                 "seats": ["you", "friend"]})
+        refused(answer, 400, "reveal", "choose true", "or false")
+    # The form too: a refusal names what is allowed, and no game was made.
+    before = client.app.state.store.count_games()
+    page = client.post("/new/decoherence", data={"seat0": "you", "seat1": "friend",
+                                                 "reveal": "perhaps"})
+    assert page.status_code == 400 and "choose true" in page.text
+    assert client.app.state.store.count_games() == before
+
+
+def stored_copy(live, history, reveal):
+    """``live``'s game replayed to ``history`` (a twin's, say), with reveal on or off."""
+    seats = [StoredSeat(s.seat, s.kind, s.agent, s.name, s.token, s.joined) for s in live.seats]
+    return LiveGame(live.hub, StoredGame(live.id, live.name, live.options, live.host_token,
+                                         live.created, seats, history, None, None,
+                                         reveal=reveal))
+
+
+def everything_a_seat_gets(live, viewpoint, holder):
+    """The payload, the record and a few replay steps, as ``viewpoint`` gets them."""
+    steps = sorted({0, live.step // 2, live.step})
+    return (live.payload(viewpoint, holder), live.record_for(viewpoint),
+            [live.step_view(viewpoint, step) for step in steps])
+
+
+@pytest.mark.parametrize("game", HIDDEN)
+def test_nothing_is_revealed_before_the_end_or_with_reveal_off(client, game):
+    """Twins (histories a seat sees the same way, really differing) give that seat the
+    same payload, record and replay: with reveal on while the game goes on, and with
+    reveal off once it is over."""
+    created = friend_game(client, game)
+    live = client.app.state.hub.games[created["id"]]
+    for viewpoint in range(live.game.num_players):
+        holder = live.holder([created["seat_tokens"][viewpoint]])
+        rng = random.Random(viewpoint)
+        history = history_with_secrets(live.game, viewpoint, rng, 10)
+        twin = twin_history(live.game, history, viewpoint, random.Random(4))
+        assert twin != history
+        first, second = stored_copy(live, history, True), stored_copy(live, twin, True)
+        assert not first.state.is_terminal()
+        assert everything_a_seat_gets(first, viewpoint, holder) == \
+            everything_a_seat_gets(second, viewpoint, holder)
+        assert first.payload(viewpoint, holder)["revealed"] is False
+        # The whole game, reveal off: its twin to the end looks the same too.
+        whole, twin = finished_twins(live.game, viewpoint, rng)
+        first, second = stored_copy(live, whole, False), stored_copy(live, twin, False)
+        assert first.state.is_terminal()
+        assert everything_a_seat_gets(first, viewpoint, holder) == \
+            everything_a_seat_gets(second, viewpoint, holder)
+        # The same pair with reveal on: now the seat is shown what differed (in the log,
+        # which reads every action in full, and the record).
+        first, second = stored_copy(live, whole, True), stored_copy(live, twin, True)
+        assert first.payload(viewpoint, holder)["log"] != \
+            second.payload(viewpoint, holder)["log"]
+        assert first.record_for(viewpoint) != second.record_for(viewpoint)
+
+
+def finished_twins(game, seat, rng):
+    """A whole game that hid something from ``seat`` to the end, and a twin of it."""
+    for _ in range(30):
+        whole = random_playout(game.new_initial_state(), rng).history()
+        try:
+            twin = twin_history(game, whole, seat, random.Random(5), tries=30)
+        except NoTwin:
+            continue
+        assert twin != whole
+        return whole, twin
+    raise NoTwin(f"no finished {game.name} game hid anything from seat {seat}")
+
+
+@pytest.mark.parametrize("game", HIDDEN)
+def test_a_finished_game_with_reveal_on_shows_everyone_everything(client, game):
+    created = friend_game(client, game, reveal=True)
+    game_id, tokens = created["id"], created["seat_tokens"]
+    rng = random.Random(3)
+    before = play_moves(client, game_id, tokens, 2, rng.choice)
+    assert not before.is_terminal()
+    middle = seat_payload(client, game_id, tokens[0], 0).json()
+    assert middle["reveal"] is True and middle["revealed"] is False
+    assert middle["view"] == before.view(0)
+    final = play_moves(client, game_id, tokens, 5000, rng.choice)
+    assert final.is_terminal()
+    states = true_states(client, game_id)
+    history = final.history()
+    for viewpoint in viewpoints(final):
+        token = tokens.get(viewpoint)
+        params = {"seat": "spectator" if viewpoint == SPECTATOR else viewpoint,
+                  **({"token": token} if token else {})}
+        payload = client.get(f"/api/games/{game_id}", params=params).json()
+        assert payload["revealed"] is True and payload["secret"] is False
+        assert payload["view"] == final.revealed_view()
+        assert payload["options"] == dict(final.game.options)
+        assert [e["text"] for e in payload["log"]] == [
+            states[step].action_to_string(action) for step, action in enumerate(history)]
+        record = client.get(f"/games/{game_id}/record", params=params).json()
+        assert record["revealed"] is True
+        assert [a["id"] for a in record["actions"]] == history
+        for step in (0, len(history) // 3, len(history)):
+            shown = client.get(f"/api/games/{game_id}/steps/{step}", params=params).json()
+            assert shown["view"] == states[step].revealed_view()
