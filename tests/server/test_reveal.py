@@ -73,18 +73,20 @@ def everything_a_seat_gets(live, viewpoint, holder):
 @pytest.mark.parametrize("game", HIDDEN)
 def test_nothing_is_revealed_before_the_end_or_with_reveal_off(client, game):
     """Twins (histories a seat sees the same way, really differing) give that seat the
-    same payload, record and replay: with reveal on while the game goes on, and with
-    reveal off once it is over."""
+    same payload (its moves, and which of them would end the game for it, included),
+    record and replay: with reveal on while the game goes on, and with reveal off once it
+    is over."""
     created = friend_game(client, game)
     live = client.app.state.hub.games[created["id"]]
     for viewpoint in range(live.game.num_players):
         holder = live.holder([created["seat_tokens"][viewpoint]])
         rng = random.Random(viewpoint)
-        history = history_with_secrets(live.game, viewpoint, rng, 10)
+        history = history_with_secrets(live.game, viewpoint, rng, 10, deciding=True)
         twin = twin_history(live.game, history, viewpoint, random.Random(4))
         assert twin != history
         first, second = stored_copy(live, history, True), stored_copy(live, twin, True)
-        assert not first.state.is_terminal()
+        assert not first.state.is_terminal() and first.state.current_player() == viewpoint
+        assert first.payload(viewpoint, holder)["legal"]  # with any warnings of a last move
         assert everything_a_seat_gets(first, viewpoint, holder) == \
             everything_a_seat_gets(second, viewpoint, holder)
         assert first.payload(viewpoint, holder)["revealed"] is False

@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import random
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -96,6 +97,7 @@ class LiveGame:
         self.moves: list[tuple[int, int]] = []  # (player, action) in the order played
         self.logs: dict[int, list[LogEntry]] = {v: [] for v in self.viewpoints}
         self.revealed_log: list[LogEntry] | None = None  # made once the game is over
+        self._ending_cache: tuple[int, dict[int, str]] | None = None  # (step, endings)
         self._replay(stored.actions)
         self.lock = asyncio.Lock()
         self.watchers: set[Watcher] = set()
@@ -387,9 +389,11 @@ class LiveGame:
         view = state.revealed_view() if revealing else state.view(viewpoint)
         legal: list[dict[str, Any]] = []
         if viewpoint >= 0 and to_move == viewpoint and viewpoint in holder.seats:
+            endings = self._endings(viewpoint)
             for action in state.legal_actions():
                 text = state.action_string_for(viewpoint, action)
-                legal.append({"id": action, "text": text, "label": self._label(view, text)})
+                legal.append({"id": action, "text": text, "label": self._label(view, text),
+                              **({"ends": endings[action]} if action in endings else {})})
         over = state.is_terminal()
         data: dict[str, Any] = {
             "id": self.id,
@@ -423,6 +427,31 @@ class LiveGame:
                  **({"url": f"/games/{self.id}/join/{s.invite}"} if s.invite else {})}
                 for s in self.seats if s.kind == seating.FRIEND]
         return data
+
+    def _endings(self, seat: int) -> dict[int, str]:
+        """The legal moves after which the game is over without ``seat`` winning (``loss``
+        or ``draw``), so a page asks first. Judged from what the seat knows only, so the
+        warning tells it nothing hidden: the move must end the game so in every one of a
+        few states the seat cannot tell from this one (any state, with open cards)."""
+        if self._ending_cache is not None and self._ending_cache[0] == self.step:
+            return self._ending_cache[1]
+        state = self.state
+        models = [state] if self.game.perfect_information else [
+            state.resample(seat, random.Random(seed)) for seed in range(3)]
+        found: dict[int, str] = {}
+        for action in state.legal_actions():
+            results = set()
+            for model in models:
+                trial = model.clone()
+                trial.apply_action(action)
+                outcome = trial.outcome()
+                results.add(None if outcome is None or seat in outcome.winners
+                            else outcome.result)
+            ending = results.pop() if len(results) == 1 else None
+            if ending is not None:
+                found[action] = "draw" if ending == "draw" else "loss"
+        self._ending_cache = (self.step, found)
+        return found
 
     def _label(self, view: dict[str, Any], notation: str) -> str:
         try:
