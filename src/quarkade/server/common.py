@@ -98,3 +98,15 @@ def rematch_tokens(old: LiveGame, new: LiveGame, tokens: list[str]) -> list[str]
     holder = old.holder(tokens)
     found = [s.token for s in new.seats if s.seat in holder.seats and s.token]
     return [*(([new.host_token]) if holder.host else []), *found]
+
+
+def reveal_note(live: LiveGame) -> str:
+    """What the table agreed about hidden cards after the game, in words (every seat is
+    shown it, on the game page and before taking a seat); empty when nothing is hidden."""
+    if live.game.perfect_information:
+        return ""
+    if live.revealing:
+        return "The game is over: every hidden card is shown, as the table chose."
+    if live.reveal:
+        return "Every hidden card will be shown to everyone once the game is over."
+    return "Hidden cards stay hidden after the game."

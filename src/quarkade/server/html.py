@@ -33,6 +33,7 @@ def layout(title: str, body: str, script: str = "", wide: bool = False) -> str:
 <main id="main" class="{'wide' if wide else 'narrow'}">
 {body}
 </main>
+<script type="module" src="/static/js/times.js"></script>
 {module}
 </body>
 </html>
@@ -53,7 +54,8 @@ def home(games: Sequence[Mapping[str, Any]], recent: Sequence[Mapping[str, Any]]
 <a class="button" href="/rules/{name}">Rules</a></p></div></li>""")
     rows = "".join(
         f'<li><a href="/games/{escape(g["id"])}">{escape(g["game"])} {escape(g["id"])}</a> '
-        f'<span class="muted">{escape(g["created"])}, {"over" if g["over"] else "in play"}'
+        f'<span class="muted"><time datetime="{escape(g["created"])}">'
+        f'{escape(g["created"])}</time>, {"over" if g["over"] else "in play"}'
         f'</span> <a href="/games/{escape(g["id"])}/replay">replay</a></li>' for g in recent)
     recent_html = (f'<section><h2>Recent public games</h2><ul class="recent">{rows}</ul>'
                    '</section>'
@@ -141,27 +143,50 @@ def rules(game: Mapping[str, Any], markdown: str) -> str:
     return layout(f"{game['title']} rules", body)
 
 
-def game(game_id: str, name: str, title: str, renderer: str, seat: str) -> str:
+def game(game_id: str, name: str, title: str, renderer: str, seat: str,
+         reveal_note: str = "") -> str:
     body = f"""<div id="game" class="game" data-id="{escape(game_id)}" data-game="{escape(name)}"
  data-renderer="{escape(renderer)}" data-seat="{escape(seat)}">
 <div class="game-head"><h1>{escape(title)}</h1>
 <p class="links"><a href="/rules/{escape(name)}" target="_blank" rel="noopener">Rules</a>
 <a id="replay-link" href="/games/{escape(game_id)}/replay">Replay</a></p></div>
+<p id="reveal-note" class="muted note"{'' if reveal_note else ' hidden'}>{escape(reveal_note)}</p>
 <p id="status" class="status" role="status" aria-live="polite">Connecting...</p>
+<p id="last-move" class="last-move" aria-live="polite" aria-atomic="true"></p>
 <p id="problem" class="error" role="alert" hidden></p>
 <div class="game-body">
-<section id="table" class="table" aria-label="The table"></section>
+<section id="table" class="table" aria-label="The table" tabindex="-1"></section>
 <aside class="side">
-<section id="moves-box" aria-labelledby="moves-title"><h2 id="moves-title">Your moves</h2>
-<ol id="moves" class="moves"></ol></section>
+<section id="moves-box" aria-labelledby="moves-title">
+<details id="moves-fold" class="fold" open><summary><h2 id="moves-title">Your moves</h2></summary>
+<ol id="moves" class="moves"></ol></details></section>
 <section id="result-box" hidden aria-labelledby="result-title"><h2 id="result-title">Result</h2>
 <p id="result"></p><button id="rematch" type="button" class="primary">Rematch</button></section>
 <section aria-labelledby="seats-title"><h2 id="seats-title">Seats</h2>
 <ul id="seats" class="seats"></ul></section>
+<section id="chat-box" class="chat" aria-labelledby="chat-title">
+<div class="section-head"><h2 id="chat-title">Chat</h2>
+<button type="button" id="chat-toggle" class="small" aria-expanded="true"
+ aria-controls="chat-body">Hide</button></div>
+<div id="chat-body">
+<ol id="chat" class="chat-log" role="log" tabindex="0" aria-label="Chat messages"></ol>
+<form id="chat-form" class="chat-form" hidden>
+<label for="chat-text" class="visually-hidden">Chat message</label>
+<input id="chat-text" name="text" maxlength="300" autocomplete="off" required
+ placeholder="A message (300 characters at most)">
+<button type="submit">Send</button></form>
+<p id="chat-note" class="muted small-print" hidden>Spectators read the chat; the players
+ at the table write.</p></div></section>
 <section aria-labelledby="log-title"><h2 id="log-title">Log</h2>
 <label class="check"><input type="checkbox" id="every-action"> every action</label>
-<ol id="log" class="log" aria-live="off"></ol></section>
-</aside></div></div>"""
+<ol id="log" class="log" aria-live="off" tabindex="0" aria-label="Game log"></ol></section>
+</aside></div>
+<dialog id="confirm" class="confirm" aria-labelledby="confirm-title"
+ aria-describedby="confirm-text">
+<h2 id="confirm-title">Play this move?</h2><p id="confirm-text"></p>
+<div class="buttons"><button type="button" id="confirm-yes" class="danger">Play it</button>
+<button type="button" id="confirm-no" class="primary">Cancel</button></div></dialog>
+</div>"""
     return layout(title, body, "/static/js/game.js", wide=True)
 
 
@@ -175,16 +200,18 @@ def replay(game_id: str, name: str, title: str, renderer: str, seat: str) -> str
 <div class="stepper" role="group" aria-label="Step through the game">
 <button type="button" id="first" disabled>First</button>
 <button type="button" id="back" disabled>Back</button>
-<span id="where" class="where" role="status" aria-live="polite">loading</span>
+<span id="where" class="where">loading</span>
 <button type="button" id="forward" disabled>Forward</button>
 <button type="button" id="last" disabled>Last</button>
 <input type="range" id="slider" min="0" max="0" value="0" aria-label="Step" disabled>
 </div>
+<p id="happened" class="happened" role="status" aria-live="polite" aria-atomic="true"></p>
+<p id="reveal-note" class="muted note" hidden></p>
 <p id="problem" class="error" role="alert" hidden></p>
 <div class="game-body">
 <section id="table" class="table" aria-label="The table at this step"></section>
 <aside class="side"><section aria-labelledby="log-title"><h2 id="log-title">Log</h2>
-<ol id="log" class="log"></ol></section></aside></div></div>"""
+<ol id="log" class="log" tabindex="0" aria-label="Game log"></ol></section></aside></div></div>"""
     return layout(f"{title} replay", body, "/static/js/replay.js", wide=True)
 
 

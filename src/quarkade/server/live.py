@@ -419,6 +419,7 @@ class LiveGame:
             "visibility": self.visibility,
             "reveal": self.reveal,
             "revealed": revealing,
+            "hides": not self.game.perfect_information,
         }
         if holder.host:
             # The host sees whether each friend joined; the link only while it is unspent.

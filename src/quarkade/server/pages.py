@@ -23,6 +23,7 @@ from quarkade.server.common import (
     pictures,
     rematch_tokens,
     renderer,
+    reveal_note,
     set_cookie,
     viewpoint_of,
 )
@@ -74,7 +75,8 @@ async def game_page(request: Request) -> Response:
     live = await live_of(request)
     viewpoint_of(request, live)  # refuses a seat this device does not hold
     return HTMLResponse(html.game(live.id, live.name, game_class(live.name).title,
-                                  renderer(live.name), request.query_params.get("seat", "")))
+                                  renderer(live.name), request.query_params.get("seat", ""),
+                                  reveal_note(live)))
 
 
 async def replay_page(request: Request) -> Response:

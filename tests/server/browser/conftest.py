@@ -3,7 +3,8 @@ served from a thread on a free port. One server for the whole session, and the o
 browser of tests/conftest.py;
 every test gets fresh browser contexts (devices). On failure each open page is saved as a
 screenshot in test-artifacts/. A page error (an exception in the page's scripts) or a
-request to anywhere but this server fails the test."""
+request to anywhere but this server fails the test, and so does a serious or critical
+axe-core violation on any page as the test leaves it (``accessibility.audit``)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page
 
 from quarkade.server.run import ServerThread
+from tests.server.browser.accessibility import audit
 
 ARTIFACTS = Path(__file__).resolve().parents[3] / "test-artifacts"
 DESKTOP = {"width": 1200, "height": 900}
@@ -62,14 +64,22 @@ def device(browser: Browser, server: ServerThread,
         return page
 
     yield open_page
-    if request.node.stash.get(FAILED, False):
+    failed = request.node.stash.get(FAILED, False)
+    if failed:
         ARTIFACTS.mkdir(exist_ok=True)
         for number, context in enumerate(contexts):
             for index, page in enumerate(context.pages):
                 page.screenshot(path=ARTIFACTS / f"{request.node.name}-{number}-{index}.png",
                                 full_page=True)
-    for context in contexts:
-        context.close()
+    try:
+        if not failed:  # every page as the test left it passes axe-core too
+            for context in contexts:
+                for page in context.pages:
+                    if page.url.startswith(server.url):
+                        audit(page, f"{page.url} at the end of the test")
+    finally:
+        for context in contexts:
+            context.close()
     assert not problems, problems
 
 

@@ -23,6 +23,7 @@ from quarkade.core.protocol import State
 from quarkade.core.rng import sample_chance
 from quarkade.server.seats import new_game_id, new_token
 from quarkade.server.storage import Store, StoredSeat
+from tests.server.browser.helpers import moved
 
 MY_TURN_OR_OVER = """() => { const g = document.getElementById('game');
   return g.dataset.turn === 'mine' || g.dataset.over === 'yes'; }"""
@@ -124,7 +125,7 @@ def make_move(page: Page, action: int, text: str, moves: list[tuple[int, str]],
             page.keyboard.press("Enter")
         else:
             press(target)
-    page.wait_for_function(STEP_CHANGED, arg=step)
+    moved(page, step)
 
 
 def play_turns(page: Page, moves_wanted: int, rng: random.Random, keyboard_every: int = 0,

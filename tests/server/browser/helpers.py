@@ -7,15 +7,33 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from playwright.sync_api import Page
+
 from quarkade import load_game
 from quarkade.core.protocol import State
 from quarkade.server.seats import new_game_id, new_token
 from quarkade.server.storage import Store, StoredSeat
+from tests.server.browser.accessibility import audit
 
 # The game page's #game element carries data-turn ("mine" or "wait"), data-over and data-step.
 MY_TURN_OR_OVER = """() => { const g = document.getElementById('game');
   return g.dataset.turn === 'mine' || g.dataset.over === 'yes'; }"""
 STEP_CHANGED = "(step) => document.getElementById('game').dataset.step !== step"
+STEP_CHANGED_OR_ASKED = """(step) => document.getElementById('game').dataset.step !== step
+  || document.getElementById('confirm').open"""
+
+
+def moved(page: Page, step: str | None) -> bool:
+    """Wait for the move just made to show (the page's step passes ``step``). A move that
+    ends the game without its mover winning asks first: the dialog is checked with axe-core
+    and confirmed. Returns whether it asked."""
+    page.wait_for_function(STEP_CHANGED_OR_ASKED, arg=step)
+    if not page.locator("#confirm").evaluate("dialog => dialog.open"):
+        return False
+    audit(page, "the dialog asking before a move that ends the game")
+    page.click("#confirm-yes")
+    page.wait_for_function(STEP_CHANGED, arg=step)
+    return True
 
 
 def store_position(db: str, game: str, moves: tuple[str, ...] | list[str],

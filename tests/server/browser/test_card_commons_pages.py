@@ -18,7 +18,7 @@ from tests.games.card_commons.helpers import EXAMPLE_MOVES
 from tests.server.browser.conftest import PHONE
 from tests.server.browser.helpers import (
     MY_TURN_OR_OVER,
-    STEP_CHANGED,
+    moved,
     store_actions,
     store_position,
     stored_state,
@@ -72,7 +72,7 @@ def play_my_turn(page: Page, turn: int) -> None:
                 discards.nth(turn % discards.count()).click()
     else:
         page.click(".cc-prompt [data-key=pass]")
-    page.wait_for_function(STEP_CHANGED, arg=step)
+    moved(page, step)
 
 
 @pytest.mark.parametrize("options", [{}, {"variant": "tutorial", "torus": "true"}],
@@ -218,7 +218,7 @@ def test_an_inversion_asks_which_card_to_throw_away(device, server) -> None:
     expect(discards.first).to_be_focused()
     step = step_of(page)
     page.click("button[data-key='discard-AH']")
-    page.wait_for_function(STEP_CHANGED, arg=step)
+    moved(page, step)
     assert stored_state(server.db, game_id).history()[-1] == state.string_to_action(
         "inv 4S c3 /AH")
     expect(page.locator("[aria-label='c3: a stack, 4♠ on top of 4♦']")).to_have_count(1)
@@ -238,5 +238,5 @@ def test_repel_and_polarize_are_chosen_on_the_field(device, server, move, choice
         "Don't repel" if choice.startswith("repel") else "Don't polarize")
     step = step_of(page)
     page.click(f"button[data-cell='{choice.split()[1][:2]}']")
-    page.wait_for_function(STEP_CHANGED, arg=step)
+    moved(page, step)
     assert stored_state(server.db, game_id).history()[-1] == state.string_to_action(choice)

@@ -14,6 +14,7 @@ from tests.server.browser.conftest import PHONE
 from tests.server.browser.helpers import (
     MY_TURN_OR_OVER,
     STEP_CHANGED,
+    moved,
     store_actions,
     store_position,
     stored_state,
@@ -81,7 +82,7 @@ def test_a_whole_game_against_a_bot_played_by_clicking(page: Page, server) -> No
         else:
             page.click("[data-key=peek]")
             peeks += 1
-        page.wait_for_function(STEP_CHANGED, arg=step)
+        moved(page, step)
     else:
         raise AssertionError("the game did not end")
     final = stored_state(server.db, game_id)
@@ -129,6 +130,7 @@ def test_each_seat_sees_only_its_own_peeks(device, server) -> None:
     expect(pages[1].locator("[data-key=announce], [data-key=peek]")).to_have_count(0)
     step = pages[0].locator("#game").get_attribute("data-step")
     pages[0].click("[data-key=announce]")
+    moved(pages[0], step)
     for page in pages.values():
         page.wait_for_function(STEP_CHANGED, arg=step)
         # The reveal stops at once on seat 1's dead cat: a count of 1, and seat 1's 2 is

@@ -28,6 +28,7 @@ from tests.server.browser.decoherence import (
     start_game,
     stored_game,
 )
+from tests.server.browser.helpers import moved
 
 
 def test_a_whole_game_against_a_bot_played_by_clicking(page: Page, server) -> None:
@@ -142,7 +143,7 @@ def test_a_card_played_from_the_keyboard_and_put_back_with_escape(page: Page, se
     expect(lit.first).to_be_focused()
     step = page.locator("#game").get_attribute("data-step")
     page.keyboard.press("Enter")
-    page.wait_for_function(STEP_CHANGED, arg=step)
+    moved(page, step)
     mine = page.locator(".dc-bottom .dc-chain-list .dc-slot", has_text=word or "")
     expect(mine).not_to_have_count(0)
     # The focus goes on to the next thing to press, not back to the top of the page.

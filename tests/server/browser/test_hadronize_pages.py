@@ -16,6 +16,7 @@ from quarkade.server.seats import new_game_id, new_token
 from quarkade.server.storage import Store, StoredSeat
 from quarkade.sim import play_match
 from tests.server.browser.conftest import PHONE
+from tests.server.browser.helpers import moved
 
 MY_TURN_OR_OVER = """() => { const g = document.getElementById('game');
   return g.dataset.turn === 'mine' || g.dataset.over === 'yes'; }"""
@@ -43,7 +44,7 @@ def play_my_turn(page: Page, how: int) -> None:
         page.keyboard.press("Enter")
     else:
         page.keyboard.press("1")
-    page.wait_for_function(STEP_CHANGED, arg=step)
+    moved(page, step)
 
 
 def test_a_whole_game_against_a_bot_played_by_clicking(page: Page, server) -> None:
@@ -93,6 +94,7 @@ def test_two_devices_play_one_table_by_invite_link(device, server) -> None:
         expect(pages[1 - mover].locator("button.hz-chamber")).to_have_count(0)
         chamber = pages[mover].locator("button.hz-chamber").first
         chamber.tap() if mover == 1 else chamber.click()  # the guest is on a touch screen
+        moved(pages[mover], step)
         for page in pages.values():  # the move shows on both pages
             page.wait_for_function(STEP_CHANGED, arg=step)
     # A phone-sized page needs no sideways scrolling.
@@ -130,7 +132,7 @@ def test_the_generic_page_plays_any_game_from_its_text_moves(page: Page, server)
         expect(first).to_contain_text("observe 0")
         first.focus()
         page.keyboard.press("Enter")
-        page.wait_for_function(STEP_CHANGED, arg=step)
+        moved(page, step)
     expect(page.locator("#table .generic")).to_contain_text("chambers")
 
 

@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import Browser, expect
 
-from tests.server.browser.helpers import STEP_CHANGED
+from tests.server.browser.helpers import STEP_CHANGED, moved
 from tests.server.processes import Server
 
 SAME_STEP = "(step) => document.getElementById('game').dataset.step === step"
@@ -61,6 +61,7 @@ def test_a_whole_game_in_two_browsers_on_two_processes(browser: Browser, workers
                       if p.locator("#game").get_attribute("data-turn") == "mine"]
             assert len(movers) == 1 and steps[0] == steps[1], (movers, steps)
             pages[movers[0]].locator("#moves button").first.click()
+            moved(pages[movers[0]], steps[movers[0]])
             for seat, page in pages.items():  # each process shows the move to its page
                 page.wait_for_function(STEP_CHANGED, arg=steps[seat])
             guest.wait_for_function(SAME_STEP,

@@ -168,6 +168,15 @@ function drawLastRound(ctx) {
       last.revealed.map((card, index) => h("li", {},
         h("span", { class: "dc-pos" }, String(index + 1)),
         h("span", { class: `dc-card small ${card}` }, card)))) : null,
+    // After the game, when the table chose to reveal: the cards that stayed face down too.
+    last.time_deck && last.time_deck.length > last.revealed.length
+      ? h("div", { class: "dc-face-down" },
+        h("p", {}, "Revealed after the game, the rest of that time deck:"),
+        h("ol", { class: "dc-revealed", start: String(last.revealed.length + 1),
+          "aria-label": "The rest of the time deck, revealed after the game" },
+        last.time_deck.slice(last.revealed.length).map((card, index) => h("li", {},
+          h("span", { class: "dc-pos" }, String(last.revealed.length + index + 1)),
+          h("span", { class: `dc-card small ${card}` }, card))))) : null,
     h("p", {}, "Dice: ", last.dice.map((value, seat) => h("span", {
       class: `dc-final${last.winners.includes(seat) ? " won" : ""}` },
     `${name(seat)} ${value}`)), ` \u2014 ${winners} ${last.winners.length > 1

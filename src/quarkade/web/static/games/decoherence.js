@@ -57,7 +57,8 @@ loadStyles();
 
 export function render(container, table, ui) {
   const view = table.view;
-  const me = view.player === undefined ? null : view.player;
+  // A revealed table (after the game) is everyone's, still drawn from this page's seat.
+  const me = view.revealed ? (table.viewpoint ?? null) : view.player === undefined ? null : view.player;
   const name = (seat) => (ui.name ? ui.name(seat) : table.seats[seat].name);
   const moves = readMoves(table.legal || []);
   const live = Boolean(ui.act) && (table.legal || []).length > 0;
@@ -229,7 +230,8 @@ function drawSeat(ctx, seat, where) {
     h("span", { class: "dc-stat", title: "nouns on this table the other player has not seen" },
       `hidden nouns ${view.hidden_nouns[seat]}`));
   const parts = [header];
-  const hand = mine && view.hand ? drawHand(ctx, view.hand) : drawHandBacks(ctx, view.hand_sizes[seat], seat);
+  const hand = view.hands ? drawRevealedHand(ctx, seat, view.hands[seat])
+    : mine && view.hand ? drawHand(ctx, view.hand) : drawHandBacks(ctx, view.hand_sizes[seat], seat);
   const chains = drawChains(ctx, seat);
   const things = drawThings(ctx, seat);
   const extras = drawExtras(ctx, seat);
@@ -278,6 +280,15 @@ function drawHand(ctx, hand) {
   return h("div", { class: "dc-row dc-hand dc-hand-mine" },
     h("span", { class: "dc-label" }, "your hand"),
     h("div", { class: "dc-cards" }, cards.length ? cards : h("span", { class: "dc-empty" }, "empty")));
+}
+
+// After the game, when the table chose to reveal: every seat's hand face up.
+function drawRevealedHand(ctx, seat, hand) {
+  return h("div", { class: "dc-row dc-hand dc-hand-revealed", dataset: { seat } },
+    h("span", { class: "dc-label" }, `${possessive(ctx, seat)} hand, revealed`),
+    h("div", { class: "dc-cards" }, hand.length
+      ? hand.map((word) => h("span", { class: `dc-card ${kindOf(word)}`, dataset: { word } }, cardFace(word)))
+      : h("span", { class: "dc-empty" }, "empty")));
 }
 
 function cardFace(word) {
@@ -516,7 +527,13 @@ function drawExtras(ctx, seat) {
       .map(([word, count]) => h("span", { class: `dc-pile ${kindOf(word)}` }, `${word} \u00d7${count}`))
     : h("span", { class: "dc-empty" }, "none");
   const decklist = view.decklists && view.decklists[seat];
+  const left = view.decks ? Object.entries(view.decks[seat]) : null;
   return h("div", { class: "dc-extras" },
+    left ? h("div", { class: "dc-row dc-deck-left", dataset: { seat } },
+      h("span", { class: "dc-label" }, "left in the deck, revealed"),
+      h("div", { class: "dc-piles" }, left.length
+        ? left.map(([word, count]) => h("span", { class: `dc-pile ${kindOf(word)}` }, `${word} \u00d7${count}`))
+        : h("span", { class: "dc-empty" }, "none"))) : null,
     h("div", { class: "dc-row dc-discards", dataset: { seat } },
       h("span", { class: "dc-label" }, "discards"), h("div", { class: "dc-piles" }, pile)),
     decklist ? h("details", { class: "dc-decklist" },

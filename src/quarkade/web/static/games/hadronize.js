@@ -114,8 +114,11 @@ function drawChamber(view, seat, name, action, ui) {
   }
   const outcomes = view.superposition.map((flavour) => outcome(view, seat, flavour, name));
   parts.push(h("ul", { class: "hz-outcomes" }, outcomes.map((o) => h("li", { class: o.tone }, o.text))));
-  const label = `${seat === view.active ? "Observe it yourself" : `Make ${name(seat)} observe it`}: `
-    + outcomes.map((o) => o.text).join("; ");
+  // The accessible name starts with what the button shows (WCAG 2.5.3, label in name).
+  const label = `${name(seat)}${!over && view.active === seat ? " to move" : ""}: `
+    + `${seat === view.active ? "observe it yourself" : `make ${name(seat)} observe it`}: `
+    + `${outcomes.map((o) => o.text).join("; ")}; hadronized ${done} of ${view.goal}, `
+    + `${total} in chamber (${describeChamber(view, seat)})`;
   return h("button", { type: "button", class: `${classes.join(" ")} choosable`, "aria-label": label,
     dataset: { key: `chamber-${seat}`, action }, onclick: () => ui.act(action) }, parts);
 }

@@ -113,15 +113,40 @@ export async function fetchJSON(url) {
   return body;
 }
 
-// Keep keyboard focus on "the same" element across a redraw (matched by data-key).
-export function keepFocus(root, redraw) {
-  const key = document.activeElement && root.contains(document.activeElement)
-    ? document.activeElement.dataset.key : undefined;
+// Keep keyboard focus on "the same" element across a redraw (matched by data-key). When the
+// focus was in `root` and the redraw took its element away, `fallback()` (if given) names
+// where it goes instead of falling to the page's body.
+export function keepFocus(root, redraw, fallback = null) {
+  const active = document.activeElement;
+  const inside = active && active !== document.body && root.contains(active);
+  const key = inside ? active.dataset.key : undefined;
   redraw();
   if (key) {
     const again = root.querySelector(`[data-key="${CSS.escape(key)}"]`);
-    if (again) again.focus();
-    return again !== null;
+    if (again && !again.disabled) {
+      again.focus();
+      return true;
+    }
+  }
+  const lost = !document.activeElement || document.activeElement === document.body;
+  if (fallback && lost) {
+    const next = fallback();
+    if (next) next.focus();
   }
   return false;
+}
+
+// A time (seconds since the epoch) in the viewer's own locale and time zone.
+export function localTime(seconds) {
+  return new Date(seconds * 1000).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+}
+
+// Dates and times the server wrote (<time datetime="...">), shown in the viewer's locale.
+export function localizeTimes(scope = document) {
+  for (const node of scope.querySelectorAll("time[datetime]")) {
+    const when = new Date(node.getAttribute("datetime"));
+    if (!Number.isNaN(when.getTime())) {
+      node.textContent = when.toLocaleString([], { dateStyle: "medium", timeStyle: "short" });
+    }
+  }
 }

@@ -1,8 +1,11 @@
 // The game page, for any game: the live table of one seat (or a spectator's), its moves as
-// buttons, the log, the seats and invite links, the result and a rematch. Live over a
-// WebSocket that reconnects and catches up; the server sends a whole snapshot each time.
+// buttons, the log, the seats and invite links, the result and a rematch, and the chat.
+// Live over a WebSocket that reconnects and catches up; the server sends a whole snapshot
+// each time, and chat messages as they come. Other seats' moves are announced in a polite
+// live region; after a move the focus stays on the table (or the next move); a move that
+// ends the game without the mover winning asks first.
 import {
-  drawTable, h, keepFocus, loadRenderer, logText, resultText, seatName, turnText,
+  drawTable, h, keepFocus, loadRenderer, localTime, logText, resultText, seatName, turnText,
 } from "./common.js";
 
 const root = document.getElementById("game");
@@ -18,6 +21,9 @@ let table = null;
 let pending = false;
 let retries = 0;
 let handover = null;  // the held seat waiting for this device to be passed to it
+let refocus = false;  // a move was made from this page: keep the focus on the table
+let announced = null;  // the last log step announced in the live region
+const chat = [];  // the chat messages, in order
 
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
@@ -42,6 +48,9 @@ function receive(message) {
     pending = false;
     problem("");
     draw();
+    announce();
+  } else if (message.type === "chat") {
+    receiveChat(message);
   } else if (message.type === "error") {
     pending = false;
     problem(message.message);
@@ -52,11 +61,43 @@ function receive(message) {
   }
 }
 
-function act(action) {
+async function act(action) {
   if (pending || !table || !socket || socket.readyState !== WebSocket.OPEN) return;
+  const move = table.legal.find((entry) => entry.id === action);
+  if (move && move.ends) {
+    const step = table.step;
+    if (!(await confirmEnding(move)) || !table || table.step !== step) return;
+  }
   pending = true;
+  refocus = true;
   socket.send(JSON.stringify({ type: "act", action, step: table.step }));
   draw();
+}
+
+// A move after which the game is over without the mover winning: ask first (a dialog
+// that keeps the keyboard inside it; Escape or Cancel plays nothing).
+function confirmEnding(move) {
+  const dialog = el("confirm");
+  const what = move.label || move.text;
+  el("confirm-text").textContent = move.ends === "draw"
+    ? `"${what}" ends the game in a draw.`
+    : `"${what}" ends the game, and you lose.`;
+  el("confirm-yes").textContent = move.ends === "draw" ? `Play it: a draw` : `Play it and lose`;
+  const before = document.activeElement;
+  return new Promise((resolve) => {
+    const done = (answer) => {
+      el("confirm-yes").onclick = el("confirm-no").onclick = null;
+      dialog.onclose = null;
+      if (dialog.open) dialog.close();
+      if (!answer && before && document.contains(before)) before.focus();
+      resolve(answer);
+    };
+    el("confirm-yes").onclick = () => done(true);
+    el("confirm-no").onclick = () => done(false);
+    dialog.onclose = () => done(false);
+    dialog.showModal();
+    el("confirm-no").focus();
+  });
 }
 
 function switchSeat(next) {
@@ -85,13 +126,49 @@ function draw() {
   }
   status(handover !== null ? `Pass the device to ${seatName(table, handover)}` : turnText(table));
   el("replay-link").href = `/games/${gameId}/replay${table.viewpoint === null ? "" : `?seat=${table.viewpoint}`}`;
+  drawRevealNote();
   keepFocus(root, () => {
     drawMainTable();
     drawMoves();
     drawResult();
     drawSeats();
     drawLog();
-  });
+    drawChatForm();
+  }, refocus ? nextFocus : null);
+  if (!pending && document.activeElement && document.activeElement !== document.body) {
+    refocus = false;
+  }
+}
+
+// Where the keyboard goes when what it was on is gone after a move: a lit thing on the
+// table, else the first move in the list, else the table itself.
+function nextFocus() {
+  return root.querySelector("#table button:not([disabled])")
+    || root.querySelector("#moves button:not([disabled])") || el("table");
+}
+
+// Other seats' moves (and what chance did) since the last state, in the polite live region.
+function announce() {
+  const log = table.log;
+  const newest = log.length ? log[log.length - 1].step : 0;
+  if (announced === null || newest < announced) {  // first load, or a rematch
+    announced = newest;
+    return;
+  }
+  const fresh = log.filter((entry) => entry.step > announced
+    && (entry.line !== null || entry.player >= 0) && entry.player !== table.viewpoint);
+  announced = newest;
+  if (!fresh.length) return;
+  el("last-move").textContent = fresh.map((entry) => logText(table, entry)).join(" ");
+}
+
+function drawRevealNote() {
+  const note = el("reveal-note");
+  note.hidden = !table.hides;
+  note.textContent = table.revealed
+    ? "The game is over: every hidden card is shown, as the table chose."
+    : table.reveal ? "Every hidden card will be shown to everyone once the game is over."
+      : "Hidden cards stay hidden after the game.";
 }
 
 function drawMainTable() {
@@ -112,6 +189,7 @@ function drawMoves() {
   const list = el("moves");
   const box = el("moves-box");
   box.hidden = table.over || handover !== null || !table.held.length;
+  el("moves-title").textContent = table.legal.length ? `Your moves (${table.legal.length})` : "Your moves";
   if (!table.legal.length) {
     list.replaceChildren(h("li", { class: "muted" }, table.over ? "The game is over."
       : `Waiting for ${table.to_move === null ? "chance" : seatName(table, table.to_move)}.`));
@@ -192,6 +270,50 @@ function drawLog() {
   }, every && entry.line ? `${logText(table, { ...entry, line: null })} - ${entry.line}` : logText(table, entry))));
   if (atBottom || !pending) list.scrollTop = list.scrollHeight;
 }
+
+// -- chat ---------------------------------------------------------------------------------
+
+function receiveChat(message) {
+  if (message.all) chat.length = 0;
+  for (const entry of message.messages) {
+    if (entry.number === chat.length) chat.push(entry);
+  }
+  const list = el("chat");
+  const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 30;
+  list.replaceChildren(...chat.map((entry) => h("li", {},
+    h("time", { datetime: new Date(entry.sent * 1000).toISOString() }, localTime(entry.sent)),
+    " ", h("strong", {}, table ? seatName(table, entry.seat) : entry.name), ": ",
+    h("span", { class: "chat-text" }, entry.text))));
+  if (atBottom || message.all) list.scrollTop = list.scrollHeight;
+}
+
+function drawChatForm() {
+  const seated = table.held.length > 0;
+  el("chat-form").hidden = !seated;
+  el("chat-note").hidden = seated;
+}
+
+el("chat-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const input = el("chat-text");
+  const text = input.value.trim();
+  if (!text || !socket || socket.readyState !== WebSocket.OPEN) return;
+  socket.send(JSON.stringify({ type: "chat", text }));
+  input.value = "";
+});
+
+function showChat(shown) {
+  el("chat-body").hidden = !shown;
+  el("chat-toggle").setAttribute("aria-expanded", String(shown));
+  el("chat-toggle").textContent = shown ? "Hide" : "Show";
+  try { localStorage.setItem("quarkade-chat", shown ? "shown" : "hidden"); } catch { /* private mode */ }
+}
+el("chat-toggle").addEventListener("click", () => showChat(el("chat-body").hidden));
+try { if (localStorage.getItem("quarkade-chat") === "hidden") showChat(false); } catch { /* ok */ }
+
+// On a narrow screen a game with its own table is played on the table: the list of moves
+// folds away behind it (it is still one tap away).
+if (renderer && !matchMedia("(min-width: 880px)").matches) el("moves-fold").open = false;
 
 function status(text) { el("status").textContent = text; }
 

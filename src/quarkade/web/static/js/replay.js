@@ -25,6 +25,10 @@ async function start() {
   const viewer = game.viewpoint === null ? "" : `?seat=${game.viewpoint}`;
   el("download").href = `/games/${gameId}/record${viewer}`;
   el("slider").max = String(game.step);
+  if (game.revealed) {
+    el("reveal-note").textContent = "Every hidden card is shown at every step, as the table chose.";
+    el("reveal-note").hidden = false;
+  }
   el("log").replaceChildren(...game.log.map((entry) => h("li", { value: entry.step, dataset: { step: entry.step } },
     h("button", { type: "button", onclick: () => show(entry.step) }, logText(game, entry)))));
   await show(0);
@@ -51,6 +55,7 @@ async function show(step) {
   drawTable(el("table"), renderer, table,
     { act: null, held: game.held, name: (s) => seatName(table, s) });
   el("where").textContent = `step ${current} of ${game.step}`;
+  el("happened").textContent = happened(current);
   el("slider").value = String(current);
   el("slider").disabled = false;
   el("first").disabled = el("back").disabled = current === 0;
@@ -60,6 +65,14 @@ async function show(step) {
   }
   const mark = el("log").querySelector("li.current");
   if (mark) mark.scrollIntoView({ block: "nearest" });
+}
+
+// What the step shown did, in words (the replay's live region reads it out).
+function happened(step) {
+  if (step === 0) return `Step 0 of ${game.step}: the start of the game.`;
+  const lines = game.log.filter((entry) => entry.step === step).map((entry) => logText(game, entry));
+  const what = lines.length ? lines.join(" ") : "chance";
+  return `Step ${step} of ${game.step}: ${what}`;
 }
 
 function showProblem(text) {
