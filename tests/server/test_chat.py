@@ -73,7 +73,7 @@ def test_bad_chat_messages_are_refused_and_nothing_is_stored(client):
     url = f"/api/games/{game_id}/chat"
     cases = [
         ({"seat": 0, "text": "x" * 301}, "at most 300 characters; this one has 301"),
-        ({"seat": 0, "text": "   \n\t "}, "the message is empty"),
+        ({"seat": 0, "text": "   \n\t "}, "is empty; write 1 to 300"),
         ({"seat": 0, "text": 42}, "text of 1 to 300 characters"),
         ({"seat": 0, "text": ["hi"]}, "text of 1 to 300 characters"),
         ({"seat": 0, "text": "bell\x07"}, "no control characters"),

@@ -3,12 +3,14 @@ named beside each route.
 
 - pages (``pages``): ``/``, ``/new/{game}``, ``/rules/{game}``, ``/games/{id}``,
   ``/games/{id}/join/{invite}``, ``/games/{id}/link/{code}``, ``/games/{id}/rematch``,
-  ``/games/{id}/replay``, ``/games/{id}/record``;
+  ``/games/{id}/replay``, ``/games/{id}/record``, ``/decks/{game}`` (the deck builder);
 - API (``api``): ``/api/games`` (GET the catalogue, POST a new game),
   ``/api/games/{id}``, ``/api/games/{id}/actions``, ``/api/games/{id}/chat``,
   ``/api/games/{id}/join``,
   ``/api/games/{id}/invites/{seat}``, ``/api/games/{id}/seats/{seat}/link``,
   ``/api/games/{id}/rematch``, ``/api/games/{id}/steps/{step}``, ``/healthz``;
+- decks (``decks``): ``/api/decks/{game}`` (GET, POST), ``/api/decks/{game}/{id}``
+  (DELETE), ``/api/decks/{game}/tests`` (POST), ``/api/deck-tests/{id}``;
 - live (``sockets``): ``/ws/games/{id}?seat=N``.
 
 Bad input is answered 4xx with a JSON or page error and nothing changes; a database that
@@ -29,7 +31,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from quarkade.server import api, html, pages, sockets
+from quarkade.server import api, decks, html, pages, sockets
 from quarkade.server.bots import DEFAULT_FACTORY, BotPool
 from quarkade.server.broker import make_broker
 from quarkade.server.clocks import Clock, SystemClock
@@ -90,6 +92,7 @@ def create_app(db: str = DEFAULT_URL, bot_delay: float = 0.0, broker: str | None
         Route("/games/{id}/rematch", pages.follow_rematch),
         Route("/games/{id}/replay", pages.replay_page),
         Route("/games/{id}/record", pages.record),
+        Route("/decks/{game}", decks.builder_page, methods=["GET", "POST"]),
         Route("/api/games", api.games, methods=["GET", "POST"]),
         Route("/api/games/{id}", api.game),
         Route("/api/games/{id}/actions", api.act, methods=["POST"]),
@@ -99,6 +102,10 @@ def create_app(db: str = DEFAULT_URL, bot_delay: float = 0.0, broker: str | None
         Route("/api/games/{id}/seats/{seat}/link", api.link, methods=["POST"]),
         Route("/api/games/{id}/rematch", api.rematch, methods=["POST"]),
         Route("/api/games/{id}/steps/{step}", api.step),
+        Route("/api/decks/{game}", decks.decks, methods=["GET", "POST"]),
+        Route("/api/decks/{game}/tests", decks.start_test, methods=["POST"]),
+        Route("/api/decks/{game}/{id}", decks.delete_deck, methods=["DELETE"]),
+        Route("/api/deck-tests/{id}", decks.test_progress),
         Route("/healthz", api.health),
         WebSocketRoute("/ws/games/{id}", sockets.live_socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
@@ -109,7 +116,8 @@ def create_app(db: str = DEFAULT_URL, bot_delay: float = 0.0, broker: str | None
     app.state.hub = hub
     app.state.store = store
     app.state.limiters = {"create": RateLimiter(limits.create_games, clock),
-                          "moves": RateLimiter(limits.http_moves, clock)}
+                          "moves": RateLimiter(limits.http_moves, clock),
+                          "deck tests": RateLimiter(limits.deck_tests, clock)}
     app.add_middleware(BodyLimit, limit=limits.body_bytes)
     app.add_middleware(SecurityHeaders)
     return app

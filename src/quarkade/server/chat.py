@@ -27,14 +27,20 @@ def clean(text: Any, limit: int) -> str:
     """The message as it is kept: whitespace folded, 1 to ``limit`` characters, printable."""
     if not isinstance(text, str):
         raise ApiError(400, f"a chat message is text of 1 to {limit} characters")
+    return fold_text(text, limit, "a chat message")
+
+
+def fold_text(text: str, limit: int, what: str) -> str:
+    """``text`` with its whitespace folded to single spaces: 1 to ``limit`` characters and
+    no control characters, else ``ApiError(400)`` saying so (chat messages, deck names)."""
     folded = " ".join(text.split())
     if not folded:
-        raise ApiError(400, f"the message is empty; write 1 to {limit} characters")
+        raise ApiError(400, f"{what} is empty; write 1 to {limit} characters")
     if len(folded) > limit:
-        raise ApiError(400, f"a chat message is at most {limit} characters; this one has "
+        raise ApiError(400, f"{what} is at most {limit} characters; this one has "
                        f"{len(folded)}")
     if any(unicodedata.category(c) in ("Cc", "Cs", "Co", "Cn") for c in folded):
-        raise ApiError(400, "a chat message holds no control characters; write plain text")
+        raise ApiError(400, f"{what} holds no control characters; write plain text")
     return folded
 
 
@@ -67,4 +73,4 @@ async def post(hub: Hub, live: LiveGame, holder: seating.Holder, seat: Any,
     return message
 
 
-__all__ = ["clean", "post"]
+__all__ = ["clean", "fold_text", "post"]

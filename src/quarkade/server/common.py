@@ -3,6 +3,7 @@ cookies, rate limits."""
 
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -10,7 +11,7 @@ from starlette.requests import HTTPConnection, Request
 from starlette.responses import Response
 
 from quarkade.agents import available_agents
-from quarkade.core.registry import game_class, list_games
+from quarkade.core.registry import game_class, game_part, list_games
 from quarkade.server import inputs
 from quarkade.server import seats as seating
 from quarkade.server.errors import ApiError
@@ -74,13 +75,39 @@ def game_entry(name: str) -> dict[str, Any]:
         "min_players": cls.min_players, "max_players": cls.max_players,
         "options": [{"name": o.name, "default": o.default, "help": o.help,
                      "kind": o.kind.__name__, "minimum": o.minimum, "maximum": o.maximum,
-                     "choices": list(o.choices), "allowed": o.allowed()}
+                     "choices": list(o.choices), "allowed": o.allowed(),
+                     "deck": o.name in deck_options(name)}
                     for o in cls.option_specs],
         "agents": available_agents(name),
         "seat_kinds": [seating.YOU, seating.HOTSEAT, seating.FRIEND,
                        *(f"bot:{agent}" for agent in available_agents(name))],
         "visibilities": list(seating.VISIBILITIES),
+        "deck_builder": name in deck_games(),
+        "hides": not cls.perfect_information,
     }
+
+
+def deck_options(game: str) -> tuple[str, ...]:
+    """The options of ``game`` that take a seat's deck (a saved deck may fill them)."""
+    if game not in deck_games():
+        return ()
+    pattern = game_part(game, "decks").DECK_OPTION
+    return tuple(pattern.format(seat=seat) for seat in range(game_class(game).max_players))
+
+
+@cache
+def deck_games() -> tuple[str, ...]:
+    """The games with a deck builder: their package has a ``decks`` module with
+    ``builder()`` (Decoherence)."""
+    found = []
+    for name in list_games():
+        try:
+            part = game_part(name, "decks")
+        except ModuleNotFoundError:
+            continue
+        if hasattr(part, "builder"):
+            found.append(name)
+    return tuple(found)
 
 
 def renderer(game: str) -> str:

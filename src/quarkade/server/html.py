@@ -51,7 +51,9 @@ def home(games: Sequence[Mapping[str, Any]], recent: Sequence[Mapping[str, Any]]
 <div><h2>{escape(game['title'])}</h2>
 <p>{escape(game['summary'])} <span class="muted">{_players(game)}.</span></p>
 <p class="buttons"><a class="button primary" href="/new/{name}">New game</a>
-<a class="button" href="/rules/{name}">Rules</a></p></div></li>""")
+<a class="button" href="/rules/{name}">Rules</a>{
+    f' <a class="button" href="/decks/{name}">Build a deck</a>' if game.get("deck_builder")
+    else ""}</p></div></li>""")
     rows = "".join(
         f'<li><a href="/games/{escape(g["id"])}">{escape(g["game"])} {escape(g["id"])}</a> '
         f'<span class="muted"><time datetime="{escape(g["created"])}">'
@@ -68,8 +70,10 @@ def home(games: Sequence[Mapping[str, Any]], recent: Sequence[Mapping[str, Any]]
 
 
 def new_game(game: Mapping[str, Any], others: Sequence[Mapping[str, Any]],
-             values: Mapping[str, str] | None = None, error: str = "") -> str:
-    """The form for a new game of ``game``; ``others`` are the other games, linked."""
+             values: Mapping[str, str] | None = None, error: str = "",
+             saved: Sequence[Mapping[str, Any]] = ()) -> str:
+    """The form for a new game of ``game``; ``others`` are the other games, linked;
+    ``saved`` the asker's saved decks, offered beside each deck option."""
     values = values or {}
     name = escape(game["name"])
     fields = []
@@ -99,6 +103,9 @@ def new_game(game: Mapping[str, Any], others: Sequence[Mapping[str, Any]],
         else:
             control = (f'<input id="{escape(key)}" name="{escape(key)}" '
                        f'value="{escape(current)}">')
+        if option.get("deck"):
+            control += _saved_decks(key, option["name"], game["name"], saved,
+                                    values.get(f"saved.{option['name']}", ""))
         fields.append(f'<div class="field">{label}{control}{hint}</div>')
     seats = []
     for seat in range(game["max_players"]):
@@ -110,6 +117,16 @@ def new_game(game: Mapping[str, Any], others: Sequence[Mapping[str, Any]],
         seats.append(f'<div class="field seat-choice" data-seat="{seat}">'
                      f'<label for="seat{seat}">Seat {seat}</label>'
                      f'<select id="seat{seat}" name="seat{seat}">{choices}</select></div>')
+    reveal = values.get("reveal", "")
+    reveal_field = "" if not game.get("hides") else (
+        '<fieldset><legend>After the game</legend><div class="field">'
+        '<label for="reveal">Show every hidden card once the game is over</label>'
+        '<select id="reveal" name="reveal" aria-describedby="reveal-hint">' + "".join(
+            f'<option value="{v}"{" selected" if v == reveal else ""}>{label}</option>'
+            for v, label in (("", "when a bot plays (the default)"), ("yes", "yes"),
+                             ("no", "no"))) + '</select><small id="reveal-hint">Every seat '
+        'is told before it joins; the final table, the replay and the record then show '
+        'every card.</small></div></fieldset>')
     shown_to = values.get("visibility", "unlisted")
     visibility = "".join(
         f'<option value="{v}"{" selected" if v == shown_to else ""}>{label}</option>'
@@ -127,12 +144,28 @@ def new_game(game: Mapping[str, Any], others: Sequence[Mapping[str, Any]],
 <fieldset><legend>Who sits where</legend>
 <p class="muted">Seats beyond the number of players are left out.</p>{''.join(seats)}
 </fieldset>
+{reveal_field}
 <fieldset><legend>Who can find it</legend><div class="field">
 <label for="visibility">Visibility</label>
 <select id="visibility" name="visibility">{visibility}</select></div></fieldset>
 <p><button class="primary" type="submit">Start the game</button></p>
 </form>"""
     return layout(f"New {game['title']} game", body, "/static/js/newgame.js")
+
+
+def _saved_decks(key: str, option: str, game: str, saved: Sequence[Mapping[str, Any]],
+                 chosen: str) -> str:
+    """A choice of the asker's saved decks for a deck option (it wins over the text)."""
+    link = f' <a href="/decks/{escape(game)}">Build a deck</a>'
+    if not saved:
+        return f'<small>No saved deck yet.{link}</small>'
+    choices = "".join(
+        f'<option value="{escape(d["deck"])}"{" selected" if d["deck"] == chosen else ""}>'
+        f'{escape(d["name"])}</option>' for d in saved)
+    return (f'<label class="sub" for="{escape(key)}-saved">or one of your saved decks</label>'
+            f'<select id="{escape(key)}-saved" name="saved.{escape(option)}" class="saved-deck"'
+            f' data-for="{escape(key)}"><option value="">(none: use the text above)</option>'
+            f'{choices}</select><small>{link.strip()}</small>')
 
 
 def rules(game: Mapping[str, Any], markdown: str) -> str:

@@ -22,6 +22,7 @@ from quarkade.server import seats as seating
 from quarkade.server.bots import BotPool
 from quarkade.server.broker import Broker
 from quarkade.server.clocks import Clock
+from quarkade.server.decktests import DeckTests
 from quarkade.server.errors import ApiError
 from quarkade.server.limits import Limits, RateLimiter
 from quarkade.server.live import UNAVAILABLE, LiveGame
@@ -50,6 +51,7 @@ class Hub:
         self.loading: dict[str, asyncio.Future[LiveGame]] = {}
         self.tasks: set[asyncio.Task[Any]] = set()
         self.chat_rate = RateLimiter(limits.chat_messages, clock)  # per seat of a game
+        self.deck_tests = DeckTests(self)
         self.closing = False
         self.sweeper: asyncio.Task[None] | None = None
 
@@ -287,6 +289,7 @@ class Hub:
         for task in list(self.tasks):
             task.cancel()
         self.bot_pool.close()  # a bot thinking now is stopped, so no task waits on it
+        await self.deck_tests.close()
         if self.tasks:
             await asyncio.gather(*self.tasks, return_exceptions=True)
         with contextlib.suppress(Unavailable):  # its claimed bot turns are free at once

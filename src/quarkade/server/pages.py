@@ -27,6 +27,7 @@ from quarkade.server.common import (
     set_cookie,
     viewpoint_of,
 )
+from quarkade.server.decks import saved_decks
 from quarkade.server.errors import ApiError
 from quarkade.server.storage import Unavailable
 
@@ -43,13 +44,17 @@ async def home(request: Request) -> Response:
 async def new_game_page(request: Request) -> Response:
     game = known_game(request.path_params["game"])
     others = [entry for entry in catalogue() if entry["name"] != game]
+    saved = await saved_decks(request, game)
     if request.method == "GET":
-        return HTMLResponse(html.new_game(game_entry(game), others))
+        return HTMLResponse(html.new_game(game_entry(game), others, saved=saved))
     check_rate(request, "create", "new games")
     form = await request.form(max_files=0, max_fields=100, max_part_size=4096)
     values = {key: str(value)[:200] for key, value in form.multi_items()}
     options = {key.removeprefix("option."): value for key, value in values.items()
                if key.startswith("option.")}
+    for key, value in values.items():  # a saved deck chosen wins over the option's text
+        if key.startswith("saved.") and value and key.removeprefix("saved.") in options:
+            options[key.removeprefix("saved.")] = value
     try:
         players = game_class(game)(**options).num_players
         specs = [values.get(f"seat{seat}", "") for seat in range(players)]
@@ -59,7 +64,7 @@ async def new_game_page(request: Request) -> Response:
     except (ApiError, QuarkadeError) as problem:
         message = problem.message if isinstance(problem, ApiError) else str(problem)
         status = problem.status if isinstance(problem, ApiError) else 400
-        return HTMLResponse(html.new_game(game_entry(game), others, values, message),
+        return HTMLResponse(html.new_game(game_entry(game), others, values, message, saved),
                             status_code=status)
     response = RedirectResponse(f"/games/{live.id}", status_code=303)
     set_cookie(response, live.id, [host_token, *creator_tokens(live)])

@@ -54,6 +54,19 @@ PRESETS: dict[str, str] = {
               "kiki 2, bouba 4, lulu 4",
 }
 
+# Each preset's overall win rate and its 95% interval, in greedy self-play against the
+# other presets with seats rotated (docs/ANALYSIS.md, "The presets rebalanced"): shown beside
+# a deck's own test on the deck builder.
+PRESET_STRENGTH: dict[str, tuple[float, float, float]] = {
+    "weaver": (0.525, 0.497, 0.553),
+    "balanced": (0.506, 0.478, 0.534),
+    "observer": (0.502, 0.474, 0.531),
+    "surge": (0.464, 0.436, 0.492),
+}
+# The seat option that takes a seat's deck, and the bot a deck is tested with.
+DECK_OPTION = "deck{seat}"
+TEST_AGENT = "greedy"
+
 _PAIR = re.compile(r"^\s*([a-z'’]+)\s+(\d+)\s*$")
 
 
@@ -123,3 +136,25 @@ def kind_counts(counts: tuple[int, ...] | list[int]) -> tuple[int, int, int]:
     for word, count in enumerate(counts):
         totals[KIND_OF[word]] += count
     return totals[0], totals[1], totals[2]
+
+
+def builder() -> dict[str, object]:
+    """What a deck builder shows and checks: the words of each kind, the deck-building
+    rules, the presets and their measured strength (plain JSON-ready data)."""
+    return {
+        "kinds": [{"name": KIND_NAMES[kind], "words": [WORDS[w] for w in KIND_WORDS[kind]]}
+                  for kind in range(3)],
+        "per_kind": PER_KIND,
+        "max_copies": MAX_COPIES,
+        "size": DECK_SIZE,
+        "presets": [{"name": name, "deck": deck_text(parse_deck(name)),
+                     "strength": dict(zip(("rate", "low", "high"), PRESET_STRENGTH[name],
+                                          strict=True))}
+                    for name in PRESETS],
+        "agent": TEST_AGENT,
+    }
+
+
+def counts_of(text: str) -> dict[str, int]:
+    """A legal deck's counts by word (every word, zeros included)."""
+    return dict(zip(WORDS, parse_deck(text), strict=True))

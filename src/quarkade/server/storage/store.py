@@ -121,6 +121,7 @@ class StoredDeck:
 class StoredDeckTest:
     id: str
     owner: str
+    game: str
     deck: str
     games: int
     results: dict[str, list[int]]
@@ -356,22 +357,25 @@ class Store:
 
     # -- decks ---------------------------------------------------------------------------
 
-    def decks(self, owner: str) -> list[StoredDeck]:
-        """``owner``'s saved decks, by name."""
+    def decks(self, owner: str, game: str) -> list[StoredDeck]:
+        """``owner``'s saved decks of ``game``, by name."""
         with self.engine.connect() as db:
-            rows = db.execute(select(decks_table).where(decks_table.c.owner == owner)
+            rows = db.execute(select(decks_table).where(decks_table.c.owner == owner,
+                                                        decks_table.c.game == game)
                               .order_by(decks_table.c.name)).all()
         return [StoredDeck(r.id, r.name, r.deck, r.updated) for r in rows]
 
-    def save_deck(self, owner: str, deck_id: str, name: str, deck: str, now: float,
-                  limit: int) -> tuple[StoredDeck, bool]:
+    def save_deck(self, owner: str, game: str, deck_id: str, name: str, deck: str,
+                  now: float, limit: int) -> tuple[StoredDeck, bool]:
         """Save ``deck`` under ``name`` (replacing the owner's deck of that name); the deck
         and whether it is new. ``ValueError`` when the owner has ``limit`` decks already."""
-        row = {"id": deck_id, "owner": owner, "name": name, "deck": deck, "updated": now}
+        row = {"id": deck_id, "owner": owner, "game": game, "name": name, "deck": deck,
+               "updated": now}
         check_lengths(decks_table, row)
         with self.engine.begin() as db:
             found = db.execute(select(decks_table.c.id).where(
-                decks_table.c.owner == owner, decks_table.c.name == name)).scalar()
+                decks_table.c.owner == owner, decks_table.c.game == game,
+                decks_table.c.name == name)).scalar()
             if found is not None:
                 db.execute(update(decks_table).where(decks_table.c.id == found)
                            .values(deck=deck, updated=now))
@@ -389,11 +393,11 @@ class Store:
             return bool(db.execute(delete(decks_table).where(
                 decks_table.c.owner == owner, decks_table.c.id == deck_id)).rowcount)
 
-    def start_deck_test(self, test_id: str, owner: str, deck: str, games: int,
+    def start_deck_test(self, test_id: str, owner: str, game: str, deck: str, games: int,
                         now: float) -> None:
         with self.engine.begin() as db:
             db.execute(insert(deck_tests_table).values(
-                id=test_id, owner=owner, deck=deck, games=games, results="{}",
+                id=test_id, owner=owner, game=game, deck=deck, games=games, results="{}",
                 state="running", updated=now))
 
     def update_deck_test(self, test_id: str, results: dict[str, list[int]], state: str,
@@ -408,14 +412,15 @@ class Store:
                              .where(deck_tests_table.c.id == test_id)).first()
         if row is None:
             return None
-        return StoredDeckTest(row.id, row.owner, row.deck, row.games, json.loads(row.results),
-                              row.state, row.updated)
+        return StoredDeckTest(row.id, row.owner, row.game, row.deck, row.games,
+                              json.loads(row.results), row.state, row.updated)
 
-    def running_deck_tests(self, owner: str) -> int:
-        with self.engine.connect() as db:
-            return db.execute(select(func.count()).select_from(deck_tests_table).where(
-                deck_tests_table.c.owner == owner,
-                deck_tests_table.c.state == "running")).scalar() or 0
+    def stop_deck_tests(self, test_ids: Sequence[str], now: float) -> None:
+        """Mark runs this process gives up (it is stopping) as stopped."""
+        with self.engine.begin() as db:
+            db.execute(update(deck_tests_table).where(
+                deck_tests_table.c.id.in_(list(test_ids)),
+                deck_tests_table.c.state == "running").values(state="stopped", updated=now))
 
     # -- bots ----------------------------------------------------------------------------
 

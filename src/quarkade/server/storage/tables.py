@@ -83,15 +83,16 @@ chat_table = Table(
     Column("sent", Float, nullable=False),  # seconds since the epoch
 )
 
-# Decoherence decks saved by their owner (a player), one per name.
+# Decks saved by their owner (a player), one per name and game (Decoherence today).
 decks_table = Table(
     "decks", metadata,
     Column("id", String(32), primary_key=True),
     Column("owner", String(64), nullable=False),
+    Column("game", String(64), nullable=False),
     Column("name", String(40), nullable=False),
     Column("deck", String(200), nullable=False),  # the canonical deck text
     Column("updated", Float, nullable=False),
-    UniqueConstraint("owner", "name", name="decks_owner_name"),
+    UniqueConstraint("owner", "game", "name", name="decks_owner_game_name"),
 )
 
 # "Test this deck" runs: progress and results, so any process can answer for them.
@@ -99,6 +100,7 @@ deck_tests_table = Table(
     "deck_tests", metadata,
     Column("id", String(32), primary_key=True),
     Column("owner", String(64), nullable=False),
+    Column("game", String(64), nullable=False),
     Column("deck", String(200), nullable=False),
     Column("games", Integer, nullable=False),  # games against each preset
     Column("results", Text, nullable=False),  # JSON: {preset: [wins, draws, played]}

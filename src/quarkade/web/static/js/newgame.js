@@ -1,4 +1,5 @@
-// The new-game form: show only as many seat choices as there are players.
+// The new-game form: show only as many seat choices as there are players, and fill a deck
+// option from a saved deck.
 const form = document.getElementById("new-game");
 const players = form.elements.namedItem("option.players");
 
@@ -14,4 +15,13 @@ function showSeats() {
 if (players) {
   players.addEventListener("input", showSeats);
   showSeats();
+}
+
+// A saved deck chosen beside a deck option shows its text in the option's field (the
+// choice wins on the server even without this script).
+for (const picker of form.querySelectorAll("select.saved-deck")) {
+  picker.addEventListener("change", () => {
+    const field = document.getElementById(picker.dataset.for);
+    if (picker.value && field) field.value = picker.value;
+  });
 }

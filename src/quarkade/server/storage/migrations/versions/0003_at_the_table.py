@@ -37,15 +37,17 @@ def upgrade() -> None:
         "decks",
         sa.Column("id", sa.String(32), primary_key=True),
         sa.Column("owner", sa.String(64), nullable=False),
+        sa.Column("game", sa.String(64), nullable=False),
         sa.Column("name", sa.String(40), nullable=False),
         sa.Column("deck", sa.String(200), nullable=False),
         sa.Column("updated", sa.Float, nullable=False),
-        sa.UniqueConstraint("owner", "name", name="decks_owner_name"),
+        sa.UniqueConstraint("owner", "game", "name", name="decks_owner_game_name"),
     )
     op.create_table(
         "deck_tests",
         sa.Column("id", sa.String(32), primary_key=True),
         sa.Column("owner", sa.String(64), nullable=False),
+        sa.Column("game", sa.String(64), nullable=False),
         sa.Column("deck", sa.String(200), nullable=False),
         sa.Column("games", sa.Integer, nullable=False),
         sa.Column("results", sa.Text, nullable=False),
