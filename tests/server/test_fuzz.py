@@ -20,17 +20,21 @@ JSON = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=20),
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
         st.sampled_from(["type", "seat", "action", "step", "game", "options", "seats",
-                         "invite", "visibility"]) | st.text(max_size=8), inner, max_size=5),
+                         "invite", "visibility", "reveal", "text", "name", "deck"])
+        | st.text(max_size=8), inner, max_size=5),
     max_leaves=12)
-MESSAGE = st.fixed_dictionaries({"type": st.sampled_from(["act", "rematch", "ping", "x"])},
-                                optional={"action": JSON, "step": JSON, "seat": JSON})
+MESSAGE = st.fixed_dictionaries({"type": st.sampled_from(["act", "rematch", "ping", "chat",
+                                                         "x"])},
+                                optional={"action": JSON, "step": JSON, "seat": JSON,
+                                          "text": JSON})
 PIECE = st.text(max_size=12) | st.integers().map(str) | st.sampled_from(
     ["0", "1", "²", "-1", "9" * 40, "spectator", "GAME"])
 ROUTES = ["/api/games", "/api/games/{}", "/api/games/{}/actions", "/api/games/{}/join",
           "/api/games/{}/invites/{}", "/api/games/{}/seats/{}/link", "/api/games/{}/rematch",
           "/api/games/{}/steps/{}", "/healthz", "/games/{}", "/games/{}/join/{}",
           "/games/{}/link/{}", "/games/{}/rematch", "/games/{}/replay", "/games/{}/record",
-          "/new/{}", "/rules/{}", "/"]
+          "/new/{}", "/rules/{}", "/", "/api/games/{}/chat", "/decks/{}", "/api/decks/{}",
+          "/api/decks/{}/{}", "/api/decks/{}/tests", "/api/deck-tests/{}"]
 UNLIMITED = Limits(create_games=Rate(10**9, 10**9), http_moves=Rate(10**9, 10**9),
                    socket_messages=Rate(10**9, 10**9))
 
@@ -45,7 +49,7 @@ def table(tmp_path_factory) -> Iterator[tuple[TestClient, str]]:
 
 @settings(suppress_health_check=[HealthCheck.function_scoped_fixture], max_examples=100)
 @given(route=st.sampled_from(ROUTES), pieces=st.lists(PIECE, min_size=2, max_size=2),
-       method=st.sampled_from(["GET", "POST"]),
+       method=st.sampled_from(["GET", "POST", "DELETE"]),
        body=JSON.map(lambda v: __import__("json").dumps(v).encode()) | st.binary(max_size=64),
        query=st.dictionaries(st.sampled_from(["seat", "token", "x"]), PIECE, max_size=2))
 def test_no_route_answers_5xx_or_changes_the_game(table, route, pieces, method, body, query):

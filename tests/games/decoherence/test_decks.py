@@ -1,9 +1,13 @@
 """Decks: the text form, presets, and refusals that name the broken rule."""
 
+import re
+from pathlib import Path
+
 import pytest
 
 from quarkade import GameOptionError, load_game
 from quarkade.games.decoherence.decks import (
+    PRESET_STRENGTH,
     PRESETS,
     check_deck,
     deck_text,
@@ -56,3 +60,15 @@ def test_deck_options_are_kept_normalized():
                                     "kiki 3, bouba 3, lulu 4"
     with pytest.raises(GameOptionError, match="open_decklists"):
         load_game("decoherence", open_decklists="maybe")
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_the_presets_strength_is_the_one_measured_in_the_analysis(preset):
+    """The deck builder shows each preset's measured strength: the overall column of the
+    rebalanced presets' table in docs/ANALYSIS.md."""
+    analysis = (Path(__file__).resolve().parents[3] / "docs" / "ANALYSIS.md").read_text()
+    section = analysis[analysis.index("### The presets rebalanced"):]
+    found = re.search(rf"^\| {preset} \| ([\d.]+)% \[([\d.]+), ([\d.]+)\] \|", section,
+                      re.M)
+    assert found, preset
+    assert tuple(round(float(x) / 100, 3) for x in found.groups()) == PRESET_STRENGTH[preset]

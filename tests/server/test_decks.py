@@ -1,0 +1,137 @@
+"""Saved decks and "test this deck": a deck is saved to its owner under a name, checked by
+the game's own deck-building rules (a refusal names the rule), listed only to its owner,
+offered beside each deck option of the new-game form, and tested against every preset in
+the background, with progress and win rates with intervals."""
+
+from __future__ import annotations
+
+from starlette.testclient import TestClient
+
+from quarkade.games.decoherence.decks import PRESET_STRENGTH, PRESETS, deck_text, parse_deck
+from quarkade.server import create_app
+from quarkade.server.limits import Limits
+from quarkade.server.storage import Store
+from tests.server.helpers import refused
+
+URL = "/api/decks/decoherence"
+WEAVER = deck_text(parse_deck("weaver"))
+
+
+def test_a_deck_is_saved_to_its_owner_and_listed_to_nobody_else(client):
+    made = client.post(URL, json={"name": "  my   <b>weaver</b> ", "deck": "weaver"})
+    assert made.status_code == 201, made.text
+    deck = made.json()
+    assert deck["name"] == "my <b>weaver</b>" and deck["deck"] == WEAVER
+    assert deck["counts"]["twigged"] == 4 and sum(deck["counts"].values()) == 30
+    owner = client.cookies.get("quarkade_owner")
+    assert owner
+    # The same name again replaces the deck (200); another name adds one.
+    again = client.post(URL, json={"name": "my <b>weaver</b>", "deck": "surge"})
+    assert again.status_code == 200 and again.json()["id"] == deck["id"]
+    assert client.post(URL, json={"name": "second", "deck": WEAVER}).status_code == 201
+    listed = client.get(URL).json()
+    assert [d["name"] for d in listed["decks"]] == ["my <b>weaver</b>", "second"]
+    assert [p["name"] for p in listed["builder"]["presets"]] == list(PRESETS)
+    # The builder page shows the name as text, never as markup.
+    page = client.get("/decks/decoherence").text
+    assert "my &lt;b&gt;weaver&lt;/b&gt;" in page and "<b>weaver</b>" not in page
+    # Another browser (another owner) sees none of them, and cannot delete them.
+    client.cookies.clear()
+    assert client.get(URL).json()["decks"] == []
+    refused(client.delete(f"{URL}/{deck['id']}"), 404, "no saved decoherence deck")
+    client.cookies.set("quarkade_owner", owner)
+    assert client.delete(f"{URL}/{deck['id']}").status_code == 204
+    assert [d["name"] for d in client.get(URL).json()["decks"]] == ["second"]
+
+
+def test_bad_decks_and_names_are_refused_and_nothing_is_saved(client):
+    cases = [
+        ({"name": "x", "deck": "kiki 5"}, 400, "5 copies of kiki: a deck holds at most 4"),
+        ({"name": "x", "deck": "kiki 4, bouba 4, lulu 2"}, 400,
+         "a deck needs exactly 10 verbs, 10 qualifiers and 10 nouns"),
+        ({"name": "x", "deck": "zap 3"}, 400, "cannot be played"),
+        ({"name": "x", "deck": ""}, 400, "'deck' should be a deck's text"),
+        ({"name": "x", "deck": 30}, 400, "'deck' should be a deck's text"),
+        ({"name": "", "deck": "weaver"}, 400, "a deck's name is empty"),
+        ({"name": "n" * 41, "deck": "weaver"}, 400, "at most 40 characters"),
+        ({"name": "tab\x00", "deck": "weaver"}, 400, "no control characters"),
+        ({"name": ["x"], "deck": "weaver"}, 400, "'name' should be text"),
+        ({"deck": "weaver"}, 400, "'name' and 'deck' are required"),
+    ]
+    for body, status, fragment in cases:
+        refused(client.post(URL, json=body), status, fragment)
+    refused(client.get("/api/decks/hadronize"), 404, "no deck builder for 'hadronize'",
+            "decoherence")
+    assert client.get("/decks/nothing").status_code == 404
+    assert client.get(URL).json()["decks"] == []
+
+
+def test_an_owner_keeps_at_most_so_many_decks(db_url):
+    with TestClient(create_app(db_url, rate_limits=False, limits=Limits(saved_decks=2))) as c:
+        for name in ("one", "two"):
+            assert c.post(URL, json={"name": name, "deck": "weaver"}).status_code == 201
+        refused(c.post(URL, json={"name": "three", "deck": "weaver"}), 409,
+                "2 saved decks, the most one player may keep")
+        assert c.post(URL, json={"name": "two", "deck": "surge"}).status_code == 200
+
+
+def test_the_builder_form_saves_without_a_script(client):
+    form = {f"count.{word}": str(count) for word, count in
+            zip(("tapped", "verved", "boo'd", "twigged", "riffed", "up", "down", "through",
+                 "out", "kiki", "bouba", "lulu"), parse_deck("observer"), strict=True)}
+    page = client.post("/decks/decoherence", data={**form, "name": "plain form"})
+    assert page.status_code == 200 and "Saved: plain form." in page.text
+    bad = client.post("/decks/decoherence", data={**form, "count.kiki": "5", "name": "bad"})
+    assert bad.status_code == 400 and "5 copies of kiki" in bad.text
+    assert 'value="5"' in bad.text  # the counts come back as they were
+    assert [d["name"] for d in client.get(URL).json()["decks"]] == ["plain form"]
+
+
+def test_a_saved_deck_is_offered_for_each_deck_option_and_wins(client):
+    client.post(URL, json={"name": "the weaver", "deck": "weaver"})
+    form = client.get("/new/decoherence").text
+    assert form.count('class="saved-deck"') == 2 and ">the weaver</option>" in form
+    made = client.post("/new/decoherence", data={
+        "option.deck0": "balanced", "saved.deck0": WEAVER, "option.deck1": "surge",
+        "seat0": "you", "seat1": "bot:greedy"}, follow_redirects=False)
+    assert made.status_code == 303
+    game_id = made.headers["location"].rsplit("/", 1)[1]
+    payload = client.get(f"/api/games/{game_id}").json()
+    assert payload["options"]["deck0"] == WEAVER and payload["options"]["deck1"] == "hidden"
+
+
+def test_test_this_deck_reports_win_rates_with_intervals(db_url):
+    with TestClient(create_app(db_url, limits=Limits(deck_test_games=4))) as client:
+        refused(client.post(f"{URL}/tests", json={"deck": "kiki 9"}), 400, "cannot be played")
+        started = client.post(f"{URL}/tests", json={"deck": "weaver"})
+        assert started.status_code == 202, started.text
+        runs = client.app.state.hub.deck_tests.runs
+
+        async def finished():
+            import asyncio
+
+            await asyncio.gather(*list(runs.values()))
+
+        client.portal.call(finished)
+        report = client.get(started.json()["url"]).json()
+        assert report["state"] == "done" and report["done"] == report["total"] == 16
+        for row in report["presets"]:
+            assert row["games"] == 4 and 0 <= row["low"] <= row["rate"] <= row["high"] <= 1
+            rate, low, high = PRESET_STRENGTH[row["preset"]]
+            assert row["preset_strength"] == {"rate": rate, "low": low, "high": high}
+        refused(client.get("/api/deck-tests/nope"), 404, "no deck test with that id")
+
+
+def test_deck_tests_are_bounded(db_url):
+    limits = Limits(deck_test_games=2000, deck_tests_waiting=1)
+    with TestClient(create_app(db_url, rate_limits=False, limits=limits)) as client:
+        started = client.post(f"{URL}/tests", json={"deck": "weaver"})
+        assert started.status_code == 202
+        refused(client.post(f"{URL}/tests", json={"deck": "surge"}), 503,
+                "deck tests are running here already")
+    # A stopping server stops its runs, and says so to whoever asks later.
+    store = Store(db_url)
+    try:
+        assert store.deck_test(started.json()["id"]).state == "stopped"
+    finally:
+        store.close()
