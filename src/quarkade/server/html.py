@@ -202,7 +202,8 @@ def game(game_id: str, name: str, title: str, renderer: str, seat: str,
 <button type="button" id="chat-toggle" class="small" aria-expanded="true"
  aria-controls="chat-body">Hide</button></div>
 <div id="chat-body">
-<ol id="chat" class="chat-log" role="log" tabindex="0" aria-label="Chat messages"></ol>
+<ol id="chat" class="chat-log" aria-live="polite" aria-relevant="additions" tabindex="0"
+ aria-label="Chat messages"></ol>
 <form id="chat-form" class="chat-form" hidden>
 <label for="chat-text" class="visually-hidden">Chat message</label>
 <input id="chat-text" name="text" maxlength="300" autocomplete="off" required

@@ -37,7 +37,7 @@ def moved(page: Page, step: str | None) -> bool:
 
 
 def store_position(db: str, game: str, moves: tuple[str, ...] | list[str],
-                   bots: dict[int, str] | None = None,
+                   bots: dict[int, str] | None = None, reveal: bool = False,
                    **options: Any) -> tuple[str, dict[int, str], State]:
     """A game of ``game`` after ``moves``, every seat a friend not yet joined unless
     ``bots`` makes it a bot (``{1: "greedy"}``); returns its id, each friend seat's token
@@ -50,14 +50,15 @@ def store_position(db: str, game: str, moves: tuple[str, ...] | list[str],
         action = state.string_to_action(move)
         state.apply_action(action)
         played.append((player, action))
-    return store_actions(db, game, loaded.options, played, state, bots)
+    return store_actions(db, game, loaded.options, played, state, bots, reveal)
 
 
 def store_actions(db: str, game: str, options: dict[str, Any], played: list[tuple[int, int]],
-                  state: State, bots: dict[int, str] | None = None,
+                  state: State, bots: dict[int, str] | None = None, reveal: bool = False,
                   ) -> tuple[str, dict[int, str], State]:
-    """Store ``(player, action)`` pairs already played to reach ``state``; each friend
-    seat's invite code is returned as its token."""
+    """Store ``(player, action)`` pairs already played to reach ``state`` (``reveal``: show
+    every hidden card once it is over); each friend seat's invite code is returned as its
+    token."""
     game_id = new_game_id()
     bots = bots or {}
     tokens = {seat: new_token() for seat in range(state.game.num_players) if seat not in bots}
@@ -67,7 +68,7 @@ def store_actions(db: str, game: str, options: dict[str, Any], played: list[tupl
               for seat, agent in bots.items()]
     store = Store(db)
     store.create_game(game_id, game, dict(options), new_token(),
-                      sorted(seats, key=lambda s: s.seat))
+                      sorted(seats, key=lambda s: s.seat), reveal=reveal)
     if played:
         store.add_actions(game_id, 0, played, state.returns() if state.is_terminal() else None)
     store.close()
