@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page
 
+from quarkade.server.limits import Limits
 from quarkade.server.run import ServerThread
 from tests.server.browser.accessibility import audit
 
@@ -37,7 +38,8 @@ FAILED = pytest.StashKey[bool]()
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
     db = tmp_path_factory.mktemp("web") / "browser.db"
-    with ServerThread(f"sqlite:///{db}") as running:
+    # "Test this deck" plays a few games here (the real thing, 2,000 a preset, is slow).
+    with ServerThread(f"sqlite:///{db}", limits=Limits(deck_test_games=6)) as running:
         yield running
 
 
