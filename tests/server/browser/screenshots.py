@@ -5,7 +5,10 @@ the app on a free port over a throw-away database, plays a three-seat Hadronize 
 against two greedy bots by clicking, and photographs the home page, the game page on a
 desktop and on a phone, the finished game, and the replay page. Card Commons and Dead Cat
 are photographed at a stored position (a card chosen with its cells lit; a die being turned
-after a peek), on a desktop and on a phone.
+after a peek), on a desktop and on a phone. The Decoherence deck builder is photographed
+with a deck built and tested (a short test: 50 games against each preset), and a
+Decoherence game between two devices with a few chat messages, each on a desktop and on a
+phone.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from pathlib import Path
 
 from playwright.sync_api import Browser, Page, sync_playwright
 
+from quarkade.server.limits import Limits
 from quarkade.server.run import ServerThread
 from tests.conftest import CHROMIUM, CHROMIUM_ARGS
 from tests.games.card_commons.helpers import EXAMPLE_MOVES
@@ -50,12 +54,15 @@ def shoot_position(browser: Browser, server: ServerThread, name: str, game: str,
     """``docs/screenshots/<name>-game.png`` and ``<name>-phone.png``: seat 0 of a game stored
     after ``moves`` (seat 0 to move), after clicking ``click`` on its table if given."""
     game_id, tokens, _ = store_position(server.db, game, moves, bots, **options)
+    held = None  # the invite is spent once: the phone gets the desktop's cookie
     for shot, options in (("game", {"viewport": {"width": 1280, "height": 860}}),
                           ("phone", {"viewport": PHONE, "device_scale_factor": 2,
                                      "is_mobile": True, "has_touch": True})):
-        context = browser.new_context(**options)
+        context = browser.new_context(**options, storage_state=held)
         page = context.new_page()
-        page.goto(f"{server.url}games/{game_id}/join/{tokens[0]}")
+        page.goto(f"{server.url}games/{game_id}/join/{tokens[0]}" if held is None
+                  else f"{server.url}games/{game_id}?seat=0")
+        held = context.storage_state()
         page.wait_for_function(MY_TURN_OR_OVER)
         if click:
             page.click(click)
@@ -68,10 +75,68 @@ def shoot_position(browser: Browser, server: ServerThread, name: str, game: str,
         context.close()
 
 
+def shoot_deck_builder(browser: Browser, server: ServerThread) -> None:
+    """``deck-builder.png`` and ``deck-builder-phone.png``: a deck built from a preset by
+    clicking, saved, and tested."""
+    context = browser.new_context(viewport={"width": 1280, "height": 860})
+    page = context.new_page()
+    page.goto(f"{server.url}decks/decoherence")
+    page.click("button.preset[data-name=observer]")
+    for click in ("less[data-word=verved]", "more[data-word=twigged]",
+                  "less[data-word=through]", "more[data-word=down]"):
+        page.click(f"button.{click}")
+    page.fill("#deck-name", "observer, linked")
+    page.click("#save")
+    page.wait_for_selector("#saved li[data-id]")
+    page.click("#test")
+    page.wait_for_function("() => document.getElementById('builder').dataset.test === 'done'",
+                           timeout=600_000)
+    page.screenshot(path=OUT / "deck-builder.png", full_page=True)
+    phone = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True,
+                                has_touch=True, storage_state=context.storage_state())
+    small = phone.new_page()
+    small.goto(f"{server.url}decks/decoherence")
+    small.click("button.more[data-word=kiki]")  # refused: the reason is shown
+    small.screenshot(path=OUT / "deck-builder-phone.png", full_page=True)
+    phone.close()
+    context.close()
+
+
+def shoot_chat(browser: Browser, server: ServerThread) -> None:
+    """``chat-game.png`` (the host, on a desktop) and ``chat-phone.png`` (the friend, on a
+    phone): a Decoherence game by invite link, with a few chat messages."""
+    host_context = browser.new_context(viewport={"width": 1280, "height": 860})
+    host = host_context.new_page()
+    host.goto(f"{server.url}new/decoherence")
+    host.select_option("#seat1", "friend")
+    host.click("button:has-text('Start the game')")
+    invite = host.locator(".invite input").input_value()
+    phone = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True,
+                                has_touch=True)
+    guest = phone.new_page()
+    guest.goto(invite)
+    guest.wait_for_selector(".dc-bottom .dc-name")
+    for page, text in ((host, "Good luck! My deck is all links this time."),
+                       (guest, "Thanks, you too. Watch out for my boo'd."),
+                       (host, "We'll see who decoheres first :)")):
+        page.fill("#chat-text", text)
+        page.press("#chat-text", "Enter")
+        host.wait_for_function("(n) => document.querySelectorAll('#chat li').length >= n",
+                               arg=1 + [host, guest].index(page))
+    host.wait_for_function("() => document.querySelectorAll('#chat li').length === 3")
+    guest.wait_for_function("() => document.querySelectorAll('#chat li').length === 3")
+    host.screenshot(path=OUT / "chat-game.png")
+    guest.locator("#chat-box").scroll_into_view_if_needed()
+    guest.screenshot(path=OUT / "chat-phone.png")
+    phone.close()
+    host_context.close()
+
+
 def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as scratch, \
-            ServerThread(f"sqlite:///{scratch}/shots.db") as server, \
+            ServerThread(f"sqlite:///{scratch}/shots.db",
+                         limits=Limits(deck_test_games=50)) as server, \
             sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         desktop = browser.new_context(viewport={"width": 1280, "height": 860})
@@ -108,6 +173,8 @@ def main() -> None:
             "draw dead", "bet 3", "peek", "draw alive", "bet 5", "peek", "draw alive", "bet 4",
             "peek", "draw alive"], {1: "bayes", 2: "greedy"}, None, players=3)
         decoherence.take_screenshots(browser, server.url, server.db, OUT, PHONE)
+        shoot_chat(browser, server)
+        shoot_deck_builder(browser, server)
         browser.close()
     for shot in sorted(OUT.glob("*.png")):
         print(shot.relative_to(OUT.parents[1]))
