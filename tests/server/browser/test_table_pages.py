@@ -97,12 +97,18 @@ def hands_shown(page: Page) -> list[list[str]]:
         "(cards) => cards.map((c) => c.dataset.word)") for seat in (0, 1)]
 
 
-def test_a_finished_game_with_reveal_on_shows_every_hidden_card(device, server) -> None:
-    game_id, tokens, states = finished_decoherence(server, reveal=True)
-    final = states[-1]
+def open_finished(device, server, reveal: bool) -> tuple[Page, str, list]:
+    """Seat 0's page of a finished Decoherence game (reveal on or off)."""
+    game_id, tokens, states = finished_decoherence(server, reveal=reveal)
     player = device()
     player.goto(f"{server.url}games/{game_id}/join/{tokens[0]}")
     expect(player.locator("#game")).to_have_attribute("data-over", "yes")
+    return player, game_id, states
+
+
+def test_a_finished_game_with_reveal_on_shows_every_hidden_card(device, server) -> None:
+    player, game_id, states = open_finished(device, server, reveal=True)
+    final = states[-1]
     expect(player.locator("#reveal-note")).to_contain_text("every hidden card is shown")
     assert hands_shown(player) == [final.hand(0), final.hand(1)]
     nouns = [player.locator(f".dc-table[data-seat='{seat}'] .dc-noun").all_inner_texts()
@@ -117,8 +123,7 @@ def test_a_finished_game_with_reveal_on_shows_every_hidden_card(device, server) 
     middle = len(states) // 2
     player.locator(f"#log li[data-step='{middle}'] button").click()
     expect(player.locator("#replay")).to_have_attribute("data-step", str(middle))
-    if states[middle].revealed_view().get("hands") is not None:
-        assert hands_shown(player) == states[middle].revealed_view()["hands"]
+    assert hands_shown(player) == states[middle].revealed_view()["hands"]
     audit(player, "the replay of a revealed game")
     # The record holds every action in full: ids and the notation that reveals them.
     record = player.evaluate(PAYLOAD, f"/games/{game_id}/record?seat=0")
@@ -127,11 +132,8 @@ def test_a_finished_game_with_reveal_on_shows_every_hidden_card(device, server) 
 
 
 def test_with_reveal_off_the_finished_game_shows_no_hidden_card(device, server) -> None:
-    game_id, tokens, states = finished_decoherence(server, reveal=False)
+    player, game_id, states = open_finished(device, server, reveal=False)
     final = states[-1]
-    player = device()
-    player.goto(f"{server.url}games/{game_id}/join/{tokens[0]}")
-    expect(player.locator("#game")).to_have_attribute("data-over", "yes")
     expect(player.locator("#reveal-note")).to_have_text("Hidden cards stay hidden after the game.")
     expect(player.locator(".dc-hand-revealed")).to_have_count(0)
     theirs = player.locator(".dc-hand-hidden[data-seat='1']")
