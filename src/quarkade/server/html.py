@@ -33,7 +33,6 @@ def layout(title: str, body: str, script: str = "", wide: bool = False) -> str:
 <main id="main" class="{'wide' if wide else 'narrow'}">
 {body}
 </main>
-<script type="module" src="/static/js/times.js"></script>
 {module}
 </body>
 </html>
@@ -66,7 +65,8 @@ def home(games: Sequence[Mapping[str, Any]], recent: Sequence[Mapping[str, Any]]
 <p>Against bots, with friends by invite link, or hot-seat on one device.</p>
 <ul class="games">{''.join(cards)}</ul>
 {recent_html}"""
-    return layout("Games", body)
+    # The dates of recent games are shown in the viewer's locale by a small script.
+    return layout("Games", body, "/static/js/times.js" if rows else "")
 
 
 def new_game(game: Mapping[str, Any], others: Sequence[Mapping[str, Any]],
