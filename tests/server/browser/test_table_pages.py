@@ -276,3 +276,27 @@ def test_the_replay_says_what_each_step_did(page: Page, server) -> None:
     expect(happened).to_have_text(f"Step {steps} of {steps}: {last}")
     audit(page, "a replay at its last step")
     assert json.dumps(final.view(SPECTATOR))  # the table shown is the spectator's
+
+
+def test_dates_and_times_are_shown_in_the_viewers_locale(device, server) -> None:
+    page = device(locale="de-DE", timezone_id="Asia/Tokyo")
+    page.goto(f"{server.url}new/hadronize")
+    page.select_option("#seat1", "bot:greedy")
+    page.select_option("#visibility", "public")
+    page.click("button:has-text('Start the game')")
+    expect(page.locator("#game")).to_have_attribute("data-step", re.compile(r"^\d+$"))
+    page.fill("#chat-text", "hallo")
+    page.press("#chat-text", "Enter")
+    sent = page.locator("#chat li time").first
+    expect(sent).to_have_text(page.evaluate(
+        """(iso) => new Date(iso).toLocaleTimeString('de-DE',
+             {hour: '2-digit', minute: '2-digit', timeZone: 'Asia/Tokyo'})""",
+        sent.get_attribute("datetime")))
+    page.goto(server.url)
+    made = page.locator(".recent time").first
+    iso = made.get_attribute("datetime")
+    assert iso and iso.endswith("+00:00")
+    expect(made).to_have_text(page.evaluate(
+        """(iso) => new Date(iso).toLocaleString('de-DE',
+             {dateStyle: 'medium', timeStyle: 'short', timeZone: 'Asia/Tokyo'})""", iso))
+    assert made.inner_text() != iso
