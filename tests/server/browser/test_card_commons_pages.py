@@ -15,6 +15,7 @@ from playwright.sync_api import Page, expect
 from quarkade import load_game
 from quarkade.games.card_commons.notation import cell_id
 from tests.games.card_commons.helpers import EXAMPLE_MOVES
+from tests.server.browser.accessibility import audit
 from tests.server.browser.conftest import PHONE
 from tests.server.browser.helpers import (
     MY_TURN_OR_OVER,
@@ -86,6 +87,8 @@ def test_a_whole_game_against_a_bot_played_by_clicking(page: Page, server, optio
         if page.locator("#game").get_attribute("data-over") == "yes":
             break
         expect(page.locator("#status")).to_have_text("Your turn, seat 0 (you)")
+        if turn == 1:
+            audit(page, "Card Commons in play")
         # Every legal action is also a text button beside the table.
         legal = stored_state(server.db, game_id).legal_actions()
         expect(page.locator("#moves button")).to_have_count(len(legal))

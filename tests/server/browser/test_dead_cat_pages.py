@@ -10,6 +10,7 @@ from playwright.sync_api import Page, expect
 
 from quarkade.core.protocol import State
 from tests.games.dead_cat.playing import random_game
+from tests.server.browser.accessibility import audit
 from tests.server.browser.conftest import PHONE
 from tests.server.browser.helpers import (
     MY_TURN_OR_OVER,
@@ -53,6 +54,8 @@ def test_a_whole_game_against_a_bot_played_by_clicking(page: Page, server) -> No
         page.wait_for_function(MY_TURN_OR_OVER)
         if page.locator("#game").get_attribute("data-over") == "yes":
             break
+        if turn == 1:
+            audit(page, "Dead Cat in play")
         step = page.locator("#game").get_attribute("data-step")
         state = stored_state(server.db, game_id)
         assert time_deck_on_page(page) == time_deck_known(state, 0, names)

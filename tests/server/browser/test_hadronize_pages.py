@@ -15,6 +15,7 @@ from quarkade.agents import make_agent
 from quarkade.server.seats import new_game_id, new_token
 from quarkade.server.storage import Store, StoredSeat
 from quarkade.sim import play_match
+from tests.server.browser.accessibility import audit
 from tests.server.browser.conftest import PHONE
 from tests.server.browser.helpers import moved
 
@@ -57,6 +58,8 @@ def test_a_whole_game_against_a_bot_played_by_clicking(page: Page, server) -> No
         if page.locator("#game").get_attribute("data-over") == "yes":
             break
         expect(page.locator("#status")).to_have_text("Your turn, seat 0 (you)")
+        if turn == 1:
+            audit(page, "Hadronize in play")
         # Every legal move is a chamber button and a text button, and they agree.
         expect(page.locator("button.hz-chamber")).to_have_count(2)
         expect(page.locator("#moves button")).to_have_count(2)
