@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -14,7 +15,9 @@ from quarkade import __version__
 from quarkade.agents import available_agents, make_agent
 from quarkade.cli import faces
 from quarkade.cli.human import HumanAgent, Quit
+from quarkade.cli.learn import hint_source, learn
 from quarkade.cli.output import console, errors, user_errors
+from quarkade.cli.review import review
 from quarkade.cli.simulate import analyze, simulate, tournament
 from quarkade.core.agent import Agent
 from quarkade.core.errors import QuarkadeError
@@ -121,9 +124,11 @@ def play(
         specs = {s: specs.get(s, default_bot) for s in range(n)}
         names = [("you" if specs[s] == "human" and list(specs.values()).count("human") == 1
                   else f"seat {s} ({specs[s]})") for s in range(n)]
+        # Hints are offered in games against bots (a hot-seat game of people has none).
+        hints = hint_source(names) if any(spec != "human" for spec in specs.values()) else None
         seat_agents: list[Agent] = [
-            HumanAgent(console, names) if specs[s] == "human" else make_agent(specs[s], game)
-            for s in range(n)
+            HumanAgent(console, names, hints=hints) if specs[s] == "human"
+            else make_agent(specs[s], game) for s in range(n)
         ]
     if seed is None:
         seed = random.SystemRandom().randrange(1_000_000)
@@ -143,15 +148,21 @@ def play(
         if line:
             console.print(("  " if event.player == CHANCE else "") + line, markup=False)
 
+    def hinted() -> list[int]:
+        return sorted({seat for agent in seat_agents if isinstance(agent, HumanAgent)
+                       for seat in agent.hinted})
+
     try:
         final, game_record = play_match(loaded, seat_agents, seed, names, on_event=show)
     except Quit:
         console.print("game stopped.")
         if record is not None:
             seats = [Seat(names[s], specs[s]) for s in range(n)]
-            GameRecord.from_state(last_state[0], seats, seed=seed).save(record)
+            stopped = GameRecord.from_state(last_state[0], seats, seed=seed)
+            replace(stopped, hints=hinted()).save(record)
             console.print(f"unfinished record saved to {record}")
         raise typer.Exit(1) from None
+    game_record = replace(game_record, hints=hinted())
     console.print()
     console.print(faces.render(game, final.view(viewer), names,
                                you=viewer if viewer != SPECTATOR else None))
@@ -160,6 +171,8 @@ def play(
     ending = f" ({outcome.ending})" if outcome.ending else ""
     console.print(f"[bold]result:[/bold] {outcome.text(names)}{ending}", highlight=False)
     console.print(f"returns: {final.returns()}")
+    if game_record.hints:
+        console.print("hints were used in this game, so it will not be rated.")
     if record is not None:
         game_record.save(record)
         console.print(f"record saved to {record}")
@@ -282,6 +295,9 @@ def serve(
 app.command()(simulate)
 app.command()(tournament)
 app.command()(analyze)
+# Tutorials, hints and reviews (quarkade.learn).
+app.command()(learn)
+app.command()(review)
 
 
 if __name__ == "__main__":  # pragma: no cover

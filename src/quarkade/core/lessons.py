@@ -132,6 +132,16 @@ def tutorial(game: str) -> Tutorial:
 
 
 @dataclass(frozen=True)
+class LessonEvent:
+    """One action as the learner saw it: who acted, its notation for the learner, and the
+    learner's view right after it (what a log line is written from)."""
+
+    player: int
+    text: str
+    view: JSON
+
+
+@dataclass(frozen=True)
 class Feedback:
     """What the learner is told after an attempt."""
 
@@ -166,8 +176,11 @@ class LessonRun:
         self.chosen: list[int] = []
         self.index = 0
         self._traps: tuple[int, dict[int, Trap]] = (-1, {})
+        # What happened at the last goal move (the move and the scripted replies), as the
+        # learner sees it; empty before the first task.
+        self.events: list[LessonEvent] = []
         for text in lesson.setup:
-            self._script(text)
+            self.state.apply_action(self.state.string_to_action(text))
         for action in chosen:
             if self.finished or self.check(action).accepted is False:
                 raise LessonError(f"move {action!r} is not one of the moves this lesson "
@@ -240,7 +253,8 @@ class LessonRun:
         assert task is not None
         action, _ = self._read(move)
         assert action is not None
-        self.state.apply_action(action)
+        self.events = []
+        self._apply(action)
         self.chosen.append(action)
         for text in task.then:
             self._script(text)
@@ -276,7 +290,15 @@ class LessonRun:
     def _script(self, text: str) -> None:
         """Play one scripted action (full notation); a script that does not fit the game is
         the lesson's own bug, so it raises."""
-        self.state.apply_action(self.state.string_to_action(text))
+        self._apply(self.state.string_to_action(text))
+
+    def _apply(self, action: int) -> None:
+        """Apply ``action`` and note it as the learner sees it (``events``)."""
+        state = self.state
+        player = state.current_player()
+        text = state.action_string_for(self.seat, action)
+        state.apply_action(action)
+        self.events.append(LessonEvent(player, text, state.view(self.seat)))
 
     def _read(self, move: int | str) -> tuple[int | None, str | None]:
         """``(action id, None)``, or ``(None, the refusal)`` for text naming no legal move."""

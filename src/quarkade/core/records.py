@@ -4,7 +4,8 @@ A record holds the game and its options, the seats (name and agent spec), every 
 (chance included) as its id, its notation and who took it, and the result: the returns
 and the outcome (``State.outcome()``: a win, a shared win or a draw, and who won). Replaying a
 record rebuilds every state; a record that stops replaying raises ``RecordError`` naming
-the step and the reason.
+the step and the reason. A game in which a seat asked for a hint lists those seats in
+``hints`` (such a game is never rated); the key is there only when some seat did.
 """
 
 from __future__ import annotations
@@ -52,6 +53,7 @@ class GameRecord:
     seed: int | str | None = None
     created: str = field(default_factory=lambda: datetime.now(UTC).isoformat(timespec="seconds"))
     outcome: dict[str, Any] | None = None
+    hints: list[int] = field(default_factory=list)
 
     @classmethod
     def from_state(
@@ -79,8 +81,9 @@ class GameRecord:
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
-        data = {"format": FORMAT, **data}
-        return data
+        if not self.hints:  # only a game where hints were used carries the key
+            del data["hints"]
+        return {"format": FORMAT, **data}
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), indent=1)
@@ -112,10 +115,12 @@ class GameRecord:
                 seed=data.get("seed"),
                 created=str(data.get("created", "")),
                 outcome=outcome,
+                hints=sorted({int(seat) for seat in data.get("hints", [])}),
             )
         except (KeyError, TypeError, ValueError) as problem:
             raise RecordError(f"malformed record: {problem!r} (needs game, options, "
-                              "seats[name, agent], actions[id, text, player])") from None
+                              "seats[name, agent], actions[id, text, player]; hints, if "
+                              "any, a list of seats)") from None
 
     @classmethod
     def from_json(cls, text: str) -> GameRecord:
