@@ -23,15 +23,21 @@ decoherence       D.decohere, D.both_lose
 final             a real game against ``easy``
 ================  ========================================================================
 
-The learner is seat 0; both decks are the preset ``balanced``. Every card drawn is a chance
-action of the setup, so each position is played through the protocol.
+The learner is seat 0; both decks hold the same even spread of words (written out, so that
+a change to the presets cannot move a lesson). Every card drawn is a chance action of the
+setup, so each position is played through the protocol.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from quarkade.core.lessons import ANY, Lesson, Rule, Task, Trap, Tutorial
 
 SEEDS = ("000_f21bea9f3b6d9580.txt", "001_89ac9a7346c2d312.txt")
+
+DECK = ("tapped 2, verved 2, boo'd 2, twigged 2, riffed 2 | up 3, down 3, through 2, out 2 | "
+        "kiki 3, bouba 4, lulu 3")
 
 RULES = (
     Rule("D.words", "Words and sentences",
@@ -152,7 +158,7 @@ def _turn_ends(draw: str) -> tuple[str, ...]:
     return "pass", f"draw {draw}"
 
 
-LESSONS = (
+_LESSONS = (
     Lesson(
         key="first-sentence",
         title="Your first sentence",
@@ -539,10 +545,13 @@ LESSONS = (
         key="final",
         title="A real game",
         teaches=("D.decohere",),
-        intro="Now a whole game against the `easy` bot, both of you with the balanced deck.",
+        intro="Now a whole game against the `easy` bot, both of you with an even deck.",
         final=True,
     ),
 )
+
+LESSONS = tuple(replace(lesson, options={"deck0": DECK, "deck1": DECK, **lesson.options})
+                for lesson in _LESSONS)
 
 # Pieces of the engine's refusals, and the rule each one quotes.
 REFUSALS = (
