@@ -16,6 +16,7 @@ state's insides, so every face (terminal, web) and every game share it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -353,7 +354,8 @@ class LessonRun:
 
 
 def _short(reason: str) -> str:
-    """An engine refusal without its list of legal moves (the page shows them)."""
+    """An engine refusal without its list of legal moves (the page shows them) or action
+    ids (a learner reads moves)."""
     for cut in ("; legal now:", "; legal:"):
         reason = reason.split(cut)[0]
-    return reason
+    return re.sub(r" ?\(action \d+\)|action \d+ \(([^)]*)\)", r"\1", reason).strip()

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -52,7 +52,7 @@ class Hint:
 
 
 def hint_for(turn: Turn, rng: random.Random, bot: str = "hard",
-             past_turns: Sequence[Turn] = (), seconds: float = HINT_SECONDS,
+             past_turns: Iterable[Turn] = (), seconds: float = HINT_SECONDS,
              iterations: int = 0, clock: Callable[[], float] = time.perf_counter) -> Hint:
     """The hint for ``turn``: ``bot``'s move and each legal move's estimated win chance
     (``seconds`` and/or ``iterations`` of search; ``past_turns`` are the seat's earlier

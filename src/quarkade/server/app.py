@@ -9,7 +9,9 @@ Routes (``{id}`` is a game's id):
 - API: ``GET /api/games`` (the catalogue), ``POST /api/games`` (create),
   ``GET /api/games/{id}`` (what a seat sees), ``POST /api/games/{id}/actions``,
   ``POST /api/games/{id}/rematch``, ``GET /api/games/{id}/steps/{step}`` (replay);
-- live: ``/ws/games/{id}?seat=N``, sent the seat's payload after every change.
+- live: ``/ws/games/{id}?seat=N``, sent the seat's payload after every change;
+- learning (``learning``): ``/learn``, ``/learn/{game}``, ``/games/{id}/review`` and their
+  JSON routes, hints (``/api/games/{id}/hint``).
 
 A device proves which seats it holds by the tokens in its cookie ``quarkade_{id}`` (or
 ``token`` query parameters). Bad input is answered 4xx with a JSON or page error, and
@@ -38,9 +40,11 @@ from quarkade.agents import available_agents
 from quarkade.core.errors import QuarkadeError
 from quarkade.core.registry import game_class, list_games
 from quarkade.core.words import rules_page
-from quarkade.server import pages
+from quarkade.learn.review import Budget
+from quarkade.server import learning, pages
 from quarkade.server import seats as seating
 from quarkade.server.errors import ApiError
+from quarkade.server.learn_store import LearnStore
 from quarkade.server.live import Hub, LiveGame, Watcher
 from quarkade.server.storage import DEFAULT_URL, Store
 
@@ -58,17 +62,21 @@ SECURITY_HEADERS = [
 ]
 
 
-def create_app(db: str = DEFAULT_URL, bot_delay: float = 0.0) -> Starlette:
+def create_app(db: str = DEFAULT_URL, bot_delay: float = 0.0,
+               review_budget: Budget | None = None) -> Starlette:
     """The ASGI app over the database at ``db`` (a SQLAlchemy URL).
 
-    ``bot_delay`` is a pause in seconds before each bot move, so a person can follow.
+    ``bot_delay`` is a pause in seconds before each bot move, so a person can follow;
+    ``review_budget`` the search time of a game's review (tests shorten it).
     """
     store = Store(db)
     hub = Hub(store, bot_delay=bot_delay)
+    learn = learning.Learning(LearnStore(store.engine), review_budget or Budget())
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         yield
+        learn.close()
         await hub.close()
         store.close()
 
@@ -87,12 +95,14 @@ def create_app(db: str = DEFAULT_URL, bot_delay: float = 0.0) -> Starlette:
         Route("/api/games/{id}/rematch", api_rematch, methods=["POST"]),
         Route("/api/games/{id}/steps/{step}", api_step),
         WebSocketRoute("/ws/games/{id}", live_socket),
+        *learning.routes(),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={
         ApiError: _api_error, HTTPException: _http_error, Exception: _server_error})
     app.state.hub = hub
     app.state.store = store
+    app.state.learning = learn
     app.add_middleware(SecurityHeaders)
     return app
 
