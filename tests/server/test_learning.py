@@ -164,6 +164,7 @@ def test_a_hint_is_for_the_held_seat_to_move_and_flags_the_game(client):
     assert hint["bot_move"]["id"] in {m["id"] for m in mine["legal"]}
     assert all(0 <= m["chance"] <= 1 and m["label"] for m in hint["moves"])
     assert hint["hinted"] == [0]
+    assert client.post(f"/api/games/{game_id}/hint?seat=0").json() == hint  # not again
     assert client.get(f"/api/games/{game_id}/coach").json()["hinted"] == [0]
     spectator = TestClient(client.app)
     refused = spectator.post(f"/api/games/{game_id}/hint")

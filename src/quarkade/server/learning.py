@@ -54,6 +54,7 @@ STATIC = Path(__file__).resolve().parent.parent / "web" / "static"
 DEVICE_COOKIE = "quarkade_device"
 LESSON_NAMES = ("you", "opponent")
 MAX_MOVES = 64  # goal moves a lesson page may send back (the longest lesson has 5)
+MAX_KEPT_HINTS = 1000
 
 
 @dataclass
@@ -68,13 +69,16 @@ class ReviewJob:
 @dataclass
 class Learning:
     """The learning features' state in one server: their store, a thread for reviews and
-    hints, the reviews under way, and the review budget."""
+    hints, the reviews under way, the last hints, and the review budget."""
 
     store: LearnStore
     budget: Budget = field(default_factory=Budget)
     pool: ThreadPoolExecutor = field(default_factory=lambda: ThreadPoolExecutor(
         max_workers=1, thread_name_prefix="quarkade-learn"))
     jobs: dict[tuple[str, str], ReviewJob] = field(default_factory=dict)
+    # The last hint of each (game, seat) and the step it is for: asking again at the same
+    # step costs nothing.
+    hints: dict[tuple[str, int], tuple[int, JSON]] = field(default_factory=dict)
 
     def close(self) -> None:
         self.pool.shutdown(wait=False, cancel_futures=True)
@@ -296,9 +300,13 @@ async def api_hint(request: Request) -> Response:
     state = live.state
     if state.is_terminal() or state.current_player() != seat:
         raise ApiError(409, f"a hint is for the seat to move; it is not seat {seat}'s turn")
+    learning = _learning(request)
+    step = live.step
+    asked = learning.hints.get((live.id, seat))
+    if asked is not None and asked[0] == step:  # asked again at this step: the same hint
+        return JSONResponse({**asked[1], "hinted": learning.store.hinted(live.id)})
     turn = turn_for(state)
     history = [action for _, action in live.moves]
-    learning = _learning(request)
     loop = asyncio.get_running_loop()
     found = await loop.run_in_executor(learning.pool, lambda: hint_for(
         turn, random.Random(), past_turns=_past_turns(live.game, history, seat)))
@@ -308,8 +316,11 @@ async def api_hint(request: Request) -> Response:
     for move in body["moves"]:
         move["label"] = labels[move["id"]]
     body["bot_move"]["label"] = labels[found.bot_move]
-    body["hinted"] = learning.store.hinted(live.id)
-    return JSONResponse(body)
+    learning.hints.pop((live.id, seat), None)
+    learning.hints[(live.id, seat)] = (step, body)
+    while len(learning.hints) > MAX_KEPT_HINTS:  # the oldest go first
+        learning.hints.pop(next(iter(learning.hints)))
+    return JSONResponse({**body, "hinted": learning.store.hinted(live.id)})
 
 
 def _past_turns(game: Any, history: list[int], seat: int) -> Iterator[Turn]:
