@@ -176,7 +176,8 @@ _LESSONS = (
                 say="Open a chain with the verb verved.",
                 goal=("verb verved -> chain 1",),
                 rule="D.words",
-                why="We are building verved down lulu: its verb comes first.",
+                why=("This task opens the sentence verved down lulu: its first word, the "
+                     "verb verved, goes down first."),
                 traps=(
                     Trap("qualifier down -> chain 1", "D.play",
                          "A chain starts with a verb; a qualifier joins a chain that holds "
@@ -189,7 +190,8 @@ _LESSONS = (
                 say="Add the qualifier down to chain 1.",
                 goal=("qualifier down -> chain 1",),
                 rule="D.words",
-                why="The sentence is verved down lulu: the qualifier down comes next.",
+                why=("Chain 1 holds verved; the sentence verved down lulu needs its "
+                     "qualifier, down, next."),
                 traps=(
                     Trap("noun lulu -> chain 1", "D.play",
                          "A noun completes a chain that already holds a verb and a "
@@ -201,7 +203,8 @@ _LESSONS = (
                 say="Complete the sentence with your lulu.",
                 goal=("noun lulu -> chain 1",),
                 rule="D.words",
-                why="The sentence is verved down lulu: finish it with the lulu.",
+                why=("Chain 1 reads verved down; the lulu completes the sentence this "
+                     "lesson builds."),
                 done=("Verved down lulu: you gain 1 verve and leak nothing this turn. The "
                       "lulu stays on your table as a state with spin down, face down: to "
                       "your opponent it is hidden. Up and down leave states; through and out "
