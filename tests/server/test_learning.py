@@ -22,7 +22,7 @@ QUICK = Budget(total=0, iterations=30)
 
 @pytest.fixture
 def client(db_url) -> Iterator[TestClient]:
-    with TestClient(create_app(db_url, review_budget=QUICK)) as test_client:
+    with TestClient(create_app(db_url, rate_limits=False, review_budget=QUICK)) as test_client:
         yield test_client
 
 

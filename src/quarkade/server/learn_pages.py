@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from html import escape
 from typing import Any
 
-from quarkade.server.pages import layout
+from quarkade.server.html import layout
 
 STYLES = '<link rel="stylesheet" href="/static/learn.css">'
 

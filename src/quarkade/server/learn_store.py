@@ -8,8 +8,8 @@
 - ``game_reviews``: finished reviews, cached with their game (per viewer: a seat, or
   ``all`` where every seat sees everything).
 
-Only plain SQL types, so SQLite and PostgreSQL both work. The tables are created if they
-are missing (``create_all``), like the games' own tables in this version of the server.
+The tables are in ``storage/tables.py`` and made by migration 0003. The queries are
+plain and synchronous: the routes run them on the store's thread pool (``Store.run``).
 """
 
 from __future__ import annotations
@@ -18,43 +18,15 @@ import json
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Column, Integer, MetaData, String, Table, Text, delete, insert, select
+from sqlalchemy import delete, insert, select
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
 from quarkade.learn.progress import ProgressStore
-
-metadata = MetaData()
-
-progress_table = Table(
-    "learn_progress", metadata,
-    Column("learner", String(64), primary_key=True),
-    Column("game", String(64), primary_key=True),
-    Column("lesson", String(64), primary_key=True),
-    Column("done", String(32), nullable=False),
-)
-
-finals_table = Table(
-    "learn_finals", metadata,
-    Column("learner", String(64), primary_key=True),
-    Column("game", String(64), primary_key=True),
-    Column("game_id", String(32), nullable=False),
-)
-
-hints_table = Table(
-    "game_hints", metadata,
-    Column("game_id", String(32), primary_key=True),
-    Column("seat", Integer, primary_key=True),
-    Column("first", String(32), nullable=False),  # when the seat first asked
-)
-
-reviews_table = Table(
-    "game_reviews", metadata,
-    Column("game_id", String(32), primary_key=True),
-    Column("viewer", String(8), primary_key=True),  # a seat number, or "all"
-    Column("review", Text, nullable=False),  # JSON (quarkade-review/1)
-    Column("created", String(32), nullable=False),
-)
+from quarkade.server.storage.tables import game_hints_table as hints_table
+from quarkade.server.storage.tables import game_reviews_table as reviews_table
+from quarkade.server.storage.tables import learn_finals_table as finals_table
+from quarkade.server.storage.tables import learn_progress_table as progress_table
 
 
 def _now() -> str:
@@ -66,7 +38,6 @@ class LearnStore(ProgressStore):
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
-        metadata.create_all(engine)
 
     # -- progress ---------------------------------------------------------------------------
 

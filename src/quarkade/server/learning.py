@@ -23,13 +23,11 @@ with the game, and a review of a hidden-information game is for a seat this devi
 from __future__ import annotations
 
 import asyncio
-import json
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
@@ -44,13 +42,23 @@ from quarkade.core.words import action_label, log_line
 from quarkade.learn.hints import hint_for
 from quarkade.learn.progress import next_lesson
 from quarkade.learn.review import Budget, ReviewError, check_seats, review_game, seats_for
-from quarkade.server import learn_pages
+from quarkade.server import inputs, learn_pages
 from quarkade.server import seats as seating
+from quarkade.server.common import (
+    check_rate,
+    creator_tokens,
+    hub_of,
+    known_game,
+    live_of,
+    renderer,
+    set_cookie,
+)
 from quarkade.server.errors import ApiError
 from quarkade.server.learn_store import LearnStore
-from quarkade.server.live import Hub, LiveGame
+from quarkade.server.live import LiveGame
 
-STATIC = Path(__file__).resolve().parent.parent / "web" / "static"
+T = TypeVar("T")
+
 DEVICE_COOKIE = "quarkade_device"
 LESSON_NAMES = ("you", "opponent")
 MAX_MOVES = 64  # goal moves a lesson page may send back (the longest lesson has 5)
@@ -108,7 +116,7 @@ async def learn_home(request: Request) -> Response:
     rows = []
     for name in list_games():
         course = tutorial(name)
-        done = store.completed(device, name)
+        done = await _db(request, store.completed, device, name)
         following = next_lesson(course, done)
         rows.append({"name": name, "title": game_class(name).title,
                      "done": sum(lesson.key in done for lesson in course.lessons),
@@ -118,19 +126,19 @@ async def learn_home(request: Request) -> Response:
 
 
 async def learn_game_page(request: Request) -> Response:
-    name = _known_game(request.path_params["game"])
+    name = known_game(request.path_params["game"])
     device, new = _device(request)
-    page = learn_pages.course(name, game_class(name).title, _renderer(name))
+    page = learn_pages.course(name, game_class(name).title, renderer(name))
     return _with_device(HTMLResponse(page), device, new)
 
 
 async def api_course(request: Request) -> Response:
-    name = _known_game(request.path_params["game"])
+    name = known_game(request.path_params["game"])
     device, new = _device(request)
     course = tutorial(name)
     learning = _learning(request)
     final = await _final_game(request, learning, device, course)
-    done = learning.store.completed(device, name)
+    done = await _db(request, learning.store.completed, device, name)
     following = next_lesson(course, done)
     body = {
         "game": name, "title": game_class(name).title,
@@ -145,7 +153,7 @@ async def api_course(request: Request) -> Response:
 
 
 async def api_lesson(request: Request) -> Response:
-    name = _known_game(request.path_params["game"])
+    name = known_game(request.path_params["game"])
     device, new = _device(request)
     course = tutorial(name)
     lesson = _lesson(course, request.path_params["key"])
@@ -171,32 +179,31 @@ async def api_lesson(request: Request) -> Response:
         raise ApiError(409, "this lesson is complete; take the next one")
     feedback = run.attempt(move)
     if feedback.finished:
-        _learning(request).store.complete(device, name, lesson.key)
+        await _db(request, _learning(request).store.complete, device, name, lesson.key)
     body = {"feedback": feedback.as_json(), "lesson": _lesson_payload(course, run)}
     return _with_device(JSONResponse(body), device, new)
 
 
 async def api_final(request: Request) -> Response:
     """Start the tutorial's last lesson: a real game, this device against ``easy``."""
-    name = _known_game(request.path_params["game"])
+    name = known_game(request.path_params["game"])
+    check_rate(request, "create", "new games")
     device, new = _device(request)
     course = tutorial(name)
     final = next(lesson for lesson in course.lessons if lesson.final)
     players = game_class(name)(**final.options).num_players
     specs = [seating.YOU if seat == final.seat else "bot:easy" for seat in range(players)]
-    live, host_token = await _hub(request).create(name, dict(final.options), specs)
-    _learning(request).store.set_final_game(device, name, live.id)
+    live, host_token = await hub_of(request).create(name, dict(final.options), specs)
+    await _db(request, _learning(request).store.set_final_game, device, name, live.id)
     response = JSONResponse({"id": live.id, "url": f"/games/{live.id}"}, status_code=201)
-    tokens = [host_token, *(s.token for s in live.seats if s.token)]
-    response.set_cookie(seating.cookie_name(live.id), seating.cookie_value(tokens),
-                        max_age=seating.COOKIE_AGE, path="/", httponly=True, samesite="lax")
+    set_cookie(response, live.id, [host_token, *creator_tokens(live)])
     return _with_device(response, device, new)
 
 
 async def api_reset(request: Request) -> Response:
-    name = _known_game(request.path_params["game"])
+    name = known_game(request.path_params["game"])
     device, new = _device(request)
-    _learning(request).store.reset(device, name)
+    await _db(request, _learning(request).store.reset, device, name)
     return _with_device(JSONResponse({"game": name, "reset": True}), device, new)
 
 
@@ -272,17 +279,17 @@ def _lesson_payload(course: Tutorial, run: LessonRun) -> JSON:
 async def _final_game(request: Request, learning: Learning, device: str,
                       course: Tutorial) -> JSON | None:
     """The device's final-lesson game, if any; once it is over the lesson is done."""
-    game_id = learning.store.final_game(device, course.game)
+    game_id = await _db(request, learning.store.final_game, device, course.game)
     if game_id is None:
         return None
     try:
-        live = await _hub(request).get(game_id)
+        live = await hub_of(request).get(game_id)
     except ApiError:
         return None
     over = live.state.is_terminal()
     if over:
         final = next(lesson for lesson in course.lessons if lesson.final)
-        learning.store.complete(device, course.game, final.key)
+        await _db(request, learning.store.complete, device, course.game, final.key)
     return {"id": live.id, "url": f"/games/{live.id}", "over": over}
 
 
@@ -290,7 +297,7 @@ async def _final_game(request: Request, learning: Learning, device: str,
 
 
 async def api_hint(request: Request) -> Response:
-    live = await _live(request)
+    live = await live_of(request)
     holder = live.holder(_tokens(request, live.id))
     seat = holder.viewpoint(request.query_params.get("seat"), live.state.current_player())
     if seat == SPECTATOR:
@@ -304,13 +311,14 @@ async def api_hint(request: Request) -> Response:
     step = live.step
     asked = learning.hints.get((live.id, seat))
     if asked is not None and asked[0] == step:  # asked again at this step: the same hint
-        return JSONResponse({**asked[1], "hinted": learning.store.hinted(live.id)})
+        hinted = await _db(request, learning.store.hinted, live.id)
+        return JSONResponse({**asked[1], "hinted": hinted})
     turn = turn_for(state)
     history = [action for _, action in live.moves]
     loop = asyncio.get_running_loop()
     found = await loop.run_in_executor(learning.pool, lambda: hint_for(
         turn, random.Random(), past_turns=_past_turns(live.game, history, seat)))
-    learning.store.mark_hinted(live.id, seat)
+    await _db(request, learning.store.mark_hinted, live.id, seat)
     labels = {move.action: _label(live, turn, move.text) for move in found.moves}
     body = found.as_json()
     for move in body["moves"]:
@@ -320,7 +328,7 @@ async def api_hint(request: Request) -> Response:
     learning.hints[(live.id, seat)] = (step, body)
     while len(learning.hints) > MAX_KEPT_HINTS:  # the oldest go first
         learning.hints.pop(next(iter(learning.hints)))
-    return JSONResponse({**body, "hinted": learning.store.hinted(live.id)})
+    return JSONResponse({**body, "hinted": await _db(request, learning.store.hinted, live.id)})
 
 
 def _past_turns(game: Any, history: list[int], seat: int) -> Iterator[Turn]:
@@ -335,19 +343,19 @@ def _past_turns(game: Any, history: list[int], seat: int) -> Iterator[Turn]:
 
 async def api_coach(request: Request) -> Response:
     """What the game page may offer this device: a hint button, a review, a tutorial."""
-    live = await _live(request)
+    live = await live_of(request)
     holder = live.holder(_tokens(request, live.id))
     viewpoint = holder.viewpoint(request.query_params.get("seat"),
                                  live.state.current_player())
     learning = _learning(request)
     device = request.cookies.get(DEVICE_COOKIE, "")
     tutorial_url = None
-    if device and learning.store.final_game(device, live.name) == live.id:
+    if device and await _db(request, learning.store.final_game, device, live.name) == live.id:
         tutorial_url = f"/learn/{live.name}#final"
     reviewable = live.game.perfect_information or viewpoint != SPECTATOR
     return JSONResponse({
         "hints": viewpoint != SPECTATOR and _has_bots(live),
-        "hinted": learning.store.hinted(live.id),
+        "hinted": await _db(request, learning.store.hinted, live.id),
         "review": f"/games/{live.id}/review" + ("" if viewpoint == SPECTATOR else
                                                  f"?seat={viewpoint}") if reviewable else None,
         "tutorial": tutorial_url,
@@ -369,7 +377,7 @@ def _label(live: LiveGame, turn: Turn, text: str) -> str:
 
 
 async def review_page(request: Request) -> Response:
-    live = await _live(request)
+    live = await live_of(request)
     viewpoint = _review_viewpoint(request, live)
     return HTMLResponse(learn_pages.review(live.id, live.name, game_class(live.name).title,
                                            "" if viewpoint == SPECTATOR else str(viewpoint)))
@@ -378,7 +386,7 @@ async def review_page(request: Request) -> Response:
 async def api_review(request: Request) -> Response:
     """GET: the review's state (``none``, ``running`` with progress, ``done`` with the
     review, ``failed``); POST: start it unless it is done or under way."""
-    live = await _live(request)
+    live = await live_of(request)
     viewpoint = _review_viewpoint(request, live)
     if not live.state.is_terminal():
         raise ApiError(409, "this game is not finished: a review needs a finished game")
@@ -386,13 +394,13 @@ async def api_review(request: Request) -> Response:
         check_seats(live.game, viewpoint, [viewpoint])
     key = "all" if live.game.perfect_information else str(viewpoint)
     learning = _learning(request)
-    cached = learning.store.review(live.id, key)
+    cached = await _db(request, learning.store.review, live.id, key)
     job = learning.jobs.get((live.id, key))
     if cached is None and request.method == "POST" and (job is None or job.error):
         job = learning.jobs[(live.id, key)] = ReviewJob()
         history = [action for _, action in live.moves]
         learning.pool.submit(_run_review, learning, live, history, seats, viewpoint, key, job)
-    hinted = learning.store.hinted(live.id)
+    hinted = await _db(request, learning.store.hinted, live.id)
     if cached is not None:
         return JSONResponse({"state": "done", "review": cached, "hinted": hinted})
     if job is None:
@@ -441,24 +449,13 @@ def _learning(connection: HTTPConnection) -> Learning:
     return learning
 
 
-def _hub(connection: HTTPConnection) -> Hub:
-    hub: Hub = connection.app.state.hub
-    return hub
-
-
-async def _live(request: Request) -> LiveGame:
-    return await _hub(request).get(request.path_params["id"])
+async def _db(request: Request, query: Callable[..., T], *args: Any) -> T:
+    """A learning query on the store's thread pool (off the event loop)."""
+    return await hub_of(request).store.run(query, *args)
 
 
 def _tokens(connection: HTTPConnection, game_id: str) -> list[str]:
-    return seating.tokens_in(connection.cookies.get(seating.cookie_name(game_id)),
-                             connection.query_params.getlist("token"))
-
-
-def _known_game(name: str) -> str:
-    if name not in list_games():
-        raise ApiError(404, f"no game named {name!r}; the games are: {', '.join(list_games())}")
-    return name
+    return inputs.tokens(connection, game_id)
 
 
 def _device(connection: HTTPConnection) -> tuple[str, bool]:
@@ -477,17 +474,5 @@ def _with_device(response: Response, device: str, new: bool) -> Response:
 
 
 async def _json_body(request: Request) -> dict[str, Any]:
-    raw = await request.body()
-    if len(raw) > 16 * 1024:
-        raise ApiError(413, "the request body is over 16384 bytes")
-    try:
-        body = json.loads(raw or b"null")
-    except (ValueError, UnicodeDecodeError):
-        raise ApiError(400, "the request body should be JSON") from None
-    if not isinstance(body, dict):
-        raise ApiError(400, "the request body should be a JSON object")
-    return body
-
-
-def _renderer(game: str) -> str:
-    return f"/static/games/{game}.js" if (STATIC / "games" / f"{game}.js").is_file() else ""
+    limits = hub_of(request).limits
+    return await inputs.json_body(request, limits.body_bytes, limits.number_digits)
