@@ -12,15 +12,18 @@ from rich.table import Table
 
 from quarkade import __version__
 from quarkade.agents import available_agents, make_agent
+from quarkade.agents import plugins as plugin_bots
+from quarkade.agents.contained import DEFAULT_MOVE_TIME, ContainedAgent
+from quarkade.agents.registry import plugin_names, plugin_problems
 from quarkade.cli import faces
 from quarkade.cli.human import HumanAgent, Quit
-from quarkade.cli.output import console, errors, user_errors
+from quarkade.cli.output import MoveTimeOpt, check_move_time, console, errors, user_errors
 from quarkade.cli.simulate import analyze, simulate, tournament
 from quarkade.core.agent import Agent
 from quarkade.core.errors import QuarkadeError
 from quarkade.core.options import parse_option_pairs
 from quarkade.core.protocol import CHANCE, SPECTATOR, State
-from quarkade.core.records import GameRecord, Seat
+from quarkade.core.records import Fault, GameRecord, Seat
 from quarkade.core.registry import game_class, list_games, load_game
 from quarkade.sim.match import MatchEvent, play_match
 
@@ -69,11 +72,19 @@ def rules(game: Annotated[str, typer.Argument(help="A game, as `quarkade games` 
 @app.command()
 def agents(game: Annotated[str, typer.Argument(help="A game, as `quarkade games` lists it.")]
            ) -> None:
-    """List the agents (bots) that can play a game."""
+    """List the agents (bots) that can play a game: built-in and plug-in, then the levels."""
     with user_errors():
         names = available_agents(game)
+        plugins = plugin_names(game)
+        problems = plugin_problems(game)
+    declared = plugin_bots.declared()
     for name in names:
-        console.print(name)
+        if name in plugins:
+            console.print(f"{name}  (plug-in from {declared[name].package})", markup=False)
+        else:
+            console.print(name)
+    for problem in problems:
+        errors.print(f"warning: {problem}", markup=False, soft_wrap=True)
 
 
 def _parse_seats(seat_specs: list[str], players: int) -> dict[int, str]:
@@ -106,9 +117,11 @@ def play(
         "--option", "-o", help="A game option NAME=VALUE (repeatable).")] = None,
     seed: Annotated[int | None, typer.Option(help="Seed for a reproducible game.")] = None,
     record: Annotated[Path | None, typer.Option(help="Save the game record (JSON) here.")] = None,
+    move_time: MoveTimeOpt = DEFAULT_MOVE_TIME,
 ) -> None:
     """Play a game in the terminal, against bots, friends on this keyboard, or bots only."""
     with user_errors():
+        check_move_time(move_time)
         options: dict[str, Any] = parse_option_pairs(option or [])
         if players is not None:
             options["players"] = players
@@ -122,9 +135,12 @@ def play(
         names = [("you" if specs[s] == "human" and list(specs.values()).count("human") == 1
                   else f"seat {s} ({specs[s]})") for s in range(n)]
         seat_agents: list[Agent] = [
-            HumanAgent(console, names) if specs[s] == "human" else make_agent(specs[s], game)
-            for s in range(n)
+            HumanAgent(console, names) if specs[s] == "human"
+            else make_agent(specs[s], game, move_time=move_time) for s in range(n)
         ]
+    for agent in seat_agents:
+        if isinstance(agent, ContainedAgent):
+            agent.on_fault = _say_stopped
     if seed is None:
         seed = random.SystemRandom().randrange(1_000_000)
     humans = [s for s in range(n) if specs[s] == "human"]
@@ -161,9 +177,15 @@ def play(
     else:
         console.print("[bold]draw[/bold]")
     console.print(f"returns: {final.returns()}")
+    for fault in game_record.faults:
+        console.print(f"flagged: {fault.message}", markup=False, style="yellow")
     if record is not None:
         game_record.save(record)
         console.print(f"record saved to {record}")
+
+
+def _say_stopped(fault: Fault) -> None:
+    console.print(f"stopped: {fault.message}", markup=False, style="yellow")
 
 
 @app.command()

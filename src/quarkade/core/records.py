@@ -3,7 +3,9 @@
 A record holds the game and its options, the seats (name and agent spec), every action
 (chance included) as its id, its notation and who took it, and the result. Replaying a
 record rebuilds every state; a record that stops replaying raises ``RecordError`` naming
-the step and the reason.
+the step and the reason. A game in which a plug-in bot was stopped (it raised, chose an
+illegal action or overran its time, and its seat played ``random`` from then on) is
+flagged: the record lists those ``faults``.
 """
 
 from __future__ import annotations
@@ -40,6 +42,19 @@ class RecordedAction:
 
 
 @dataclass(frozen=True)
+class Fault:
+    """A bot stopped mid-game: its seat, its spec, which of its own moves (1 for its first)
+    went wrong, what went wrong (``raised``, ``illegal`` or ``time``) and a sentence
+    naming the bot. The seat played ``random`` from that move on."""
+
+    seat: int
+    agent: str
+    move: int
+    kind: str
+    message: str
+
+
+@dataclass(frozen=True)
 class GameRecord:
     """A complete game: enough to rebuild every state and to show it to a person."""
 
@@ -50,6 +65,7 @@ class GameRecord:
     returns: list[float] | None = None
     seed: int | str | None = None
     created: str = field(default_factory=lambda: datetime.now(UTC).isoformat(timespec="seconds"))
+    faults: list[Fault] = field(default_factory=list)
 
     @classmethod
     def from_state(
@@ -57,6 +73,7 @@ class GameRecord:
         state: State,
         seats: list[Seat] | None = None,
         seed: int | str | None = None,
+        faults: list[Fault] | None = None,
     ) -> GameRecord:
         """The record of the game that led to ``state`` (replayed to get each notation)."""
         game = state.game
@@ -69,14 +86,16 @@ class GameRecord:
             actions.append(RecordedAction(action, replay.action_to_string(action), player))
             replay.apply_action(action)
         returns = state.returns() if state.is_terminal() else None
-        return cls(game.name, dict(game.options), list(seats), actions, returns, seed)
+        return cls(game.name, dict(game.options), list(seats), actions, returns, seed,
+                   faults=list(faults or []))
 
     # -- JSON --------------------------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
-        data = {"format": FORMAT, **data}
-        return data
+        if not self.faults:  # only a flagged game carries the key
+            del data["faults"]
+        return {"format": FORMAT, **data}
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), indent=1)
@@ -102,10 +121,13 @@ class GameRecord:
                 returns=None if returns is None else [float(r) for r in returns],
                 seed=data.get("seed"),
                 created=str(data.get("created", "")),
+                faults=[Fault(int(f["seat"]), str(f["agent"]), int(f["move"]), str(f["kind"]),
+                              str(f["message"])) for f in data.get("faults", [])],
             )
         except (KeyError, TypeError, ValueError) as problem:
             raise RecordError(f"malformed record: {problem!r} (needs game, options, "
-                              "seats[name, agent], actions[id, text, player])") from None
+                              "seats[name, agent], actions[id, text, player]; faults, if any, "
+                              "[seat, agent, move, kind, message])") from None
 
     @classmethod
     def from_json(cls, text: str) -> GameRecord:
