@@ -88,7 +88,7 @@ class GatedAgent(Agent):
 
 
 def test_a_slow_bot_does_not_stall_other_games(db_url, monkeypatch):
-    monkeypatch.setattr(live, "make_agent", lambda spec, game: GatedAgent())
+    monkeypatch.setattr(live, "make_agent", lambda spec, game, **options: GatedAgent())
     with TestClient(create_app(db_url)) as client:
         slow = client.post("/api/games", json={"game": "hadronize",
                                                "seats": ["bot:random", "bot:random"]}).json()

@@ -17,6 +17,7 @@ from quarkade.agents.contained import DEFAULT_MOVE_TIME, ContainedAgent
 from quarkade.agents.registry import plugin_names, plugin_problems
 from quarkade.cli import faces
 from quarkade.cli.human import HumanAgent, Quit
+from quarkade.cli.new_bot import new_bot
 from quarkade.cli.output import MoveTimeOpt, check_move_time, console, errors, user_errors
 from quarkade.cli.simulate import analyze, simulate, tournament
 from quarkade.core.agent import Agent
@@ -268,8 +269,15 @@ def serve(
         "e.g. postgresql+psycopg://user:password@host/quarkade.")] = "sqlite:///quarkade.db",
     bot_delay: Annotated[float, typer.Option(
         help="Seconds a bot waits before moving, so people can follow.")] = 0.6,
+    allow_bots: Annotated[str, typer.Option(
+        help="Plug-in bots that seats may use, by name, separated by commas (none unless "
+        "named: a plug-in runs its code on this server).")] = "",
+    move_time: MoveTimeOpt = DEFAULT_MOVE_TIME,
 ) -> None:
     """Start the web app: play every game in a browser, against bots or friends."""
+    with user_errors():
+        check_move_time(move_time)
+        allowed = allowed_plugins(allow_bots)
     try:
         from sqlalchemy.exc import SQLAlchemyError
 
@@ -284,7 +292,7 @@ def serve(
         errors.print(f"error: --port {port}: a port is 0-65535", markup=False)
         raise typer.Exit(2)
     try:
-        web_app = create_app(db, bot_delay=bot_delay)
+        web_app = create_app(db, bot_delay=bot_delay, allow_bots=allowed, move_time=move_time)
     except (SQLAlchemyError, ImportError) as problem:
         reason = " ".join(str(problem).split())
         errors.print(f"error: cannot open the database {db}: {reason}", markup=False,
@@ -301,10 +309,27 @@ def serve(
     run_server(sock, web_app)
 
 
+def allowed_plugins(text: str) -> list[str]:
+    """``--allow-bots a,b``: names of installed plug-in bots that load, or a refusal."""
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    installed = plugin_bots.installed(names)
+    for name in names:
+        if name not in installed:
+            known = ", ".join(sorted(plugin_bots.declared())) or "none is installed"
+            raise QuarkadeError(f"--allow-bots: no plug-in bot named {name!r} is installed "
+                                f"(plug-in bots: {known})")
+        if installed[name].problem:
+            raise QuarkadeError(f"--allow-bots: {installed[name].describe()} "
+                                f"{installed[name].problem}")
+    return names
+
+
 # Simulation and analysis at scale (quarkade.sim), in their own module.
 app.command()(simulate)
 app.command()(tournament)
 app.command()(analyze)
+# Plug-in bots: a package to start from.
+app.command("new-bot")(new_bot)
 
 
 if __name__ == "__main__":  # pragma: no cover

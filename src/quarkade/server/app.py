@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Collection
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -35,6 +35,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from quarkade.agents import available_agents
+from quarkade.agents.contained import DEFAULT_MOVE_TIME
 from quarkade.core.errors import QuarkadeError
 from quarkade.core.registry import game_class, list_games
 from quarkade.core.words import rules_page
@@ -58,13 +59,18 @@ SECURITY_HEADERS = [
 ]
 
 
-def create_app(db: str = DEFAULT_URL, bot_delay: float = 0.0) -> Starlette:
+def create_app(db: str = DEFAULT_URL, bot_delay: float = 0.0,
+               allow_bots: Collection[str] = (), move_time: float = DEFAULT_MOVE_TIME
+               ) -> Starlette:
     """The ASGI app over the database at ``db`` (a SQLAlchemy URL).
 
     ``bot_delay`` is a pause in seconds before each bot move, so a person can follow.
+    ``allow_bots`` names the plug-in bots seats may use (none by default: a plug-in runs
+    its code on the server); each of their moves gets ``move_time`` seconds.
     """
     store = Store(db)
-    hub = Hub(store, bot_delay=bot_delay)
+    hub = Hub(store, bot_delay=bot_delay, allowed_bots=frozenset(allow_bots),
+              move_time=move_time)
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -102,14 +108,16 @@ def create_app(db: str = DEFAULT_URL, bot_delay: float = 0.0) -> Starlette:
 
 async def home(request: Request) -> Response:
     hub = _hub(request)
-    return HTMLResponse(pages.home(catalogue(), hub.store.recent_games(), _pictures()))
+    return HTMLResponse(pages.home(catalogue(hub.allowed_bots), hub.store.recent_games(),
+                                   _pictures()))
 
 
 async def new_game_page(request: Request) -> Response:
     game = _known_game(request.path_params["game"])
-    others = [entry for entry in catalogue() if entry["name"] != game]
+    allowed = _hub(request).allowed_bots
+    others = [entry for entry in catalogue(allowed) if entry["name"] != game]
     if request.method == "GET":
-        return HTMLResponse(pages.new_game(game_entry(game), others))
+        return HTMLResponse(pages.new_game(game_entry(game, allowed), others))
     form = await request.form()
     values = {key: str(value) for key, value in form.multi_items()}
     options = {key.removeprefix("option."): value for key, value in values.items()
@@ -120,7 +128,7 @@ async def new_game_page(request: Request) -> Response:
         live, host_token = await _hub(request).create(game, options, specs)
     except (ApiError, QuarkadeError) as problem:
         message = problem.message if isinstance(problem, ApiError) else str(problem)
-        return HTMLResponse(pages.new_game(game_entry(game), others, values, message),
+        return HTMLResponse(pages.new_game(game_entry(game, allowed), others, values, message),
                             status_code=400)
     response = RedirectResponse(f"/games/{live.id}", status_code=303)
     _set_cookie(response, live.id, [host_token, *_creator_tokens(live)])
@@ -129,7 +137,8 @@ async def new_game_page(request: Request) -> Response:
 
 async def rules(request: Request) -> Response:
     game = _known_game(request.path_params["game"])
-    return HTMLResponse(pages.rules(game_entry(game), rules_page(game)))
+    return HTMLResponse(pages.rules(game_entry(game, _hub(request).allowed_bots),
+                                    rules_page(game)))
 
 
 async def game_page(request: Request) -> Response:
@@ -175,12 +184,13 @@ async def record(request: Request) -> Response:
 # -- API --------------------------------------------------------------------------------
 
 
-def catalogue() -> list[dict[str, Any]]:
-    return [game_entry(name) for name in list_games()]
+def catalogue(plugins: Collection[str] = ()) -> list[dict[str, Any]]:
+    return [game_entry(name, plugins) for name in list_games()]
 
 
-def game_entry(name: str) -> dict[str, Any]:
-    """A game as the new-game form and the home page describe it."""
+def game_entry(name: str, plugins: Collection[str] = ()) -> dict[str, Any]:
+    """A game as the new-game form and the home page describe it (with the plug-in bots
+    among ``plugins``, the server's allow-list)."""
     cls = game_class(name)
     return {
         "name": name, "title": cls.title, "summary": cls.summary,
@@ -189,15 +199,15 @@ def game_entry(name: str) -> dict[str, Any]:
                      "kind": o.kind.__name__, "minimum": o.minimum, "maximum": o.maximum,
                      "choices": list(o.choices), "allowed": o.allowed()}
                     for o in cls.option_specs],
-        "agents": available_agents(name),
+        "agents": available_agents(name, plugins),
         "seat_kinds": [seating.YOU, seating.HOTSEAT, seating.FRIEND,
-                       *(f"bot:{agent}" for agent in available_agents(name))],
+                       *(f"bot:{agent}" for agent in available_agents(name, plugins))],
     }
 
 
 async def api_games(request: Request) -> Response:
     if request.method == "GET":
-        return JSONResponse({"games": catalogue()})
+        return JSONResponse({"games": catalogue(_hub(request).allowed_bots)})
     body = await _json_body(request)
     game = body.get("game")
     options = body.get("options", {})

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from quarkade.agents import make_agent
+from quarkade.agents.contained import DEFAULT_MOVE_TIME, faults_of
 from quarkade.core.agent import Agent, Turn, turn_for
 from quarkade.core.errors import IllegalActionError, QuarkadeError
 from quarkade.core.protocol import SPECTATOR, State
@@ -74,7 +75,8 @@ class LiveGame:
         self.seats: list[StoredSeat] = list(stored.seats)
         self.names = [s.name for s in self.seats]
         self.agents: dict[int, Agent] = {
-            s.seat: make_agent(s.agent, self.name) for s in self.seats if s.agent}
+            s.seat: make_agent(s.agent, self.name, plugins=hub.allowed_bots,
+                               move_time=hub.move_time) for s in self.seats if s.agent}
         self.rematch = stored.rematch
         self.viewpoints = [*range(self.game.num_players), SPECTATOR]
         self.state: State = self.game.new_initial_state()
@@ -251,6 +253,9 @@ class LiveGame:
             "legal": legal,
             "log": [entry.public() for entry in self.logs[viewpoint]],
             "rematch": self.rematch,
+            # Plug-in bots stopped in this game (their seats play random): the game is flagged.
+            "flagged": [{"seat": fault.seat, "message": fault.message}
+                        for fault in faults_of(self.agents.values())],
         }
         if holder.host:
             data["invites"] = [{"seat": s.seat, "joined": s.joined,
@@ -278,7 +283,7 @@ class LiveGame:
         over = self.state.is_terminal()
         record = GameRecord(self.name, dict(self.options), seats, actions,
                             self.state.returns() if over else None, seed="live",
-                            created=self.created)
+                            created=self.created, faults=faults_of(self.agents.values()))
         data = record.to_dict()
         data["viewer"] = "spectator" if viewpoint == SPECTATOR else viewpoint
         return data
@@ -301,9 +306,13 @@ class LiveGame:
 class Hub:
     """All live games of one server: loaded lazily from storage, shared by every request."""
 
-    def __init__(self, store: Store, bot_delay: float = 0.0, bot_threads: int = 2) -> None:
+    def __init__(self, store: Store, bot_delay: float = 0.0, bot_threads: int = 2,
+                 allowed_bots: frozenset[str] = frozenset(),
+                 move_time: float = DEFAULT_MOVE_TIME) -> None:
         self.store = store
         self.bot_delay = bot_delay
+        self.allowed_bots = allowed_bots  # the plug-in bots seats may use
+        self.move_time = move_time  # seconds a plug-in bot has for a move
         self.pool = ThreadPoolExecutor(max_workers=bot_threads, thread_name_prefix="quarkade-bot")
         self.chance_rng = random.SystemRandom()
         self.games: dict[str, LiveGame] = {}
@@ -332,7 +341,7 @@ class Hub:
             loaded = load_game(game, **options)
         except QuarkadeError as problem:
             raise ApiError(400, str(problem)) from None
-        seats = seating.parse_seats(game, seat_specs, loaded.num_players)
+        seats = seating.parse_seats(game, seat_specs, loaded.num_players, self.allowed_bots)
         host_token = seating.new_token()
         return await self._create(game, dict(loaded.options), seats, host_token), host_token
 

@@ -10,6 +10,7 @@ import socket
 import threading
 import time
 from collections.abc import Callable
+from typing import Any
 
 import uvicorn
 from starlette.types import ASGIApp
@@ -54,11 +55,12 @@ class ServerThread:
     >>> # with ServerThread("sqlite:///x.db") as server: urlopen(server.url)
     """
 
-    def __init__(self, db: str, bot_delay: float = 0.0, host: str = "127.0.0.1") -> None:
+    def __init__(self, db: str, bot_delay: float = 0.0, host: str = "127.0.0.1",
+                 **app_options: Any) -> None:
         self.db = db
         self.sock = bind(host, 0)
         self.url = url_of(self.sock)
-        self.server = _server(create_app(db, bot_delay=bot_delay))
+        self.server = _server(create_app(db, bot_delay=bot_delay, **app_options))
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]},
                                        daemon=True, name="quarkade-server")
 

@@ -11,7 +11,7 @@ query parameters, for scripts), and only a seat's token acts or reads for that s
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 from quarkade.agents import available_agents, make_agent
@@ -38,12 +38,14 @@ def cookie_name(game_id: str) -> str:
     return COOKIE_PREFIX + game_id
 
 
-def parse_seats(game: str, specs: Sequence[str], players: int) -> list[StoredSeat]:
-    """Seat choices (``you``, ``hotseat``, ``friend``, ``bot:greedy``) as seats with tokens."""
+def parse_seats(game: str, specs: Sequence[str], players: int,
+                plugins: Collection[str] = ()) -> list[StoredSeat]:
+    """Seat choices (``you``, ``hotseat``, ``friend``, ``bot:greedy``) as seats with tokens;
+    a plug-in bot only if ``plugins`` (the server's allow-list) names it."""
     if len(specs) != players:
         raise ApiError(400, f"{game} with {players} players needs {players} seat choices, "
                        f"got {len(specs)}")
-    bots = ", ".join(f"bot:{name}" for name in available_agents(game))
+    bots = ", ".join(f"bot:{name}" for name in available_agents(game, plugins))
     seats = []
     for seat, raw in enumerate(specs):
         text = raw.strip() if isinstance(raw, str) else ""
@@ -54,7 +56,7 @@ def parse_seats(game: str, specs: Sequence[str], players: int) -> list[StoredSea
                            f"hotseat, friend or a bot ({bots})")
         if kind == BOT:
             try:
-                make_agent(agent, game)
+                make_agent(agent, game, plugins=plugins)
             except QuarkadeError as problem:
                 raise ApiError(400, f"seat {seat}: {problem}") from None
             seats.append(StoredSeat(seat, BOT, agent.strip(), f"seat {seat} ({agent.strip()})",
