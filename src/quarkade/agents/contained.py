@@ -36,7 +36,7 @@ POLL = 0.05
 Clock = Callable[[], float]
 
 
-class BotStopped(Exception):  # noqa: N818 - a signal to the bot's thread, not an error
+class BotStopped(Exception):
     """Raised inside a bot's thread to stop a move that overran its deadline."""
 
 
@@ -133,7 +133,7 @@ def run_move(act: Callable[[Turn, random.Random], Any], turn: Turn, rng: random.
             move.action = act(turn, rng)
         except BotStopped:
             return
-        except BaseException as problem:  # noqa: BLE001 - a bot's SystemExit is a fault too
+        except BaseException as problem:  # a bot calling sys.exit() is stopped like any other
             move.error = problem
         move.seconds = clock() - start
         move.finished = True
