@@ -5,13 +5,13 @@ import sys
 
 import pytest
 
+from quarkade import load_game
 from quarkade.agents import plugins
 from quarkade.agents.contained import ContainedAgent
 from quarkade.agents.registry import available_agents, make_agent, plugin_names, plugin_problems
 from quarkade.core.agent import Turn
 from quarkade.core.errors import AgentSpecError
 from quarkade.sim import play_match
-from quarkade import load_game
 from tests.rogues import declare
 
 

@@ -179,14 +179,14 @@ def play(
         console.print("[bold]draw[/bold]")
     console.print(f"returns: {final.returns()}")
     for fault in game_record.faults:
-        console.print(f"flagged: {fault.message}", markup=False, style="yellow")
+        console.print(f"flagged: {fault.message}", markup=False, style="yellow", soft_wrap=True)
     if record is not None:
         game_record.save(record)
         console.print(f"record saved to {record}")
 
 
 def _say_stopped(fault: Fault) -> None:
-    console.print(f"stopped: {fault.message}", markup=False, style="yellow")
+    console.print(f"stopped: {fault.message}", markup=False, style="yellow", soft_wrap=True)
 
 
 @app.command()
