@@ -43,7 +43,7 @@ def test_rules_prints_the_rules_page():
 def test_six_bots_play_to_the_end_and_name_the_winner():
     result = run("play", "hadronize", *SIX_BOTS)
     assert result.exit_code == 0, result.output
-    assert re.search(r"winner: seat \d \((random|greedy)\)", result.output)
+    assert re.search(r"result: seat \d \((random|greedy)\) wins", result.output)
     assert result.output.count("game over") == 1
 
 

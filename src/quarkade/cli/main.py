@@ -172,11 +172,10 @@ def play(
     console.print()
     console.print(faces.render(game, final.view(viewer), names,
                                you=viewer if viewer != SPECTATOR else None))
-    winners = final.winners()
-    if winners:
-        console.print("[bold]winner:[/bold] " + ", ".join(names[w] for w in winners))
-    else:
-        console.print("[bold]draw[/bold]")
+    outcome = final.outcome()
+    assert outcome is not None  # play_match plays to the end
+    ending = f" ({outcome.ending})" if outcome.ending else ""
+    console.print(f"[bold]result:[/bold] {outcome.text(names)}{ending}", highlight=False)
     console.print(f"returns: {final.returns()}")
     for fault in game_record.faults:
         console.print(f"flagged: {fault.message}", markup=False, style="yellow", soft_wrap=True)
