@@ -17,6 +17,7 @@ from quarkade.agents.contained import DEFAULT_MOVE_TIME, ContainedAgent
 from quarkade.agents.registry import plugin_names, plugin_problems
 from quarkade.cli import faces
 from quarkade.cli.human import HumanAgent, Quit
+from quarkade.cli.ladder import DEFAULT_RESULTS, ladder
 from quarkade.cli.new_bot import new_bot
 from quarkade.cli.output import MoveTimeOpt, check_move_time, console, errors, user_errors
 from quarkade.cli.simulate import analyze, simulate, tournament
@@ -272,6 +273,9 @@ def serve(
         help="Plug-in bots that seats may use, by name, separated by commas (none unless "
         "named: a plug-in runs its code on this server).")] = "",
     move_time: MoveTimeOpt = DEFAULT_MOVE_TIME,
+    ladder_dir: Annotated[Path, typer.Option(
+        "--ladder", help="Where `quarkade ladder` writes the ladders the /ladder pages show."
+    )] = DEFAULT_RESULTS,
 ) -> None:
     """Start the web app: play every game in a browser, against bots or friends."""
     with user_errors():
@@ -291,7 +295,8 @@ def serve(
         errors.print(f"error: --port {port}: a port is 0-65535", markup=False)
         raise typer.Exit(2)
     try:
-        web_app = create_app(db, bot_delay=bot_delay, allow_bots=allowed, move_time=move_time)
+        web_app = create_app(db, bot_delay=bot_delay, allow_bots=allowed, move_time=move_time,
+                             ladder_dir=ladder_dir)
     except (SQLAlchemyError, ImportError) as problem:
         reason = " ".join(str(problem).split())
         errors.print(f"error: cannot open the database {db}: {reason}", markup=False,
@@ -327,8 +332,9 @@ def allowed_plugins(text: str) -> list[str]:
 app.command()(simulate)
 app.command()(tournament)
 app.command()(analyze)
-# Plug-in bots: a package to start from.
+# Plug-in bots: a package to start from, and where every bot stands.
 app.command("new-bot")(new_bot)
+app.command()(ladder)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -5,7 +5,8 @@ Routes (``{id}`` is a game's id):
 - pages: ``/`` (the games), ``/new/{game}`` (the new-game form), ``/rules/{game}``,
   ``/games/{id}`` (the game page), ``/games/{id}/join/{token}`` (an invite link),
   ``/games/{id}/rematch`` (follow to the rematch), ``/games/{id}/replay``,
-  ``/games/{id}/record`` (download the record as this device's seat may read it);
+  ``/games/{id}/record`` (download the record as this device's seat may read it),
+  ``/ladder`` and ``/ladder/{game}`` (the bot ladders, ``server/ladder.py``);
 - API: ``GET /api/games`` (the catalogue), ``POST /api/games`` (create),
   ``GET /api/games/{id}`` (what a seat sees), ``POST /api/games/{id}/actions``,
   ``POST /api/games/{id}/rematch``, ``GET /api/games/{id}/steps/{step}`` (replay);
@@ -42,6 +43,7 @@ from quarkade.core.words import rules_page
 from quarkade.server import pages
 from quarkade.server import seats as seating
 from quarkade.server.errors import ApiError
+from quarkade.server.ladder import ladder_index, ladder_page
 from quarkade.server.live import Hub, LiveGame, Watcher
 from quarkade.server.storage import DEFAULT_URL, Store
 
@@ -60,13 +62,14 @@ SECURITY_HEADERS = [
 
 
 def create_app(db: str = DEFAULT_URL, bot_delay: float = 0.0,
-               allow_bots: Collection[str] = (), move_time: float = DEFAULT_MOVE_TIME
-               ) -> Starlette:
+               allow_bots: Collection[str] = (), move_time: float = DEFAULT_MOVE_TIME,
+               ladder_dir: str | Path = "ladder") -> Starlette:
     """The ASGI app over the database at ``db`` (a SQLAlchemy URL).
 
     ``bot_delay`` is a pause in seconds before each bot move, so a person can follow.
     ``allow_bots`` names the plug-in bots seats may use (none by default: a plug-in runs
     its code on the server); each of their moves gets ``move_time`` seconds.
+    ``ladder_dir`` is where ``quarkade ladder`` writes the ladders the ``/ladder`` pages show.
     """
     store = Store(db)
     hub = Hub(store, bot_delay=bot_delay, allowed_bots=frozenset(allow_bots),
@@ -87,6 +90,8 @@ def create_app(db: str = DEFAULT_URL, bot_delay: float = 0.0,
         Route("/games/{id}/rematch", follow_rematch),
         Route("/games/{id}/replay", replay_page),
         Route("/games/{id}/record", record),
+        Route("/ladder", ladder_index),
+        Route("/ladder/{game}", ladder_page),
         Route("/api/games", api_games, methods=["GET", "POST"]),
         Route("/api/games/{id}", api_game),
         Route("/api/games/{id}/actions", api_act, methods=["POST"]),
@@ -99,6 +104,7 @@ def create_app(db: str = DEFAULT_URL, bot_delay: float = 0.0,
         ApiError: _api_error, HTTPException: _http_error, Exception: _server_error})
     app.state.hub = hub
     app.state.store = store
+    app.state.ladder_dir = Path(ladder_dir)
     app.add_middleware(SecurityHeaders)
     return app
 

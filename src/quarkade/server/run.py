@@ -58,6 +58,7 @@ class ServerThread:
     def __init__(self, db: str, bot_delay: float = 0.0, host: str = "127.0.0.1",
                  **app_options: Any) -> None:
         self.db = db
+        self.app_options = app_options
         self.sock = bind(host, 0)
         self.url = url_of(self.sock)
         self.server = _server(create_app(db, bot_delay=bot_delay, **app_options))
