@@ -102,3 +102,14 @@ def test_a_plugin_whose_constructor_fails_is_refused_not_crashed(rogue_bots, mon
                         lambda self, pick="first": 1 / 0)
     with pytest.raises(AgentSpecError, match="failed to start: ZeroDivisionError"):
         make_agent("steady", "hadronize")
+
+
+def test_a_plugin_is_an_opponent_in_the_gymnasium_adapter_by_name(rogue_bots):
+    from quarkade.adapters.gymnasium import QuarkadeEnv
+
+    env = QuarkadeEnv("hadronize", opponent="steady", players=2, goal=3)
+    _, info = env.reset(seed=1)
+    done = False
+    while not done:
+        _, _, done, _, info = env.step(int(info["action_mask"].nonzero()[0][0]))
+    assert isinstance(env._agents[1], ContainedAgent) and env._agents[1].moves > 0
