@@ -207,6 +207,19 @@ class QuarkadeSpielGame(pyspiel.Game):
         return QuarkadeObserver(self, iig_obs_type, params)
 
 
+def _read_after_sync(name: str) -> Callable[..., Any]:
+    """OpenSpiel's method ``name``, which reads its C++ history: written first (``_sync``)."""
+    read = getattr(pyspiel.State, name)
+
+    def method(self: QuarkadeSpielState) -> Any:
+        self._sync()
+        return read(self)
+
+    method.__name__ = name
+    method.__doc__ = f"OpenSpiel's ``{name}``, once its history holds every action."
+    return method
+
+
 class QuarkadeSpielState(pyspiel.State):
     """A Quarkade state as OpenSpiel sees it (``quarkade_state`` is the engine's).
 
@@ -314,29 +327,12 @@ class QuarkadeSpielState(pyspiel.State):
 
     # -- OpenSpiel's own history, written when read ------------------------------------------
 
-    def history(self) -> list[int]:
-        self._sync()
-        return list(pyspiel.State.history(self))
-
-    def full_history(self) -> list[Any]:
-        self._sync()
-        return list(pyspiel.State.full_history(self))
-
-    def history_str(self) -> str:
-        self._sync()
-        return str(pyspiel.State.history_str(self))
-
-    def move_number(self) -> int:
-        self._sync()
-        return int(pyspiel.State.move_number(self))
-
-    def is_initial_state(self) -> bool:
-        self._sync()
-        return bool(pyspiel.State.is_initial_state(self))
-
-    def serialize(self) -> str:
-        self._sync()
-        return str(pyspiel.State.serialize(self))
+    history = _read_after_sync("history")
+    full_history = _read_after_sync("full_history")
+    history_str = _read_after_sync("history_str")
+    move_number = _read_after_sync("move_number")
+    is_initial_state = _read_after_sync("is_initial_state")
+    serialize = _read_after_sync("serialize")
 
     def _sync(self) -> None:
         """Write the actions applied from Python into OpenSpiel's C++ history: each goes
