@@ -33,21 +33,25 @@ def play_against_random(agent, seed=4):
     return final, record
 
 
-@pytest.mark.parametrize(("spec", "kind", "move", "fragment"), [
-    ("raiser:at=3", "raised", 3, "raised ZeroDivisionError: the bot divided by zero"),
-    ("cheater", "illegal", 1, "chose 1021, which is not one of its 2 legal actions"),
-    ("dawdler", "time", 1, "took 60.00 s, over its 5 s per move (the move was not played)"),
-    ("hanger", "time", 1, "gave no answer within its 5 s per move (stopped)"),
+@pytest.mark.parametrize(("spec", "kind", "move", "what", "detail"), [
+    ("raiser:at=3", "raised", 3, "raised ZeroDivisionError",
+     "ZeroDivisionError: the bot divided by zero"),
+    ("cheater", "illegal", 1, "answered something other than one of its 2 legal actions",
+     "answered 1021"),
+    ("dawdler", "time", 1, "took 60.00 s, over its 5 s per move (the move was not played)",
+     ""),
+    ("hanger", "time", 1, "gave no answer within its 5 s per move (stopped)", ""),
 ])
 def test_a_misbehaving_bot_is_stopped_and_its_seat_plays_random(rogue_bots, spec, kind, move,
-                                                                 fragment):
+                                                                 what, detail):
     agent = contained_bot(spec)
     final, record = play_against_random(agent)
     [fault] = record.faults
     assert (fault.seat, fault.agent, fault.kind, fault.move) == (0, spec, kind, move)
-    assert fault.message.startswith(f"bot {spec!r} at seat 0, its move {move}: ")
-    assert fragment in fault.message
-    assert fault.message.endswith("; seat 0 plays random from here")
+    # The sentence anyone may read names no value the bot produced; the detail does.
+    assert fault.message == (f"bot {spec!r} at seat 0, its move {move}: {what}; seat 0 "
+                             "plays random from here")
+    assert fault.detail == detail and fault.public().detail == ""
     assert agent.moves == move  # never asked again
     decisions = sum(1 for a in record.actions if a.player == 0)
     assert decisions > move  # the seat went on playing (random)
@@ -79,7 +83,9 @@ def test_anything_but_a_legal_action_id_is_illegal(answer):
     turn = _a_turn()
     played = agent.act(turn, rogues.random.Random(1))
     assert played in turn.legal_actions
-    assert agent.faults[0].kind == "illegal" and repr(answer) in agent.faults[0].message
+    [fault] = agent.faults
+    assert fault.kind == "illegal" and fault.detail == f"answered {answer!r}"
+    assert repr(answer) not in fault.message
 
 
 def test_a_bot_calling_exit_is_stopped_too():
@@ -88,7 +94,8 @@ def test_a_bot_calling_exit_is_stopped_too():
 
     agent = ContainedAgent(type("Leaver", (), {"act": staticmethod(leave)})(), "leaver")
     assert agent.act(_a_turn(), rogues.random.Random(1)) in _a_turn().legal_actions
-    assert "raised SystemExit: 3" in agent.faults[0].message
+    assert "raised SystemExit;" in agent.faults[0].message
+    assert agent.faults[0].detail == "SystemExit: 3"
 
 
 def test_the_simulator_flags_games_whose_bot_was_stopped(rogue_bots):
@@ -101,8 +108,9 @@ def test_the_simulator_flags_games_whose_bot_was_stopped(rogue_bots):
         [fault] = result["faults"]
         seat = result["seats"].index("raiser:at=4")
         assert fault == {"seat": seat, "agent": "raiser:at=4", "move": 4, "kind": "raised",
-                         "message": fault["message"]}
-        assert f"at seat {seat}, its move 4: raised ZeroDivisionError" in fault["message"]
+                         "message": fault["message"],
+                         "detail": "ZeroDivisionError: the bot divided by zero"}
+        assert f"at seat {seat}, its move 4: raised ZeroDivisionError;" in fault["message"]
     again = run_plan(plan).results  # a fault that is not about time repeats exactly
     assert json.dumps(again) == json.dumps(results)
 

@@ -17,8 +17,8 @@ runner = CliRunner()
 REPO = Path(__file__).parents[2]
 
 
-def run(*args):
-    return runner.invoke(app, list(args))
+def run(*args, input=None):
+    return runner.invoke(app, list(args), input=input)
 
 
 def test_agents_lists_plugins_with_their_package_and_warns_of_broken_ones(rogue_bots):
@@ -41,14 +41,29 @@ def test_play_names_a_stopped_bot_and_the_game_goes_on_flagged(rogue_bots, tmp_p
     assert result.exit_code == 0, result.output
     out = result.stdout
     stopped = [line for line in out.splitlines() if line.startswith("stopped: ")]
-    assert stopped == [
-        "stopped: bot 'cheater' at seat 1, its move 1: chose 1021, which is not one of its 2 "
-        "legal actions; seat 1 plays random from here",
-        "stopped: bot 'raiser:at=2' at seat 0, its move 2: raised ZeroDivisionError: the bot "
-        "divided by zero; seat 0 plays random from here"]  # as they happen
+    assert stopped == [  # as they happen; nobody at the table, so with the detail
+        "stopped: bot 'cheater' at seat 1, its move 1: answered something other than one of "
+        "its 2 legal actions; seat 1 plays random from here (answered 1021)",
+        "stopped: bot 'raiser:at=2' at seat 0, its move 2: raised ZeroDivisionError; seat 0 "
+        "plays random from here (ZeroDivisionError: the bot divided by zero)"]
     assert "winner: " in out and out.count("flagged: ") == 2
     saved = json.loads(record.read_text())
     assert [(f["seat"], f["kind"]) for f in saved["faults"]] == [(0, "raised"), (1, "illegal")]
+
+
+def test_a_person_at_the_table_is_not_shown_what_a_stopped_bot_said(rogue_bots, tmp_path):
+    """An exception's text or a bot's answer may hold its seat's secrets: only the sentence."""
+    record = tmp_path / "game.json"
+    result = run("play", "dead-cat", "--seat", "0=human", "--seat", "1=raiser:at=1",
+                 "--seed", "4", "--record", str(record), input="1\n" * 300)
+    assert result.exit_code == 0, result.output
+    stopped = [line for line in result.stdout.splitlines() if line.startswith("stopped: ")]
+    assert stopped == ["stopped: bot 'raiser:at=1' at seat 1, its move 1: raised "
+                       "ZeroDivisionError; seat 1 plays random from here"]
+    assert "divided by zero" not in result.stdout
+    # The terminal's record is the whole game (every card), detail included.
+    assert json.loads(record.read_text())["faults"][0]["detail"] == \
+        "ZeroDivisionError: the bot divided by zero"
 
 
 def test_simulate_and_tournament_flag_the_games_of_a_stopped_bot(rogue_bots, tmp_path):
@@ -58,6 +73,7 @@ def test_simulate_and_tournament_flag_the_games_of_a_stopped_bot(rogue_bots, tmp
     assert result.exit_code == 0, result.output
     assert "flagged: cheater was stopped in 4 games (its seat played random from there); " \
            "the first: bot 'cheater' at seat 0, its move 1" in " ".join(result.stderr.split())
+    assert "(answered 1021)" in " ".join(result.stderr.split())
     lines = [json.loads(line) for line in out.read_text().splitlines()]
     assert [line["faults"][0]["agent"] for line in lines] == ["cheater"] * 4
     rated = run("tournament", "hadronize", "--agents", "steady,lowest,random", "--games", "2",
@@ -108,5 +124,5 @@ def test_a_bot_that_never_answers_is_stopped_by_the_real_clock(rogue_bots):
                              "0.3"], capture_output=True, text=True, timeout=120, env=env)
     assert result.returncode == 0, result.stderr
     assert ("stopped: bot 'hanger' at seat 0, its move 1: gave no answer within its 0.3 s per "
-            "move (stopped); seat 0 plays random from here") in result.stdout
+            "move (stopped); seat 0 plays random from here\n") in result.stdout
     assert "winner: " in result.stdout

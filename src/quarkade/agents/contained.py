@@ -71,11 +71,11 @@ class ContainedAgent(Agent):
         if problem is None:
             assert isinstance(move.action, int)
             return move.action
-        kind, what = problem
+        kind, what, detail = problem
         seat = turn.player
         fault = Fault(seat, self.spec, self.moves, kind,
                       f"bot {self.spec!r} at seat {seat}, its move {self.moves}: {what}; "
-                      f"seat {seat} plays random from here")
+                      f"seat {seat} plays random from here", detail)
         self.faults.append(fault)
         if self.on_fault is not None:
             self.on_fault(fault)
@@ -101,22 +101,27 @@ class Move:
     finished: bool = False
     done: threading.Event = field(default_factory=threading.Event)
 
-    def problem(self, legal: list[int], limit: float) -> tuple[str, str] | None:
-        """``(kind, what happened)`` if the move cannot be played, else None."""
+    def problem(self, legal: list[int], limit: float) -> tuple[str, str, str] | None:
+        """``(kind, what happened, detail)`` if the move cannot be played, else None.
+
+        What happened names no value the bot produced: an exception's text or an answer
+        may hold what only the bot's seat knows (its hand), so they go in ``detail``, which
+        only the operator and offline analysis read (``Fault``)."""
         if not self.finished:
-            return "time", f"gave no answer within its {limit:g} s per move (stopped)"
+            return "time", f"gave no answer within its {limit:g} s per move (stopped)", ""
         if self.seconds > limit:
             return "time", (f"took {self.seconds:.2f} s, over its {limit:g} s per move "
-                            "(the move was not played)")
+                            "(the move was not played)"), ""
         if self.error is not None:
-            text = str(self.error)
-            return "raised", f"raised {type(self.error).__name__}" + (f": {text}" if text else "")
+            return ("raised", f"raised {type(self.error).__name__}",
+                    f"{type(self.error).__name__}: {self.error}")
         action = self.action
         if type(action) is not int or action not in legal:
             shown = repr(action)
             if len(shown) > 60:
                 shown = shown[:57] + "..."
-            return "illegal", f"chose {shown}, which is not one of its {len(legal)} legal actions"
+            return ("illegal", f"answered something other than one of its {len(legal)} "
+                    "legal actions", f"answered {shown}")
         return None
 
 

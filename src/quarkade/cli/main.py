@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import random
 from pathlib import Path
 from typing import Annotated, Any
@@ -140,12 +141,14 @@ def play(
             HumanAgent(console, names) if specs[s] == "human"
             else make_agent(specs[s], game, move_time=move_time) for s in range(n)
         ]
+    humans = [s for s in range(n) if specs[s] == "human"]
+    # A fault's detail may hold what only the bot's seat knows: shown when no person plays.
+    say = functools.partial(_say_fault, "stopped", detail=not humans)
     for agent in seat_agents:
         if isinstance(agent, ContainedAgent):
-            agent.on_fault = _say_stopped
+            agent.on_fault = say
     if seed is None:
         seed = random.SystemRandom().randrange(1_000_000)
-    humans = [s for s in range(n) if specs[s] == "human"]
     # One person sees the log as their seat does; several at one keyboard see the public log.
     viewer = humans[0] if len(humans) == 1 else SPECTATOR
     console.print(f"[bold]{loaded.title}[/bold], {n} players, seed {seed} "
@@ -179,14 +182,15 @@ def play(
     console.print(f"[bold]result:[/bold] {outcome.text(names)}{ending}", highlight=False)
     console.print(f"returns: {final.returns()}")
     for fault in game_record.faults:
-        console.print(f"flagged: {fault.message}", markup=False, style="yellow", soft_wrap=True)
+        _say_fault("flagged", fault, detail=not humans)
     if record is not None:
         game_record.save(record)
         console.print(f"record saved to {record}")
 
 
-def _say_stopped(fault: Fault) -> None:
-    console.print(f"stopped: {fault.message}", markup=False, style="yellow", soft_wrap=True)
+def _say_fault(label: str, fault: Fault, detail: bool) -> None:
+    text = f"{label}: {fault.message}" + (f" ({fault.detail})" if detail and fault.detail else "")
+    console.print(text, markup=False, style="yellow", soft_wrap=True)
 
 
 @app.command()

@@ -214,14 +214,16 @@ def _show(results: list[Result], agents: list[str], report: Path | None, command
 
 def say_flagged(results: list[Result]) -> None:
     """One line per plug-in bot stopped in some games: how many, and the first message."""
-    stopped: dict[str, list[str]] = {}
+    stopped: dict[str, list[dict[str, Any]]] = {}
     for result in results:
         for fault in result.get("faults", ()):
-            stopped.setdefault(fault["agent"], []).append(fault["message"])
-    for agent, messages in stopped.items():
-        errors.print(f"flagged: {agent} was stopped in {len(messages):,} game"
-                     f"{'s' if len(messages) != 1 else ''} (its seat played random from "
-                     f"there); the first: {messages[0]}", markup=False, soft_wrap=True)
+            stopped.setdefault(fault["agent"], []).append(fault)
+    for agent, faults in stopped.items():
+        first = faults[0]["message"] + (f" ({faults[0]['detail']})"
+                                        if faults[0].get("detail") else "")
+        errors.print(f"flagged: {agent} was stopped in {len(faults):,} game"
+                     f"{'s' if len(faults) != 1 else ''} (its seat played random from "
+                     f"there); the first: {first}", markup=False, soft_wrap=True)
 
 
 def _seed_to_resume(out: Path) -> int | None:

@@ -45,14 +45,22 @@ class RecordedAction:
 @dataclass(frozen=True)
 class Fault:
     """A bot stopped mid-game: its seat, its spec, which of its own moves (1 for its first)
-    went wrong, what went wrong (``raised``, ``illegal`` or ``time``) and a sentence
-    naming the bot. The seat played ``random`` from that move on."""
+    went wrong, what went wrong (``raised``, ``illegal`` or ``time``), a sentence naming
+    the bot that anyone may read, and ``detail`` (the exception's text, or what the bot
+    answered), which may hold what only the bot's seat knows: it is for the operator and
+    offline analysis, never shown to another seat. The seat played ``random`` from that
+    move on."""
 
     seat: int
     agent: str
     move: int
     kind: str
     message: str
+    detail: str = ""
+
+    def public(self) -> Fault:
+        """The fault as any seat may read it (no detail)."""
+        return Fault(self.seat, self.agent, self.move, self.kind, self.message)
 
 
 @dataclass(frozen=True)
@@ -132,7 +140,8 @@ class GameRecord:
                 created=str(data.get("created", "")),
                 outcome=outcome,
                 faults=[Fault(int(f["seat"]), str(f["agent"]), int(f["move"]), str(f["kind"]),
-                              str(f["message"])) for f in data.get("faults", [])],
+                              str(f["message"]), str(f.get("detail", "")))
+                        for f in data.get("faults", [])],
             )
         except (KeyError, TypeError, ValueError) as problem:
             raise RecordError(f"malformed record: {problem!r} (needs game, options, "

@@ -13,6 +13,7 @@ one lock, so a person and a bot never move at once.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import random
 from collections.abc import Awaitable, Callable
@@ -21,11 +22,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from quarkade.agents import make_agent
-from quarkade.agents.contained import DEFAULT_MOVE_TIME, faults_of
+from quarkade.agents.contained import DEFAULT_MOVE_TIME, ContainedAgent, faults_of
 from quarkade.core.agent import Agent, Turn, turn_for
 from quarkade.core.errors import IllegalActionError, QuarkadeError
 from quarkade.core.protocol import SPECTATOR, State
-from quarkade.core.records import GameRecord, RecordedAction, Seat
+from quarkade.core.records import Fault, GameRecord, RecordedAction, Seat
 from quarkade.core.registry import game_class, load_game
 from quarkade.core.rng import sample_chance
 from quarkade.core.words import action_label, log_line
@@ -77,6 +78,9 @@ class LiveGame:
         self.agents: dict[int, Agent] = {
             s.seat: make_agent(s.agent, self.name, plugins=hub.allowed_bots,
                                move_time=hub.move_time) for s in self.seats if s.agent}
+        for agent in self.agents.values():
+            if isinstance(agent, ContainedAgent):  # the operator reads the detail in the log
+                agent.on_fault = functools.partial(_log_fault, self.id)
         self.rematch = stored.rematch
         self.viewpoints = [*range(self.game.num_players), SPECTATOR]
         self.state: State = self.game.new_initial_state()
@@ -255,6 +259,7 @@ class LiveGame:
             "log": [entry.public() for entry in self.logs[viewpoint]],
             "rematch": self.rematch,
             # Plug-in bots stopped in this game (their seats play random): the game is flagged.
+            # (Never a fault's detail: it may hold what only the bot's seat knows.)
             "flagged": [{"seat": fault.seat, "message": fault.message}
                         for fault in faults_of(self.agents.values())],
         }
@@ -285,7 +290,7 @@ class LiveGame:
         record = GameRecord(self.name, self.game.options_for(viewpoint), seats, actions,
                             self.state.returns() if over else None, seed="live",
                             created=self.created, outcome=_outcome(self.state),
-                            faults=faults_of(self.agents.values()))
+                            faults=[f.public() for f in faults_of(self.agents.values())])
         data = record.to_dict()
         data["viewer"] = "spectator" if viewpoint == SPECTATOR else viewpoint
         return data
@@ -410,6 +415,10 @@ def _bot_choice(agent: Agent, turn: Turn) -> int:
 def _outcome(state: State) -> dict[str, Any] | None:
     outcome = state.outcome()
     return None if outcome is None else outcome.as_json()
+
+
+def _log_fault(game_id: str, fault: Fault) -> None:
+    log.warning("game %s: %s (%s)", game_id, fault.message, fault.detail or "no detail")
 
 
 def _without_player(view: dict[str, Any]) -> dict[str, Any]:
