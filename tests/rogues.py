@@ -8,6 +8,7 @@ it finds any installed package's. The bots live in this module (``tests.rogues``
 
 from __future__ import annotations
 
+import os
 import random
 import threading
 from pathlib import Path
@@ -125,3 +126,11 @@ class Catty(Agent):
 
     def act(self, turn: Turn, rng: random.Random) -> int:
         return turn.legal_actions[0]
+
+
+class Quitter(Agent):
+    """Takes its whole process down (not in ``ROGUES``: on the web it would end the
+    server's bot worker, which the server replaces; in the terminal, the terminal)."""
+
+    def act(self, turn: Turn, rng: random.Random) -> int:
+        os._exit(3)

@@ -71,15 +71,19 @@ class ContainedAgent(Agent):
         if problem is None:
             assert isinstance(move.action, int)
             return move.action
-        kind, what, detail = problem
-        seat = turn.player
-        fault = Fault(seat, self.spec, self.moves, kind,
-                      f"bot {self.spec!r} at seat {seat}, its move {self.moves}: {what}; "
-                      f"seat {seat} plays random from here", detail)
+        fault = fault_for(turn.player, self.spec, self.moves, *problem)
         self.faults.append(fault)
         if self.on_fault is not None:
             self.on_fault(fault)
         return rng.choice(turn.legal_actions)
+
+
+def fault_for(seat: int, spec: str, move: int, kind: str, what: str, detail: str = ""
+              ) -> Fault:
+    """The fault of bot ``spec`` at ``seat`` on its ``move``-th move: ``what`` happened (a
+    sentence naming no value the bot produced; ``Move.problem``), of ``kind``."""
+    return Fault(seat, spec, move, kind, f"bot {spec!r} at seat {seat}, its move {move}: "
+                 f"{what}; seat {seat} plays random from here", detail)
 
 
 def faults_of(agents: Any) -> list[Fault]:
@@ -197,5 +201,5 @@ def _runner() -> _Runner:
     return runner
 
 
-__all__ = ["DEFAULT_MOVE_TIME", "BotStopped", "ContainedAgent", "Fault", "faults_of",
-           "run_move"]
+__all__ = ["DEFAULT_MOVE_TIME", "BotStopped", "ContainedAgent", "Fault", "Move", "fault_for",
+           "faults_of", "run_move"]

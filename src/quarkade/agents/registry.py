@@ -106,10 +106,12 @@ def available_agents(game: str, plugins: Collection[str] | None = None) -> list[
 
 
 def make_agent(spec: str, game: str, plugins: Collection[str] | None = None,
-               move_time: float = DEFAULT_MOVE_TIME) -> Agent:
+               move_time: float = DEFAULT_MOVE_TIME, contained: bool = True) -> Agent:
     """The agent named by ``spec`` for ``game``; ``AgentSpecError`` says what is allowed.
 
-    A plug-in bot comes wrapped in a ``ContainedAgent`` with ``move_time`` seconds a move.
+    A plug-in bot comes wrapped in a ``ContainedAgent`` with ``move_time`` seconds a move,
+    unless ``contained`` is False: the caller contains it its own way (the web server runs
+    it in a worker process under a hard deadline, ``quarkade.server.bots``).
     """
     name, params = parse_spec(spec)
     if name in LEVEL_NAMES and not params:
@@ -118,6 +120,28 @@ def make_agent(spec: str, game: str, plugins: Collection[str] | None = None,
             ByPlayersAgent(level, game)
         agent.spec = name
         return agent
+    factory, builtin = agent_factory(spec, game, plugins)
+    try:
+        agent = factory(**{key: _number(value) for key, value in params.items()})
+    except (TypeError, ValueError) as problem:
+        raise AgentSpecError(f"agent spec {spec!r}: {problem}") from None
+    except Exception as problem:  # a plug-in's constructor may fail any way it likes
+        if builtin:
+            raise
+        raise AgentSpecError(f"agent spec {spec!r}: the plug-in bot failed to start: "
+                             f"{type(problem).__name__}: {problem}") from None
+    if not builtin:
+        return ContainedAgent(agent, spec.strip(), move_time) if contained else agent
+    agent.spec = spec.strip()
+    return agent
+
+
+def agent_factory(spec: str, game: str, plugins: Collection[str] | None = None
+                  ) -> tuple[Callable[..., Agent], bool]:
+    """What makes the agent ``spec`` names (not a level), and whether it is built in: the
+    checks of ``make_agent`` without running any of the agent's code (its name is known
+    and allowed, its parameters are ones it takes); ``AgentSpecError`` says what is wrong."""
+    name, params = parse_spec(spec)
     agents = game_agents(game, plugins)
     if name not in agents:
         raise AgentSpecError(_unknown(name, game, plugins))
@@ -129,19 +153,14 @@ def make_agent(spec: str, game: str, plugins: Collection[str] | None = None,
         if key not in accepted:
             allowed = ", ".join(accepted) or "none"
             raise AgentSpecError(f"agent {name!r} has no parameter {key!r}; parameters: {allowed}")
-    try:
-        agent = factory(**{key: _number(value) for key, value in params.items()})
-    except (TypeError, ValueError) as problem:
-        raise AgentSpecError(f"agent spec {spec!r}: {problem}") from None
-    except Exception as problem:  # a plug-in's constructor may fail any way it likes
-        if builtin:
-            raise
-        raise AgentSpecError(f"agent spec {spec!r}: the plug-in bot failed to start: "
-                             f"{type(problem).__name__}: {problem}") from None
-    if not builtin:
-        return ContainedAgent(agent, spec.strip(), move_time)
-    agent.spec = spec.strip()
-    return agent
+    return factory, builtin
+
+
+def is_plugin(spec: str, game: str) -> bool:
+    """Whether ``spec`` names no built-in agent or level of ``game`` (so, if anything, a
+    plug-in bot). Imports no plug-in."""
+    name = spec.strip().partition(":")[0].strip().lower()
+    return name not in builtin_agents(game) and name not in LEVEL_NAMES
 
 
 def _unknown(name: str, game: str, plugins: Collection[str] | None) -> str:

@@ -45,11 +45,11 @@ class RecordedAction:
 @dataclass(frozen=True)
 class Fault:
     """A bot stopped mid-game: its seat, its spec, which of its own moves (1 for its first)
-    went wrong, what went wrong (``raised``, ``illegal`` or ``time``), a sentence naming
-    the bot that anyone may read, and ``detail`` (the exception's text, or what the bot
-    answered), which may hold what only the bot's seat knows: it is for the operator and
-    offline analysis, never shown to another seat. The seat played ``random`` from that
-    move on."""
+    went wrong, what went wrong (``raised``, ``illegal``, ``time``, or on the web server
+    ``crashed``: it took its worker process down), a sentence naming the bot that anyone
+    may read, and ``detail`` (the exception's text, or what the bot answered), which may
+    hold what only the bot's seat knows: it is for the operator and offline analysis, never
+    shown to another seat. The seat played ``random`` from that move on."""
 
     seat: int
     agent: str

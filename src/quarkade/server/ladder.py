@@ -17,7 +17,7 @@ from starlette.responses import HTMLResponse, Response
 from quarkade.core.errors import QuarkadeError
 from quarkade.core.registry import game_class, list_games
 from quarkade.server.errors import ApiError
-from quarkade.server.pages import layout
+from quarkade.server.html import layout
 from quarkade.sim.ladder import about, html_tables, read_ladder
 
 

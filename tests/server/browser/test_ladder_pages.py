@@ -15,7 +15,7 @@ from quarkade.server.run import ServerThread
 def test_the_ladder_page_and_the_web_apps_ladder_show_every_bot(rogue_bots, browser: Browser,
                                                                 server: ServerThread,
                                                                 page: Page):
-    results = server.app_options["ladder_dir"]
+    results = server.settings["ladder_dir"]
     made = CliRunner().invoke(app, ["ladder", "hadronize", "--players", "3", "--players", "4",
                                     "--games", "3", "--seed", "2", "--workers", "1",
                                     # the well-behaved plug-in (a hung one costs its
