@@ -293,7 +293,8 @@ def _serve(connection: Connection, factory_path: str, plugins: tuple[str, ...]) 
     from quarkade.core.agent import turn_for
     from quarkade.core.registry import load_game
 
-    plugin_bots.installed(plugins)  # the allowed plug-ins' imports, before any deadline
+    if plugins:  # the allowed plug-ins' imports, before any deadline
+        plugin_bots.installed(plugins)
     agents: OrderedDict[tuple[str, str], Any] = OrderedDict()
     while True:
         try:
