@@ -3,8 +3,9 @@
 socket or API -> ``LiveGame.act`` -> the game's ``apply_action`` (on a copy, with the
 chance outcomes that follow, drawn from ``random.SystemRandom``) -> storage (the
 ``(game_id, step)`` key: of two processes moving at one step, one wins and the other
-reloads and answers 409) -> the broker (other processes reload) -> every page of this
-process (each sent only what its seat may see). Only after the store succeeds is the copy
+reloads and answers 409) -> the broker (the new ``(player, action)`` pairs: other
+processes play them on their own copies, ``hear``) -> every page of this process (each
+sent only what its seat may see). Only after the store succeeds is the copy
 made current, so a refused move, a lost race or a database that is down changes nothing.
 
 Bots move in ``run_bots``: the bot's turn is claimed in the database (so one process
@@ -99,8 +100,8 @@ class LiveGame:
         self.watchers: set[Watcher] = set()
         self.bot_task: asyncio.Task[None] | None = None
         self.recheck: asyncio.TimerHandle | None = None
-        self.refreshing: asyncio.Task[None] | None = None  # reloading another's change
-        self.refresh_again = False
+        self.refreshing: asyncio.Task[None] | None = None  # taking in another's changes
+        self.heard: list[dict[str, Any]] = []  # their messages, not yet taken in
         self.used = 0.0  # when a request last touched it (the hub's clock)
 
     def _check_plugins_allowed(self) -> None:
@@ -205,16 +206,59 @@ class LiveGame:
             return
         returns = state.returns() if state.is_terminal() else None
         store = self.hub.store
+        first = self.step
         try:
-            await store.run(store.add_actions, self.id, self.step, moves, returns)
+            await store.run(store.add_actions, self.id, first, moves, returns)
         except StepTaken:
             await self._catch_up()
             raise
+        self._adopt(state, moves, logs)
+        await self.hub.announce(self, first, moves)
+
+    def _adopt(self, state: State, moves: list[tuple[int, int]],
+               logs: dict[int, list[LogEntry]]) -> None:
+        """Make ``state`` current: it follows ``moves`` from this copy's state."""
         self.state = state
         self.moves.extend(moves)
         for viewpoint in self.viewpoints:
             self.logs[viewpoint].extend(logs[viewpoint])
-        await self.hub.announce(self)
+
+    async def hear(self, messages: list[dict[str, Any]]) -> None:
+        """Take in what other processes announced, in order. Moves that follow this copy
+        are played from the message, with no database call; a message that does not
+        (one was missed, it does not replay here, or it is a join, an invite, a rematch, a
+        stopped bot or a resync, which carry no moves) makes it reload from the database."""
+        async with self.lock:
+            changed = False
+            for message in messages:
+                moves = _moves_in(message)
+                first = message.get("from")
+                if moves is None or type(first) is not int:
+                    changed = await self._catch_up() or changed
+                    break  # the database has every change announced so far
+                if first + len(moves) <= self.step:
+                    continue  # this copy has them already (its own, or a reload's)
+                if first != self.step or not self._play_heard(moves):
+                    log.info("game %s: a change from step %d does not follow step %d here; "
+                             "reloading", self.id, first, self.step)
+                    changed = await self._catch_up() or changed
+                    break
+                changed = True
+        if changed:
+            await self.changed()
+
+    def _play_heard(self, moves: list[tuple[int, int]]) -> bool:
+        """Play another process's ``moves`` on a copy and make it current; False (nothing
+        changed) if one is not the legal move of its player here."""
+        state = self.state.clone()
+        logs: dict[int, list[LogEntry]] = {v: [] for v in self.viewpoints}
+        for player, action in moves:
+            if state.is_terminal() or state.current_player() != player or \
+                    action not in state.legal_actions():
+                return False
+            self._play(state, action, logs)
+        self._adopt(state, moves, logs)
+        return True
 
     async def refresh(self) -> None:
         """Load what another process changed (moves, joins, a rematch) and show it."""
@@ -488,6 +532,21 @@ class LiveGame:
 def _outcome(state: State) -> dict[str, Any] | None:
     outcome = state.outcome()
     return None if outcome is None else outcome.as_json()
+
+
+def _moves_in(message: dict[str, Any]) -> list[tuple[int, int]] | None:
+    """The ``(player, action)`` pairs a broker message carries, or None (none, or not
+    well formed: the receiver reloads instead)."""
+    moves = message.get("moves")
+    if not isinstance(moves, list) or not moves or len(moves) > 10_000:
+        return None
+    pairs = []
+    for pair in moves:
+        if not (isinstance(pair, list) and len(pair) == 2 and
+                all(type(number) is int for number in pair)):
+            return None
+        pairs.append((pair[0], pair[1]))
+    return pairs
 
 
 def _without_player(view: dict[str, Any]) -> dict[str, Any]:
