@@ -134,8 +134,8 @@ class Hub:
     async def _heard(self, message: dict[str, Any]) -> None:
         """Another process changed a game (or the broker reconnected: check every game)."""
         if message.get("type") == "resync":
-            for live in list(self.games.values()):
-                self._take_in_soon(live, dict(RELOAD))
+            for held in list(self.games.values()):
+                self._take_in_soon(held, dict(RELOAD))
             return
         if message.get("origin") == self.process:
             return
