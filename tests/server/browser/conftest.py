@@ -35,10 +35,11 @@ FAILED = pytest.StashKey[bool]()
 
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
-    db = tmp_path_factory.mktemp("web") / "browser.db"
-    # Reviews get a short search, so a review page fills in a few seconds.
-    with ServerThread(f"sqlite:///{db}", review_budget=Budget(total=2.0, least=0.05,
-                                                               most=0.5, iterations=300)
+    folder = tmp_path_factory.mktemp("web")
+    # The ladder pages read the ladders tests write into ladder/ (test_ladder_pages.py);
+    # reviews get a short search, so a review page fills in a few seconds.
+    with ServerThread(f"sqlite:///{folder / 'browser.db'}", ladder_dir=folder / "ladder",
+                      review_budget=Budget(total=2.0, least=0.05, most=0.5, iterations=300)
                       ) as running:
         yield running
 
