@@ -4,6 +4,7 @@ named beside each route.
 - pages (``pages``): ``/``, ``/new/{game}``, ``/rules/{game}``, ``/games/{id}``,
   ``/games/{id}/join/{invite}``, ``/games/{id}/link/{code}``, ``/games/{id}/rematch``,
   ``/games/{id}/replay``, ``/games/{id}/record``, ``/decks/{game}`` (the deck builder);
+- ladders (``ladder``): ``/ladder``, ``/ladder/{game}``;
 - API (``api``): ``/api/games`` (GET the catalogue, POST a new game),
   ``/api/games/{id}``, ``/api/games/{id}/actions``, ``/api/games/{id}/chat``,
   ``/api/games/{id}/join``,
@@ -11,7 +12,9 @@ named beside each route.
   ``/api/games/{id}/rematch``, ``/api/games/{id}/steps/{step}``, ``/healthz``;
 - decks (``decks``): ``/api/decks/{game}`` (GET, POST), ``/api/decks/{game}/{id}``
   (DELETE), ``/api/decks/{game}/tests`` (POST), ``/api/deck-tests/{id}``;
-- live (``sockets``): ``/ws/games/{id}?seat=N``.
+- live (``sockets``): ``/ws/games/{id}?seat=N``;
+- learning (``learning``): ``/learn``, ``/learn/{game}``, ``/games/{id}/review`` and their
+  JSON routes, hints (``/api/games/{id}/hint``).
 
 Bad input is answered 4xx with a JSON or page error and nothing changes; a database that
 does not answer is a 503; secrets never reach the log.
@@ -20,8 +23,10 @@ does not answer is a 503; secrets never reach the log.
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator
+import math
+from collections.abc import AsyncIterator, Collection
 from contextlib import asynccontextmanager
+from pathlib import Path
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -31,13 +36,16 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from quarkade.server import api, decks, html, pages, sockets
+from quarkade.agents.contained import DEFAULT_MOVE_TIME
+from quarkade.learn.review import Budget
+from quarkade.server import api, decks, html, ladder, learning, pages, sockets
 from quarkade.server.bots import DEFAULT_FACTORY, BotPool
 from quarkade.server.broker import make_broker
 from quarkade.server.clocks import Clock, SystemClock
 from quarkade.server.common import STATIC
 from quarkade.server.errors import ApiError
 from quarkade.server.hub import Hub
+from quarkade.server.learn_store import LearnStore
 from quarkade.server.limits import Limits, RateLimiter, without_rates
 from quarkade.server.live import UNAVAILABLE
 from quarkade.server.storage import DEFAULT_URL, Store, Unavailable
@@ -58,7 +66,10 @@ __all__ = ["STATIC", "create_app"]
 def create_app(db: str = DEFAULT_URL, bot_delay: float = 0.0, broker: str | None = None,
                clock: Clock | None = None, limits: Limits | None = None,
                agent_factory: str = DEFAULT_FACTORY, busy_timeout: float = 5.0,
-               rate_limits: bool = True) -> Starlette:
+               rate_limits: bool = True, allow_bots: Collection[str] = (),
+               move_time: float = DEFAULT_MOVE_TIME,
+               ladder_dir: str | Path = "ladder", review_budget: Budget | None = None,
+               ) -> Starlette:
     """The ASGI app over the database ``db`` (a SQLAlchemy URL or a SQLite file path).
 
     ``broker`` (``redis://...``) connects several server processes; ``bot_delay`` is a
@@ -66,19 +77,30 @@ def create_app(db: str = DEFAULT_URL, bot_delay: float = 0.0, broker: str | None
     and ``agent_factory`` (``module:function`` making an agent from a spec) are for tests
     and operators; ``busy_timeout`` is how long a database call may wait for a lock;
     ``rate_limits=False`` lifts the per-client rates (benchmarks, trusted networks).
+    ``allow_bots`` names the plug-in bots seats may use (none by default: a plug-in runs
+    its code on the server, in the bot workers); each of their moves gets ``move_time``
+    seconds of thinking (at most the bot deadline of ``limits``). ``ladder_dir`` is where
+    ``quarkade ladder`` writes the ladders the ``/ladder`` pages show.
+    ``review_budget`` is the search time of a game's review (tests shorten it).
     """
     clock = clock or SystemClock()
     limits = limits or Limits()
     if not rate_limits:
         limits = without_rates(limits)
+    if not (math.isfinite(move_time) and move_time > 0):
+        raise ValueError(f"move_time={move_time!r}: a number of seconds above 0")
     store = Store(db, busy_timeout=busy_timeout)
-    pool = BotPool(limits.bot_workers, limits.bot_seconds, agent_factory)
-    hub = Hub(store, make_broker(broker), pool, clock, limits, bot_delay=bot_delay)
+    allowed = frozenset(allow_bots)
+    pool = BotPool(limits.bot_workers, limits.bot_seconds, agent_factory, sorted(allowed))
+    hub = Hub(store, make_broker(broker), pool, clock, limits, bot_delay=bot_delay,
+              allowed_bots=allowed, move_time=min(move_time, limits.bot_seconds))
+    learn = learning.Learning(LearnStore(store.engine), review_budget or Budget())
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await hub.open()
         yield
+        learn.close()
         await hub.close()
         store.close()
 
@@ -93,6 +115,8 @@ def create_app(db: str = DEFAULT_URL, bot_delay: float = 0.0, broker: str | None
         Route("/games/{id}/replay", pages.replay_page),
         Route("/games/{id}/record", pages.record),
         Route("/decks/{game}", decks.builder_page, methods=["GET", "POST"]),
+        Route("/ladder", ladder.ladder_index),
+        Route("/ladder/{game}", ladder.ladder_page),
         Route("/api/games", api.games, methods=["GET", "POST"]),
         Route("/api/games/{id}", api.game),
         Route("/api/games/{id}/actions", api.act, methods=["POST"]),
@@ -108,6 +132,7 @@ def create_app(db: str = DEFAULT_URL, bot_delay: float = 0.0, broker: str | None
         Route("/api/deck-tests/{id}", decks.test_progress),
         Route("/healthz", api.health),
         WebSocketRoute("/ws/games/{id}", sockets.live_socket),
+        *learning.routes(),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={
@@ -115,6 +140,8 @@ def create_app(db: str = DEFAULT_URL, bot_delay: float = 0.0, broker: str | None
         Exception: _server_error})
     app.state.hub = hub
     app.state.store = store
+    app.state.learning = learn
+    app.state.ladder_dir = Path(ladder_dir)
     app.state.limiters = {"create": RateLimiter(limits.create_games, clock),
                           "moves": RateLimiter(limits.http_moves, clock),
                           "deck tests": RateLimiter(limits.deck_tests, clock)}

@@ -29,7 +29,8 @@ def layout(title: str, body: str, script: str = "", wide: bool = False) -> str:
 <body>
 <a class="skip" href="#main">Skip to content</a>
 <header class="top"><a class="brand" href="/">Quarkade</a>
-<nav aria-label="site"><a href="/">Games</a></nav></header>
+<nav aria-label="site"><a href="/">Games</a> <a href="/learn">Learn</a>
+<a href="/ladder">Ladder</a></nav></header>
 <main id="main" class="{'wide' if wide else 'narrow'}">
 {body}
 </main>
@@ -190,6 +191,7 @@ def game(game_id: str, name: str, title: str, renderer: str, seat: str,
 <div class="game-body">
 <section id="table" class="table" aria-label="The table" tabindex="-1"></section>
 <aside class="side">
+<section id="coach" aria-label="Hints and review" hidden></section>
 <section id="moves-box" aria-labelledby="moves-title">
 <details id="moves-fold" class="fold" open><summary><h2 id="moves-title">Your moves</h2></summary>
 <ol id="moves" class="moves"></ol></details></section>
@@ -220,7 +222,8 @@ def game(game_id: str, name: str, title: str, renderer: str, seat: str,
 <h2 id="confirm-title">Play this move?</h2><p id="confirm-text"></p>
 <div class="buttons"><button type="button" id="confirm-yes" class="danger">Play it</button>
 <button type="button" id="confirm-no" class="primary">Cancel</button></div></dialog>
-</div>"""
+</div>
+<script type="module" src="/static/js/coach.js"></script>"""
     return layout(title, body, "/static/js/game.js", wide=True)
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page
 
+from quarkade.learn.review import Budget
 from quarkade.server.limits import Limits
 from quarkade.server.run import ServerThread
 from tests.server.browser.accessibility import audit
@@ -37,9 +38,13 @@ FAILED = pytest.StashKey[bool]()
 
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
-    db = tmp_path_factory.mktemp("web") / "browser.db"
-    # "Test this deck" plays a few games here (the real thing, 2,000 a preset, is slow).
-    with ServerThread(f"sqlite:///{db}", limits=Limits(deck_test_games=6)) as running:
+    folder = tmp_path_factory.mktemp("web")
+    # The ladder pages read the ladders tests write into ladder/ (test_ladder_pages.py);
+    # reviews get a short search, so a review page fills in a few seconds. "Test this deck"
+    # plays a few games here (the real thing, 2,000 a preset, is slow).
+    with ServerThread(f"sqlite:///{folder / 'browser.db'}", ladder_dir=folder / "ladder",
+                      review_budget=Budget(total=2.0, least=0.05, most=0.5, iterations=300),
+                      limits=Limits(deck_test_games=6)) as running:
         yield running
 
 

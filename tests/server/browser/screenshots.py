@@ -5,10 +5,10 @@ the app on a free port over a throw-away database, plays a three-seat Hadronize 
 against two greedy bots by clicking, and photographs the home page, the game page on a
 desktop and on a phone, the finished game, and the replay page. Card Commons and Dead Cat
 are photographed at a stored position (a card chosen with its cells lit; a die being turned
-after a peek), on a desktop and on a phone. The Decoherence deck builder is photographed
-with a deck built and tested (a short test: 50 games against each preset), and a
-Decoherence game between two devices with a few chat messages, each on a desktop and on a
-phone.
+after a peek), on a desktop and on a phone; then a lesson, the hint panel and a review
+(``learning_shots``). The Decoherence deck builder is photographed with a deck built and
+tested (a short test: 50 games against each preset), and a Decoherence game between two
+devices with a few chat messages, each on a desktop and on a phone.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from quarkade.server.limits import Limits
 from quarkade.server.run import ServerThread
 from tests.conftest import CHROMIUM, CHROMIUM_ARGS
 from tests.games.card_commons.helpers import EXAMPLE_MOVES
-from tests.server.browser import decoherence
+from tests.server.browser import decoherence, learning_shots
 from tests.server.browser.conftest import PHONE
 from tests.server.browser.helpers import store_position
 
@@ -136,6 +136,7 @@ def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as scratch, \
             ServerThread(f"sqlite:///{scratch}/shots.db",
+                         review_budget=learning_shots.BUDGET,
                          limits=Limits(deck_test_games=50)) as server, \
             sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
@@ -173,6 +174,7 @@ def main() -> None:
             "draw dead", "bet 3", "peek", "draw alive", "bet 5", "peek", "draw alive", "bet 4",
             "peek", "draw alive"], {1: "bayes", 2: "greedy"}, None, players=3)
         decoherence.take_screenshots(browser, server.url, server.db, OUT, PHONE)
+        learning_shots.take_screenshots(browser, server.url, server.db, OUT)
         shoot_chat(browser, server)
         shoot_deck_builder(browser, server)
         browser.close()

@@ -35,7 +35,8 @@ games_table = Table(
     Column("returns", Text),  # JSON, once the game is over
     Column("rematch", String(32)),  # the id of the rematch, once someone asked for one
     Column("visibility", String(16), nullable=False),  # public or unlisted
-    # Show every hidden card once the game is over (chosen at creation, shown to every seat).
+    # Issue 16 (0005): show every hidden card once the game is over (chosen at creation,
+    # shown to every seat before it joins).
     Column("reveal", Boolean, nullable=False, server_default=false()),
 )
 
@@ -52,6 +53,9 @@ seats_table = Table(
     Column("invite_expires", Float),  # seconds since the epoch
     Column("link", String(64)),  # a one-time code that links another device to the seat
     Column("link_expires", Float),
+    # A stopped plug-in bot's fault as anyone may read it (JSON: agent, move, kind,
+    # message; never its detail): the seat then plays random (migration 0003).
+    Column("fault", Text),
 )
 
 actions_table = Table(
@@ -72,7 +76,41 @@ bot_claims_table = Table(
     Column("expires", Float, nullable=False),  # seconds since the epoch
 )
 
-# A game's chat, in the order sent; written only by seated players.
+# Issue 19, the learning features (quarkade.server.learn_store): the lessons each learner
+# finished (a device id until players have accounts), the real game a learner started as a
+# tutorial's last lesson, the seats of a game that asked for a hint (such a game is never
+# rated) and finished reviews, cached with their game (per viewer: a seat, or "all").
+learn_progress_table = Table(
+    "learn_progress", metadata,
+    Column("learner", String(64), primary_key=True),
+    Column("game", String(64), primary_key=True),
+    Column("lesson", String(64), primary_key=True),
+    Column("done", String(32), nullable=False),
+)
+
+learn_finals_table = Table(
+    "learn_finals", metadata,
+    Column("learner", String(64), primary_key=True),
+    Column("game", String(64), primary_key=True),
+    Column("game_id", String(32), nullable=False),
+)
+
+game_hints_table = Table(
+    "game_hints", metadata,
+    Column("game_id", String(32), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("first", String(32), nullable=False),  # when the seat first asked
+)
+
+game_reviews_table = Table(
+    "game_reviews", metadata,
+    Column("game_id", String(32), primary_key=True),
+    Column("viewer", String(8), primary_key=True),  # a seat number, or "all"
+    Column("review", Text, nullable=False),  # JSON (quarkade-review/1)
+    Column("created", String(32), nullable=False),
+)
+
+# Issue 16 (0005): a game's chat, in the order sent; written only by seated players.
 chat_table = Table(
     "chat", metadata,
     Column("game_id", String(32), primary_key=True),
