@@ -69,7 +69,7 @@ async def post(hub: Hub, live: LiveGame, holder: seating.Holder, seat: Any,
         fresh = live.add_chat(missing)
     if fresh:
         await live.send_chat(fresh)
-    await hub.announce(live)
+    await hub.announce(live, chat=message.number)
     return message
 
 

@@ -281,14 +281,18 @@ class Hub:
         return await self.get(live.rematch)
 
     async def announce(self, live: LiveGame, first: int | None = None,
-                       moves: list[tuple[int, int]] | None = None) -> None:
+                       moves: list[tuple[int, int]] | None = None,
+                       chat: int | None = None) -> None:
         """Tell the other processes that ``live`` changed: ``moves``, the ``(player,
         action)`` pairs stored from step ``first`` on, which they play on their copies;
-        without them they reload it. Never a view, a log line or a secret."""
+        ``chat``, the number of a chat message stored (they read the chat again); without
+        either they reload it. Never a view, a log line, a chat's text or a secret."""
         message: dict[str, Any] = {"game": live.id, "step": live.step, "origin": self.process}
         if moves:
             message["from"] = first
             message["moves"] = [list(pair) for pair in moves]
+        if chat is not None:
+            message["chat"] = chat
         await self.broker.publish(message)
 
     async def close(self) -> None:

@@ -238,9 +238,12 @@ class LiveGame:
         """Take in what other processes announced, in order. Moves that follow this copy
         are played from the message, with no database call; a message that does not
         (one was missed, it does not replay here, or it is a join, an invite, a rematch, a
-        stopped bot or a resync, which carry no moves) makes it reload from the database."""
+        stopped bot or a resync, which carry no moves) makes it reload from the database; a
+        chat message's number makes it read the chat again."""
         async with self.lock:
             changed = False
+            chatted = [m for m in messages if type(m.get("chat")) is int]
+            messages = [m for m in messages if type(m.get("chat")) is not int]
             for message in messages:
                 moves = _moves_in(message)
                 first = message.get("from")
@@ -255,8 +258,12 @@ class LiveGame:
                     changed = await self._catch_up() or changed
                     break
                 changed = True
+            fresh = self.add_chat(await self.hub.store.run(
+                self.hub.store.chat_since, self.id, len(self.chat))) if chatted else []
         if changed:
             await self.changed()
+        if fresh:
+            await self.send_chat(fresh)
 
     def _play_heard(self, moves: list[tuple[int, int]]) -> bool:
         """Play another process's ``moves`` on a copy and make it current; False (nothing
