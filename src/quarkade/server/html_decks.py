@@ -90,4 +90,4 @@ presets' own strength: each against the other presets, the same way.</p>
 <section aria-labelledby="saved-title"><h2 id="saved-title">Your decks</h2>
 <ul id="saved" class="saved">{mine or '<li class="muted none">No deck saved yet.</li>'}</ul>
 </section></div>"""
-    return layout(f"{title} deck builder", body, "/static/js/decks.js")
+    return layout(f"{title} deck builder", body, "/static/js/decks.js", wide=True)
