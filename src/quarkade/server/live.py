@@ -104,7 +104,8 @@ class LiveGame:
         self.moves: list[tuple[int, int]] = []  # (player, action) in the order played
         self.logs: dict[int, list[LogEntry]] = {v: [] for v in self.viewpoints}
         self.revealed_log: list[LogEntry] | None = None  # made once the game is over
-        self._ending_cache: tuple[int, dict[int, str]] | None = None  # (step, endings)
+        # ((step, seat), the moves that end the game for that seat)
+        self._ending_cache: tuple[tuple[int, int], dict[int, str]] | None = None
         self._replay(stored.actions)
         self._check_plugins_allowed()
         self.lock = asyncio.Lock()
@@ -547,7 +548,7 @@ class LiveGame:
         or ``draw``), so a page asks first. Judged from what the seat knows only, so the
         warning tells it nothing hidden: the move must end the game so in every one of a
         few states the seat cannot tell from this one (any state, with open cards)."""
-        if self._ending_cache is not None and self._ending_cache[0] == self.step:
+        if self._ending_cache is not None and self._ending_cache[0] == (self.step, seat):
             return self._ending_cache[1]
         state = self.state
         models = [state] if self.game.perfect_information else [
@@ -564,7 +565,7 @@ class LiveGame:
             ending = results.pop() if len(results) == 1 else None
             if ending is not None:
                 found[action] = "draw" if ending == "draw" else "loss"
-        self._ending_cache = (self.step, found)
+        self._ending_cache = ((self.step, seat), found)
         return found
 
     def _label(self, view: dict[str, Any], notation: str) -> str:
