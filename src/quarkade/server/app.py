@@ -2,13 +2,19 @@
 named beside each route.
 
 - pages (``pages``): ``/``, ``/new/{game}``, ``/rules/{game}``, ``/games/{id}``,
-  ``/games/{id}/join/{invite}``, ``/games/{id}/link/{code}``, ``/games/{id}/rematch``,
-  ``/games/{id}/replay``, ``/games/{id}/record``;
+  ``/games/{id}/join/{invite}``, ``/games/{id}/take/{seat}``, ``/games/{id}/link/{code}``,
+  ``/games/{id}/rematch``, ``/games/{id}/replay``, ``/games/{id}/record``, ``/lobby``,
+  ``/me``, ``/players/{name}``, ``/leaderboard/{game}``;
 - API (``api``): ``/api/games`` (GET the catalogue, POST a new game),
   ``/api/games/{id}``, ``/api/games/{id}/actions``, ``/api/games/{id}/join``,
   ``/api/games/{id}/invites/{seat}``, ``/api/games/{id}/seats/{seat}/link``,
-  ``/api/games/{id}/rematch``, ``/api/games/{id}/steps/{step}``, ``/healthz``;
-- live (``sockets``): ``/ws/games/{id}?seat=N``.
+  ``/api/games/{id}/seats/{seat}/take``, ``/api/games/{id}/resign``,
+  ``/api/games/{id}/abort``, ``/api/games/{id}/claim``, ``/api/games/{id}/rematch``,
+  ``/api/games/{id}/steps/{step}``, ``/api/lobby``, ``/api/lobby/quick``, ``/api/me``,
+  ``/api/login``, ``/api/logout``, ``/api/leaderboard/{game}``, ``/healthz``;
+- live (``sockets``): ``/ws/games/{id}?seat=N``, ``/ws/lobby``.
+
+Who is asking is a player in a signed session cookie (``players``).
 
 Bad input is answered 4xx with a JSON or page error and nothing changes; a database that
 does not answer is a 503; secrets never reach the log.
@@ -17,11 +23,13 @@ does not answer is a 503; secrets never reach the log.
 from __future__ import annotations
 
 import logging
+import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware.sessions import SessionMiddleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -37,6 +45,7 @@ from quarkade.server.errors import ApiError
 from quarkade.server.hub import Hub
 from quarkade.server.limits import Limits, RateLimiter, without_rates
 from quarkade.server.live import UNAVAILABLE
+from quarkade.server.players import SESSION_AGE, SESSION_COOKIE, Players
 from quarkade.server.storage import DEFAULT_URL, Store, Unavailable
 
 log = logging.getLogger("quarkade.server")
@@ -55,15 +64,18 @@ __all__ = ["STATIC", "create_app"]
 def create_app(db: str = DEFAULT_URL, bot_delay: float = 0.0, broker: str | None = None,
                clock: Clock | None = None, limits: Limits | None = None,
                agent_factory: str = DEFAULT_FACTORY, busy_timeout: float = 5.0,
-               rate_limits: bool = True) -> Starlette:
+               rate_limits: bool = True, session_secret: str | None = None) -> Starlette:
     """The ASGI app over the database ``db`` (a SQLAlchemy URL or a SQLite file path).
 
     ``broker`` (``redis://...``) connects several server processes; ``bot_delay`` is a
     pause in seconds before each bot move, so a person can follow; ``clock``, ``limits``
     and ``agent_factory`` (``module:function`` making an agent from a spec) are for tests
     and operators; ``busy_timeout`` is how long a database call may wait for a lock;
-    ``rate_limits=False`` lifts the per-client rates (benchmarks, trusted networks).
+    ``rate_limits=False`` lifts the per-client rates (benchmarks, trusted networks);
+    ``session_secret`` signs session cookies (default: the key in ``QUARKADE_SECRET``, else
+    one made once and kept in the database, so every process shares it).
     """
+    session_secret = session_secret or os.environ.get("QUARKADE_SECRET")
     clock = clock or SystemClock()
     limits = limits or Limits()
     if not rate_limits:
@@ -71,12 +83,14 @@ def create_app(db: str = DEFAULT_URL, bot_delay: float = 0.0, broker: str | None
     store = Store(db, busy_timeout=busy_timeout)
     pool = BotPool(limits.bot_workers, limits.bot_seconds, agent_factory)
     hub = Hub(store, make_broker(broker), pool, clock, limits, bot_delay=bot_delay)
+    players = Players(store, clock, limits)
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await hub.open()
         yield
         await hub.close()
+        players.close()
         store.close()
 
     routes = [
@@ -84,21 +98,37 @@ def create_app(db: str = DEFAULT_URL, bot_delay: float = 0.0, broker: str | None
         Route("/new/{game}", pages.new_game_page, methods=["GET", "POST"]),
         Route("/rules/{game}", pages.rules),
         Route("/games/{id}", pages.game_page),
-        Route("/games/{id}/join/{token}", pages.join),
+        Route("/games/{id}/join/{token}", pages.join, methods=["GET", "POST"]),
+        Route("/games/{id}/take/{seat}", pages.take, methods=["GET", "POST"]),
         Route("/games/{id}/link/{code}", pages.link),
         Route("/games/{id}/rematch", pages.follow_rematch),
         Route("/games/{id}/replay", pages.replay_page),
         Route("/games/{id}/record", pages.record),
+        Route("/lobby", pages.lobby_page),
+        Route("/me", pages.me_page, methods=["GET", "POST"]),
+        Route("/players/{name}", pages.player_page),
+        Route("/leaderboard/{game}", pages.leaderboard_page),
         Route("/api/games", api.games, methods=["GET", "POST"]),
         Route("/api/games/{id}", api.game),
         Route("/api/games/{id}/actions", api.act, methods=["POST"]),
         Route("/api/games/{id}/join", api.join, methods=["POST"]),
         Route("/api/games/{id}/invites/{seat}", api.renew_invite, methods=["POST"]),
         Route("/api/games/{id}/seats/{seat}/link", api.link, methods=["POST"]),
+        Route("/api/games/{id}/seats/{seat}/take", api.take, methods=["POST"]),
+        Route("/api/games/{id}/resign", api.resign, methods=["POST"]),
+        Route("/api/games/{id}/abort", api.abort, methods=["POST"]),
+        Route("/api/games/{id}/claim", api.claim, methods=["POST"]),
         Route("/api/games/{id}/rematch", api.rematch, methods=["POST"]),
         Route("/api/games/{id}/steps/{step}", api.step),
+        Route("/api/lobby", api.lobby),
+        Route("/api/lobby/quick", api.quick_play, methods=["POST"]),
+        Route("/api/me", api.player_me, methods=["GET", "POST"]),
+        Route("/api/login", api.login, methods=["POST"]),
+        Route("/api/logout", api.logout, methods=["POST"]),
+        Route("/api/leaderboard/{game}", api.leaderboard),
         Route("/healthz", api.health),
         WebSocketRoute("/ws/games/{id}", sockets.live_socket),
+        WebSocketRoute("/ws/lobby", sockets.lobby_socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={
@@ -106,8 +136,12 @@ def create_app(db: str = DEFAULT_URL, bot_delay: float = 0.0, broker: str | None
         Exception: _server_error})
     app.state.hub = hub
     app.state.store = store
+    app.state.players = players
     app.state.limiters = {"create": RateLimiter(limits.create_games, clock),
                           "moves": RateLimiter(limits.http_moves, clock)}
+    app.add_middleware(SessionMiddleware, secret_key=session_secret or
+                       players.session_secret(), session_cookie=SESSION_COOKIE,
+                       max_age=SESSION_AGE, same_site="lax")
     app.add_middleware(BodyLimit, limit=limits.body_bytes)
     app.add_middleware(SecurityHeaders)
     return app

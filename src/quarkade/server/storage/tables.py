@@ -4,13 +4,16 @@ Only plain SQL types are used, so the same tables work on SQLite and PostgreSQL.
 migrations are the truth about the schema; these definitions are what the queries use,
 and a test checks that they agree with a database migrated to the head.
 
-Room to grow: a later ``players`` table (names, sessions) joins ``seats`` through a new
-nullable ``seats.player_id``, added by its own migration.
+Players (issue 15, migration ``0003``): ``players`` holds names, password hashes and
+settings; a seat remembers who sat there (``seats.player_id``); a game keeps its time
+control, its clock (``turn_started``, ``deadline``; each seat's ``remaining`` time), an
+ending the server decided (resigned, out of time, aborted, abandoned) and whether it is
+rated; ``ratings`` and ``rating_changes`` keep what rated games did.
 """
 
 from __future__ import annotations
 
-from sqlalchemy import Boolean, Column, Float, Integer, MetaData, String, Table, Text
+from sqlalchemy import Boolean, Column, Float, Index, Integer, MetaData, String, Table, Text, false
 
 metadata = MetaData()
 
@@ -24,6 +27,18 @@ games_table = Table(
     Column("returns", Text),  # JSON, once the game is over
     Column("rematch", String(32)),  # the id of the rematch, once someone asked for one
     Column("visibility", String(16), nullable=False),  # public or unlisted
+    # Issue 15 (0003):
+    Column("time_control", String(32), nullable=False, server_default="none"),
+    Column("started", Float),  # when every seat was filled and the game began
+    Column("finished", Float),  # when it ended (by its rules or by the server)
+    Column("turn_started", Float),  # when the seat to move began its turn
+    Column("deadline", Float),  # when the seat to move runs out of time (None: no clock)
+    Column("ending", Text),  # JSON outcome the server decided (resigned, out of time, ...)
+    Column("outcome", Text),  # JSON: how it ended (the rules' or the server's), for lists
+    Column("rated", Boolean, nullable=False, server_default=false()),  # hints set it false
+    Column("rating_state", String(8), nullable=False, server_default="none"),  # pending, done
+    Column("host_player", String(32)),  # the player who made the game
+    Index("games_deadline", "deadline"),
 )
 
 seats_table = Table(
@@ -39,6 +54,11 @@ seats_table = Table(
     Column("invite_expires", Float),  # seconds since the epoch
     Column("link", String(64)),  # a one-time code that links another device to the seat
     Column("link_expires", Float),
+    # Issue 15 (0003):
+    Column("player_id", String(32)),  # the player who sat here (None: a bot, a hot seat)
+    Column("remaining", Float),  # a real-time clock's seconds left, at the turn's start
+    Column("replaced", String(16)),  # why a bot took over: resigned, out of time, abandoned
+    Index("seats_player", "player_id"),
 )
 
 actions_table = Table(
@@ -57,4 +77,48 @@ bot_claims_table = Table(
     Column("step", Integer, primary_key=True),
     Column("owner", String(64), nullable=False),  # the claiming process
     Column("expires", Float, nullable=False),  # seconds since the epoch
+)
+
+players_table = Table(
+    "players", metadata,
+    Column("id", String(32), primary_key=True),
+    Column("name", String(20), nullable=False),  # as the player typed it
+    Column("name_key", String(20), nullable=False, unique=True),  # lower case: unique
+    Column("password", String(200)),  # argon2 hash once the name is claimed; None: a guest
+    Column("created", Float, nullable=False),
+    Column("settings", Text, nullable=False, server_default="{}"),  # JSON: sound, notify
+    Column("session_gen", Integer, nullable=False, server_default="0"),  # bump: log out all
+)
+
+# Server-wide values every process must agree on (the session cookie's signing key).
+server_settings_table = Table(
+    "server_settings", metadata,
+    Column("key", String(64), primary_key=True),
+    Column("value", Text, nullable=False),
+)
+
+# A rating per subject (a player id, or "bot:LEVEL"), game and player count (OpenSkill).
+ratings_table = Table(
+    "ratings", metadata,
+    Column("subject", String(40), primary_key=True),
+    Column("game", String(64), primary_key=True),
+    Column("players", Integer, primary_key=True),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("games", Integer, nullable=False),
+    Column("updated", Float, nullable=False),
+)
+
+# What one rated game did to each seat's rating (the result panel, rating history).
+rating_changes_table = Table(
+    "rating_changes", metadata,
+    Column("game_id", String(32), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("subject", String(40), nullable=False),
+    Column("game", String(64), nullable=False),
+    Column("players", Integer, nullable=False),
+    Column("before", Float, nullable=False),  # shown ratings, before and after
+    Column("after", Float, nullable=False),
+    Column("at", Float, nullable=False),
+    Index("rating_changes_subject", "subject", "game", "players"),
 )
