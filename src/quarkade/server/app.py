@@ -105,6 +105,7 @@ def create_app(db: str = DEFAULT_URL, bot_delay: float = 0.0, broker: str | None
         Route("/games/{id}/replay", pages.replay_page),
         Route("/games/{id}/record", pages.record),
         Route("/lobby", pages.lobby_page),
+        Route("/lobby/quick", pages.quick_play, methods=["POST"]),
         Route("/me", pages.me_page, methods=["GET", "POST"]),
         Route("/players/{name}", pages.player_page),
         Route("/leaderboard/{game}", pages.leaderboard_page),

@@ -29,7 +29,7 @@ def lobby(games: Sequence[Mapping[str, Any]], snapshot: Mapping[str, Any],
 <p class="muted">You play as <strong>{escape(player.name) if player else "a guest"}</strong>
 (<a href="/me">change</a>).</p>
 <section class="lobby-box" aria-labelledby="quick-title"><h2 id="quick-title">Quick play</h2>
-<form id="quick" class="quick" method="post" action="/api/lobby/quick">
+<form id="quick" class="quick" method="post" action="/lobby/quick">
 <label>Game <select name="game" id="quick-game">{game_options}</select></label>
 <label>Players <select name="players" id="quick-players">{count_options}</select></label>
 <label>Clock <select name="time_control" id="quick-clock">{controls}</select></label>

@@ -339,6 +339,8 @@ class Hub:
             return {}
         if not isinstance(raw, dict):
             raise ApiError(400, "a seat's options are an object of option names and values")
+        if not live.waiting:
+            raise ApiError(409, "the game has begun: its options are fixed")
         unknown = sorted(set(raw) - set(names))
         if unknown:
             allowed = ", ".join(names) or "none"

@@ -22,7 +22,7 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from quarkade.core.errors import QuarkadeError
-from quarkade.core.registry import load_game
+from quarkade.core.registry import game_class, load_game
 from quarkade.server import seats as seating
 from quarkade.server.clocks import TimeControl
 from quarkade.server.errors import ApiError
@@ -58,6 +58,7 @@ class Lobby:
     async def _entry(self, game: dict[str, Any]) -> dict[str, Any]:
         from quarkade.server.common import describe_options
 
+        chooses = game_class(game["game"]).seat_option_names
         players = len(game["seats"])
         people = [s["player_id"] for s in game["seats"] if s["player_id"]]
         ratings = await self.hub.ratings.current(people, game["game"], players)
@@ -68,6 +69,7 @@ class Lobby:
             "control": game["time_control"],
             "seats": [{"seat": s["seat"], "name": s["name"],
                        "open": s["kind"] == seating.OPEN and not s["joined"],
+                       "chooses": bool(chooses(s["seat"])),
                        "invited": s["kind"] == seating.FRIEND and not s["joined"],
                        "bot": s["agent"],
                        "rating": ratings.get(s["player_id"]) if s["player_id"] else None}

@@ -106,7 +106,7 @@ async def join(request: Request) -> Response:
     live = await hub.get(request.path_params["id"])
     seat = invited_seat(live, request.path_params["token"])
     chosen = None
-    if seat is not None and game_class(live.name).seat_option_names(seat):
+    if seat is not None and live.waiting and game_class(live.name).seat_option_names(seat):
         if request.method == "GET":
             return HTMLResponse(html_people.seat_form(live, seat, game_entry(live.name),
                                                       request.url.path))
@@ -194,6 +194,20 @@ async def lobby_page(request: Request) -> Response:
     player = await me(request, create=True)
     snapshot = await hub_of(request).lobby.snapshot()
     return HTMLResponse(html_people.lobby(catalogue(), snapshot, player))
+
+
+async def quick_play(request: Request) -> Response:
+    """Quick play from the lobby's form without a script: to the seat found or opened."""
+    check_rate(request, "create", "new games")
+    player = await request.app.state.players.required(request)
+    form = await request.form(max_files=0, max_fields=10, max_part_size=1024)
+    live, seat, token = await hub_of(request).lobby.quick(
+        player, str(form.get("game", "")), str(form.get("players", "")) or None,
+        str(form.get("time_control", "")))
+    response = RedirectResponse(f"/games/{live.id}?seat={seat}", status_code=303)
+    set_cookie(response, live.id, [*inputs.tokens(request, live.id), *([token] if token
+                                                                        else [])])
+    return response
 
 
 async def me_page(request: Request) -> Response:

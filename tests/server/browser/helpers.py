@@ -18,6 +18,13 @@ MY_TURN_OR_OVER = """() => { const g = document.getElementById('game');
 STEP_CHANGED = "(step) => document.getElementById('game').dataset.step !== step"
 
 
+def my_name(page: Any) -> str:
+    """The name this device plays as (the page header names it)."""
+    name = page.locator("#me").get_attribute("data-name")
+    assert name, "the page names no player"
+    return str(name)
+
+
 def store_position(db: str, game: str, moves: tuple[str, ...] | list[str],
                    bots: dict[int, str] | None = None,
                    **options: Any) -> tuple[str, dict[int, str], State]:

@@ -19,6 +19,7 @@ from tests.server.browser.conftest import PHONE
 from tests.server.browser.helpers import (
     MY_TURN_OR_OVER,
     STEP_CHANGED,
+    my_name,
     store_actions,
     store_position,
     stored_state,
@@ -85,7 +86,7 @@ def test_a_whole_game_against_a_bot_played_by_clicking(page: Page, server, optio
         page.wait_for_function(MY_TURN_OR_OVER)
         if page.locator("#game").get_attribute("data-over") == "yes":
             break
-        expect(page.locator("#status")).to_have_text("Your turn, seat 0 (you)")
+        expect(page.locator("#status")).to_have_text(f"Your turn, {my_name(page)} (you)")
         # Every legal action is also a text button beside the table.
         legal = stored_state(server.db, game_id).legal_actions()
         expect(page.locator("#moves button")).to_have_count(len(legal))

@@ -16,6 +16,7 @@ from quarkade.server.seats import new_game_id, new_token
 from quarkade.server.storage import Store, StoredSeat
 from quarkade.sim import play_match
 from tests.server.browser.conftest import PHONE
+from tests.server.browser.helpers import my_name
 
 MY_TURN_OR_OVER = """() => { const g = document.getElementById('game');
   return g.dataset.turn === 'mine' || g.dataset.over === 'yes'; }"""
@@ -55,7 +56,7 @@ def test_a_whole_game_against_a_bot_played_by_clicking(page: Page, server) -> No
         page.wait_for_function(MY_TURN_OR_OVER)
         if page.locator("#game").get_attribute("data-over") == "yes":
             break
-        expect(page.locator("#status")).to_have_text("Your turn, seat 0 (you)")
+        expect(page.locator("#status")).to_have_text(f"Your turn, {my_name(page)} (you)")
         # Every legal move is a chamber button and a text button, and they agree.
         expect(page.locator("button.hz-chamber")).to_have_count(2)
         expect(page.locator("#moves button")).to_have_count(2)
@@ -80,7 +81,7 @@ def test_two_devices_play_one_table_by_invite_link(device, server) -> None:
     assert "/join/" in invite
     guest = device(viewport=PHONE, is_mobile=True, has_touch=True)
     guest.goto(invite)
-    expect(guest.locator("#seats")).to_contain_text("seat 1 (you)")
+    expect(guest.locator("#seats")).to_contain_text(f"{my_name(guest)} (you)")
     expect(host.locator("#seats")).not_to_contain_text("invited")  # the host saw them join
     pages = {0: host, 1: guest}
     for _ in range(6):
