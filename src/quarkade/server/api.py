@@ -205,7 +205,10 @@ async def player_me(request: Request) -> Response:
         if not body or set(body) - known:
             raise ApiError(400, "send one or more of 'name', 'password' and 'settings'")
         if "name" in body:
+            before = player.name
             player = await players.rename(player, body["name"])
+            if player.name != before:
+                await hub_of(request).renamed(player.id)
         if "settings" in body:
             player = await players.update_settings(player, body["settings"])
         if "password" in body:

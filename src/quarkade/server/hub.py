@@ -116,6 +116,20 @@ class Hub:
             await live.broadcast()
             await self.announce(live)
 
+    async def renamed(self, player_id: str, here: bool = True) -> None:
+        """A player took a new name: the games in memory where they sit show it (and, when
+        it happened ``here``, the other processes' too)."""
+        for live in list(self.games.values()):
+            if any(s.player_id == player_id for s in live.seats):
+                if here:
+                    await live.refresh()
+                else:
+                    self._refresh_soon(live)
+        if here:
+            await self.broker.publish({"type": "renamed", "player": player_id,
+                                       "origin": self.process})
+            await self.lobby_changed()
+
     async def lobby_changed(self) -> None:
         """A public game was made, filled, begun or ended: every lobby page looks again."""
         await self.lobby.changed()
@@ -195,6 +209,10 @@ class Hub:
         if message.get("type") == "lobby":
             if message.get("origin") != self.process:
                 await self.lobby.changed()
+            return
+        if message.get("type") == "renamed":
+            if message.get("origin") != self.process and isinstance(message.get("player"), str):
+                await self.renamed(message["player"], here=False)
             return
         if message.get("type") == "resync":
             await self.lobby.changed()

@@ -222,6 +222,7 @@ async def me_page(request: Request) -> Response:
         try:
             if action == "name":
                 player = await players.rename(player, str(form.get("name", "")))
+                await hub_of(request).renamed(player.id)
             elif action == "password":
                 player = await players.claim(request, player, str(form.get("password", "")))
             elif action == "login":
