@@ -102,19 +102,21 @@ def test_two_devices_play_one_table_by_invite_link(device, server) -> None:
 
 def test_hot_seat_play_passes_one_device_from_seat_to_seat(page: Page, server) -> None:
     start_game(page, server.url, "hotseat")
+    names = {0: my_name(page), 1: "seat 1"}  # "me" at seat 0, another person at seat 1
     for _ in range(4):
         page.wait_for_function(MY_TURN_OR_OVER)
         if page.locator("#game").get_attribute("data-over") == "yes":
             break
-        mover = int(page.locator(".hz-chamber.to-move .hz-name span").first.inner_text()
-                    .split()[1])
+        shown = page.locator(".hz-chamber.to-move .hz-name span").first.inner_text()
+        mover = 0 if shown.startswith(names[0]) else 1
         # Hadronize hides nothing, so the page turns to the seat to move by itself.
-        expect(page.locator("#status")).to_have_text(f"Your turn, seat {mover} (you)")
+        expect(page.locator("#status")).to_have_text(f"Your turn, {names[mover]} (you)")
         assert "seat=" not in page.url or page.url.endswith(f"?seat={mover}")
         play_my_turn(page, 0)
         page.wait_for_function(MY_TURN_OR_OVER)
         if page.locator("#game").get_attribute("data-over") != "yes":
-            expect(page.locator("#status")).to_have_text(f"Your turn, seat {1 - mover} (you)")
+            expect(page.locator("#status")).to_have_text(
+                f"Your turn, {names[1 - mover]} (you)")
 
 
 def test_the_generic_page_plays_any_game_from_its_text_moves(page: Page, server) -> None:
