@@ -172,8 +172,9 @@ def _result(game: Mapping[str, Any], seat: int) -> str:
     if result == "draw" or not outcome:
         return "draw"
     won = seat in outcome.get("winners", [])
-    how = f" ({ending})" if ending in ("resigned", "out of time", "abandoned") else ""
-    return ("won" if won else "lost") + how
+    if ending in ("resigned", "out of time", "abandoned"):  # the server's ruling
+        return f"won (the other side {ending})" if won else f"lost ({ending})"
+    return "won" if won else "lost"
 
 
 def _win_rates(finished: Sequence[Mapping[str, Any]]) -> str:

@@ -5,7 +5,8 @@ the app on a free port over a throw-away database, plays a three-seat Hadronize 
 against two greedy bots by clicking, and photographs the home page, the game page on a
 desktop and on a phone, the finished game, and the replay page. Card Commons and Dead Cat
 are photographed at a stored position (a card chosen with its cells lit; a die being turned
-after a peek), on a desktop and on a phone.
+after a peek), on a desktop and on a phone. The players' pages (the lobby, a player, a
+leaderboard, a game with clocks) come from ``players_shots``.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from playwright.sync_api import Browser, Page, sync_playwright
 from quarkade.server.run import ServerThread
 from tests.conftest import CHROMIUM, CHROMIUM_ARGS
 from tests.games.card_commons.helpers import EXAMPLE_MOVES
-from tests.server.browser import decoherence
+from tests.server.browser import decoherence, players_shots
 from tests.server.browser.conftest import PHONE
 from tests.server.browser.helpers import store_position
 
@@ -50,10 +51,11 @@ def shoot_position(browser: Browser, server: ServerThread, name: str, game: str,
     """``docs/screenshots/<name>-game.png`` and ``<name>-phone.png``: seat 0 of a game stored
     after ``moves`` (seat 0 to move), after clicking ``click`` on its table if given."""
     game_id, tokens, _ = store_position(server.db, game, moves, bots, **options)
+    held = None  # the invite is spent by the first device; the phone is the same player's
     for shot, options in (("game", {"viewport": {"width": 1280, "height": 860}}),
                           ("phone", {"viewport": PHONE, "device_scale_factor": 2,
                                      "is_mobile": True, "has_touch": True})):
-        context = browser.new_context(**options)
+        context = browser.new_context(**options, storage_state=held)
         page = context.new_page()
         page.goto(f"{server.url}games/{game_id}/join/{tokens[0]}")
         page.wait_for_function(MY_TURN_OR_OVER)
@@ -65,6 +67,7 @@ def shoot_position(browser: Browser, server: ServerThread, name: str, game: str,
         page.screenshot(path=OUT / f"{name}-{shot}.png", full_page=True,
                         clip={"x": 0, "y": 0, "width": page.viewport_size["width"],
                               "height": height if shot == "phone" else 860})
+        held = context.storage_state()
         context.close()
 
 
@@ -108,6 +111,7 @@ def main() -> None:
             "draw dead", "bet 3", "peek", "draw alive", "bet 5", "peek", "draw alive", "bet 4",
             "peek", "draw alive"], {1: "bayes", 2: "greedy"}, None, players=3)
         decoherence.take_screenshots(browser, server.url, server.db, OUT, PHONE)
+        players_shots.take(browser, server, OUT, PHONE)
         browser.close()
     for shot in sorted(OUT.glob("*.png")):
         print(shot.relative_to(OUT.parents[1]))

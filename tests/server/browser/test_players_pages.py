@@ -116,7 +116,7 @@ def test_two_guests_pick_names_and_one_sees_the_others_game_appear_and_joins(dev
 
 def test_a_real_time_clock_ticks_and_the_player_out_of_time_loses(device, clocked) -> None:
     server, clock = clocked
-    game_id, pages = two_players(device, server.url, "1+0", ("Tick", "Tock"))
+    _, pages = two_players(device, server.url, "1+0", ("Tick", "Tock"))
     seat = mover(pages)
     running = pages[seat].locator("#clocks .clock.running .time")
     expect(running).to_have_text(re.compile(r"^[01]:\d\d"))
@@ -134,7 +134,7 @@ def test_a_real_time_clock_ticks_and_the_player_out_of_time_loses(device, clocke
 
 def test_a_correspondence_deadline_passes_on_the_tests_clock(device, clocked) -> None:
     server, clock = clocked
-    game_id, pages = two_players(device, server.url, "corr:1", ("Slow", "Steady"))
+    _, pages = two_players(device, server.url, "corr:1", ("Slow", "Steady"))
     seat = mover(pages)
     expect(pages[seat].locator("#clocks")).to_contain_text("1 day per move")
     expect(pages[seat].locator("#clocks .clock.running .time")).to_have_text(
@@ -148,7 +148,7 @@ def test_a_correspondence_deadline_passes_on_the_tests_clock(device, clocked) ->
 
 def test_resigning_asks_first_and_then_the_other_side_wins(device, clocked) -> None:
     server, _ = clocked
-    game_id, pages = two_players(device, server.url, names=("Quitter", "Stayer"))
+    _, pages = two_players(device, server.url, names=("Quitter", "Stayer"))
     host = pages[0]
     host.click("#resign")
     expect(host.locator("#confirm")).to_be_visible()
@@ -166,7 +166,7 @@ def test_resigning_asks_first_and_then_the_other_side_wins(device, clocked) -> N
 
 def test_an_abort_before_the_first_moves_ends_with_no_result(device, clocked) -> None:
     server, _ = clocked
-    game_id, pages = two_players(device, server.url, "5+5", ("Early", "Bird"))
+    _, pages = two_players(device, server.url, "5+5", ("Early", "Bird"))
     page = pages[1]
     page.click("#abort")
     page.click("#confirm-yes")
@@ -177,7 +177,7 @@ def test_an_abort_before_the_first_moves_ends_with_no_result(device, clocked) ->
 
 def test_a_rated_game_changes_both_ratings_and_the_leaderboard(device, clocked) -> None:
     server, _ = clocked
-    game_id, pages = two_players(device, server.url, names=("Rated-Ann", "Rated-Bob"),
+    _, pages = two_players(device, server.url, names=("Rated-Ann", "Rated-Bob"),
                                  passwords=("ann-password", "bob-password"))
     pages[1].click("#resign")
     pages[1].click("#confirm-yes")
@@ -197,7 +197,7 @@ def test_a_rated_game_changes_both_ratings_and_the_leaderboard(device, clocked) 
 
 def test_the_tab_title_and_icon_change_on_your_turn(device, clocked) -> None:
     server, _ = clocked
-    game_id, pages = two_players(device, server.url, names=("Tabby", "Titus"))
+    _, pages = two_players(device, server.url, names=("Tabby", "Titus"))
     seat = mover(pages)
     expect(pages[seat]).to_have_title(re.compile(f"^{TURN_TITLE}"))
     expect(pages[1 - seat]).not_to_have_title(re.compile(f"^{TURN_TITLE}"))
@@ -214,8 +214,8 @@ def test_a_four_player_game_where_a_person_times_out_is_finished_by_a_bot(device
     server, clock = clocked
     page = device()
     rename(page, server.url, "Sleepy")
-    game_id = create(page, server.url, ["you", "bot:easy", "bot:easy", "bot:easy"], "1+0",
-                     players=4)
+    create(page, server.url, ["you", "bot:easy", "bot:easy", "bot:easy"], "1+0",
+           players=4)
     page.wait_for_function(MY_TURN_OR_OVER)
     clock.advance(61)
     expect(page.locator("#seats")).to_contain_text("bot since: out of time")
