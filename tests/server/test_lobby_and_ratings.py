@@ -179,3 +179,20 @@ def test_guests_and_bots_without_a_level_are_not_rated_and_hints_can_unrate(clie
 def test_a_bot_level_is_a_fixed_anchor():
     assert round(shown(anchor("medium"))) == 1500
     assert round(shown(anchor("hard"))) > round(shown(anchor("easy")))
+
+
+def test_a_rematch_keeps_the_players_and_the_time_control(client):
+    devices = Devices(client)
+    named(devices.use("ann"), "Ann")
+    game_id = public_game(client, control="3+2")
+    named(devices.use("bob"), "Bob")
+    client.post(f"/api/games/{game_id}/seats/1/take", json={})
+    client.post(f"/api/games/{game_id}/resign", json={"seat": 1})
+    answer = client.post(f"/api/games/{game_id}/rematch")
+    assert answer.status_code == 200, answer.text
+    rematch = answer.json()["id"]
+    seen = client.get(f"/api/games/{rematch}").json()
+    assert [s["name"] for s in seen["seats"]] == ["Ann", "Bob"] and seen["held"] == [1]
+    assert seen["clock"]["control"] == "3+2" and not seen["waiting"]
+    devices.use("ann")
+    assert client.get(f"/api/games/{rematch}").json()["held"] == [0]

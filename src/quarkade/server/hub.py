@@ -404,7 +404,7 @@ class Hub:
         """The same table again with new secrets and invites; made once, then shared."""
         if not holder.seats and not holder.host:
             raise ApiError(403, "only someone at the table can ask for a rematch")
-        if not live.state.is_terminal():
+        if not live.over:
             raise ApiError(409, "the game is not over yet")
         async with live.lock:
             if live.rematch is None:

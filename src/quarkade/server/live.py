@@ -273,6 +273,8 @@ class LiveGame:
         for viewpoint in self.viewpoints:
             self.logs[viewpoint].extend(logs[viewpoint])
         await self.hub.announce(self)
+        if state.is_terminal() and self.visibility == seating.PUBLIC:
+            await self.hub.lobby_changed()  # it leaves the games to watch
 
     def _clock_after(self, state: State, mover: int | None
                      ) -> tuple[dict[str, Any], dict[int, dict[str, Any]]]:
