@@ -13,12 +13,14 @@ from quarkade.core.registry import game_class
 
 
 def friend_game(client: TestClient, game: str, seat_options: dict[int, dict[str, Any]]
-                | None = None, **options: Any) -> dict[str, Any]:
+                | None = None, time_control: str = "none", **options: Any) -> dict[str, Any]:
     """A game whose seats are all friends, each joined (with ``seat_options[seat]``, the
-    options that seat chooses itself): returns the API answer plus ``seat_tokens``."""
+    options that seat chooses itself), with ``time_control``: returns the API answer plus
+    ``seat_tokens``."""
     players = load_game(game, **options).num_players
     answer = client.post("/api/games", json={"game": game, "options": options,
-                                             "seats": ["friend"] * players})
+                                             "seats": ["friend"] * players,
+                                             "time_control": time_control})
     assert answer.status_code == 201, answer.text
     created = answer.json()
     client.cookies.clear()  # the creating device's cookie; tests pass tokens explicitly

@@ -5,6 +5,7 @@ named beside each route.
   ``/games/{id}/join/{invite}``, ``/games/{id}/take/{seat}``, ``/games/{id}/link/{code}``,
   ``/games/{id}/rematch``, ``/games/{id}/replay``, ``/games/{id}/record``, ``/lobby``,
   ``/me``, ``/players/{name}``, ``/leaderboard/{game}``;
+- ladders (``ladder``): ``/ladder``, ``/ladder/{game}``;
 - API (``api``): ``/api/games`` (GET the catalogue, POST a new game),
   ``/api/games/{id}``, ``/api/games/{id}/actions``, ``/api/games/{id}/join``,
   ``/api/games/{id}/invites/{seat}``, ``/api/games/{id}/seats/{seat}/link``,
@@ -12,7 +13,9 @@ named beside each route.
   ``/api/games/{id}/abort``, ``/api/games/{id}/claim``, ``/api/games/{id}/rematch``,
   ``/api/games/{id}/steps/{step}``, ``/api/lobby``, ``/api/lobby/quick``, ``/api/me``,
   ``/api/login``, ``/api/logout``, ``/api/leaderboard/{game}``, ``/healthz``;
-- live (``sockets``): ``/ws/games/{id}?seat=N``, ``/ws/lobby``.
+- live (``sockets``): ``/ws/games/{id}?seat=N``, ``/ws/lobby``;
+- learning (``learning``): ``/learn``, ``/learn/{game}``, ``/games/{id}/review`` and their
+  JSON routes, hints (``/api/games/{id}/hint``).
 
 Who is asking is a player in a signed session cookie (``players``).
 
@@ -23,9 +26,11 @@ does not answer is a 503; secrets never reach the log.
 from __future__ import annotations
 
 import logging
+import math
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Collection
 from contextlib import asynccontextmanager
+from pathlib import Path
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -36,13 +41,16 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from quarkade.server import api, html, pages, sockets
+from quarkade.agents.contained import DEFAULT_MOVE_TIME
+from quarkade.learn.review import Budget
+from quarkade.server import api, html, ladder, learning, pages, sockets
 from quarkade.server.bots import DEFAULT_FACTORY, BotPool
 from quarkade.server.broker import make_broker
 from quarkade.server.clocks import Clock, SystemClock
 from quarkade.server.common import STATIC
 from quarkade.server.errors import ApiError
 from quarkade.server.hub import Hub
+from quarkade.server.learn_store import LearnStore
 from quarkade.server.limits import Limits, RateLimiter, without_rates
 from quarkade.server.live import UNAVAILABLE
 from quarkade.server.players import SESSION_AGE, SESSION_COOKIE, Players
@@ -64,7 +72,10 @@ __all__ = ["STATIC", "create_app"]
 def create_app(db: str = DEFAULT_URL, bot_delay: float = 0.0, broker: str | None = None,
                clock: Clock | None = None, limits: Limits | None = None,
                agent_factory: str = DEFAULT_FACTORY, busy_timeout: float = 5.0,
-               rate_limits: bool = True, session_secret: str | None = None) -> Starlette:
+               rate_limits: bool = True, session_secret: str | None = None,
+               allow_bots: Collection[str] = (), move_time: float = DEFAULT_MOVE_TIME,
+               ladder_dir: str | Path = "ladder", review_budget: Budget | None = None,
+               ) -> Starlette:
     """The ASGI app over the database ``db`` (a SQLAlchemy URL or a SQLite file path).
 
     ``broker`` (``redis://...``) connects several server processes; ``bot_delay`` is a
@@ -74,21 +85,33 @@ def create_app(db: str = DEFAULT_URL, bot_delay: float = 0.0, broker: str | None
     ``rate_limits=False`` lifts the per-client rates (benchmarks, trusted networks);
     ``session_secret`` signs session cookies (default: the key in ``QUARKADE_SECRET``, else
     one made once and kept in the database, so every process shares it).
+    ``allow_bots`` names the plug-in bots seats may use (none by default: a plug-in runs
+    its code on the server, in the bot workers); each of their moves gets ``move_time``
+    seconds of thinking (at most the bot deadline of ``limits``). ``ladder_dir`` is where
+    ``quarkade ladder`` writes the ladders the ``/ladder`` pages show.
+    ``review_budget`` is the search time of a game's review (tests shorten it).
     """
     session_secret = session_secret or os.environ.get("QUARKADE_SECRET")
     clock = clock or SystemClock()
     limits = limits or Limits()
     if not rate_limits:
         limits = without_rates(limits)
+    if not (math.isfinite(move_time) and move_time > 0):
+        raise ValueError(f"move_time={move_time!r}: a number of seconds above 0")
     store = Store(db, busy_timeout=busy_timeout)
-    pool = BotPool(limits.bot_workers, limits.bot_seconds, agent_factory)
-    hub = Hub(store, make_broker(broker), pool, clock, limits, bot_delay=bot_delay)
+    allowed = frozenset(allow_bots)
+    pool = BotPool(limits.bot_workers, limits.bot_seconds, agent_factory, sorted(allowed))
+    hub = Hub(store, make_broker(broker), pool, clock, limits, bot_delay=bot_delay,
+              allowed_bots=allowed, move_time=min(move_time, limits.bot_seconds))
     players = Players(store, clock, limits)
+    learn = learning.Learning(LearnStore(store.engine), review_budget or Budget())
+    hub.ratings.vetoes.append(learning.hints_veto(learn.store))  # hinted: never rated
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await hub.open()
         yield
+        learn.close()
         await hub.close()
         players.close()
         store.close()
@@ -109,6 +132,8 @@ def create_app(db: str = DEFAULT_URL, bot_delay: float = 0.0, broker: str | None
         Route("/me", pages.me_page, methods=["GET", "POST"]),
         Route("/players/{name}", pages.player_page),
         Route("/leaderboard/{game}", pages.leaderboard_page),
+        Route("/ladder", ladder.ladder_index),
+        Route("/ladder/{game}", ladder.ladder_page),
         Route("/api/games", api.games, methods=["GET", "POST"]),
         Route("/api/games/{id}", api.game),
         Route("/api/games/{id}/actions", api.act, methods=["POST"]),
@@ -130,6 +155,7 @@ def create_app(db: str = DEFAULT_URL, bot_delay: float = 0.0, broker: str | None
         Route("/healthz", api.health),
         WebSocketRoute("/ws/games/{id}", sockets.live_socket),
         WebSocketRoute("/ws/lobby", sockets.lobby_socket),
+        *learning.routes(),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={
@@ -138,6 +164,8 @@ def create_app(db: str = DEFAULT_URL, bot_delay: float = 0.0, broker: str | None
     app.state.hub = hub
     app.state.store = store
     app.state.players = players
+    app.state.learning = learn
+    app.state.ladder_dir = Path(ladder_dir)
     app.state.limiters = {"create": RateLimiter(limits.create_games, clock),
                           "moves": RateLimiter(limits.http_moves, clock)}
     app.add_middleware(SessionMiddleware, secret_key=session_secret or

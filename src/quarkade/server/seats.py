@@ -15,7 +15,7 @@ for that game (or ``token`` query parameters, for scripts).
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 from quarkade.core.protocol import SPECTATOR
@@ -56,17 +56,18 @@ def visibility_of(value: object) -> str:
 
 
 def parse_seats(game: str, specs: Sequence[object], players: int, now: float,
-                invite_seconds: float, player: tuple[str, str] | None = None
-                ) -> list[StoredSeat]:
+                invite_seconds: float, player: tuple[str, str] | None = None,
+                plugins: Collection[str] = ()) -> list[StoredSeat]:
     """Seat choices (``you``, ``hotseat``, ``friend``, ``open``, ``bot:greedy``) as seats
     with tokens (friend seats get an invite code instead, until someone joins; open seats
-    wait for the lobby). ``player`` (id, name) is the creator, who sits at ``you``."""
+    wait for the lobby). ``player`` (id, name) is the creator, who sits at ``you``; a
+    plug-in bot only if ``plugins`` (the server's allow-list) names it."""
     if len(specs) != players:
         raise ApiError(400, f"{game} with {players} players needs {players} seat choices, "
                        f"got {len(specs)}")
     from quarkade.agents import available_agents
 
-    names = ", ".join(f"bot:{name}" for name in available_agents(game))
+    names = ", ".join(f"bot:{name}" for name in available_agents(game, plugins))
     seats = []
     for seat, raw in enumerate(specs):
         text = raw.strip() if isinstance(raw, str) else ""
@@ -78,7 +79,7 @@ def parse_seats(game: str, specs: Sequence[object], players: int, now: float,
                            f"hotseat, friend, open or a bot ({names})")
         if kind == BOT:
             try:
-                spec = bots.check_spec(game, agent)
+                spec = bots.check_spec(game, agent, plugins)
             except ApiError as problem:
                 raise ApiError(problem.status, f"seat {seat}: {problem.message}") from None
             seats.append(StoredSeat(seat, BOT, spec, _clip(f"seat {seat} ({spec})"), None,
@@ -101,14 +102,14 @@ def parse_seats(game: str, specs: Sequence[object], players: int, now: float,
 
 def fresh_seats(seats: Sequence[StoredSeat], now: float, invite_seconds: float
                 ) -> list[StoredSeat]:
-    """The seats of a rematch: the same kinds, bots and names, every secret new, and a new
-    invite for a friend seat nobody joined."""
+    """The seats of a rematch: the same kinds, bots and names, every secret new, a new
+    invite for a friend seat nobody joined, and no bot's fault."""
     fresh = []
     for s in seats:
         if s.kind == BOT and s.replaced:  # the person comes back for the rematch
             fresh.append(StoredSeat(s.seat, OPEN if s.player_id else HOTSEAT, None, s.name,
                                     new_token(), True, player_id=s.player_id))
-        elif s.kind == BOT:
+        elif s.kind == BOT:  # a new clock, and a plug-in stopped last game starts afresh
             fresh.append(StoredSeat(s.seat, s.kind, s.agent, s.name, None, True))
         elif s.kind in (FRIEND, OPEN) and not s.joined:
             fresh.append(StoredSeat(s.seat, s.kind, None, s.name, None if s.kind == OPEN

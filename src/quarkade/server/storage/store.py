@@ -42,6 +42,7 @@ from sqlalchemy.exc import (
 )
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
+from quarkade.core.records import Fault
 from quarkade.server.storage import migrate
 from quarkade.server.storage.tables import (
     actions_table,
@@ -87,6 +88,7 @@ class StoredSeat:
     player_id: str | None = None  # who sat here (issue 15)
     remaining: float | None = None  # a real-time clock's seconds left at its turn's start
     replaced: str | None = None  # why a bot took the seat over (resigned, out of time, ...)
+    fault: Fault | None = None  # a plug-in bot stopped at this seat (it plays random)
 
 
 @dataclass(frozen=True)
@@ -413,6 +415,15 @@ class Store:
 
     # -- bots ----------------------------------------------------------------------------
 
+    def set_fault(self, game_id: str, fault: Fault) -> bool:
+        """Flag ``fault.seat`` with ``fault`` (its public part) unless it is flagged
+        already; True if this call flagged it."""
+        with self.engine.begin() as db:
+            changed = db.execute(update(seats_table).where(
+                seats_table.c.game_id == game_id, seats_table.c.seat == fault.seat,
+                seats_table.c.fault.is_(None)).values(fault=_public_fault(fault))).rowcount
+        return bool(changed)
+
     def claim_bot_turn(self, game_id: str, step: int, owner: str, now: float,
                        lease: float) -> bool:
         """Claim the bot's turn at ``step`` for ``owner`` until ``now + lease``: True if
@@ -454,12 +465,20 @@ def _seat_row(game_id: str, s: StoredSeat) -> dict[str, Any]:
     return {"game_id": game_id, "seat": s.seat, "kind": s.kind, "agent": s.agent,
             "name": s.name, "token": s.token, "joined": s.joined, "invite": s.invite,
             "invite_expires": s.invite_expires, "player_id": s.player_id,
-            "remaining": s.remaining, "replaced": s.replaced}
+            "remaining": s.remaining, "replaced": s.replaced,
+            "fault": None if s.fault is None else _public_fault(s.fault)}
+
+
+def _public_fault(fault: Fault) -> str:
+    """A fault as a seat row keeps it: what anyone may read, never its detail."""
+    return json.dumps({"agent": fault.agent, "move": fault.move, "kind": fault.kind,
+                       "message": fault.message})
 
 
 def _stored_seat(s: Any) -> StoredSeat:
+    fault = None if s.fault is None else Fault(s.seat, **json.loads(s.fault))
     return StoredSeat(s.seat, s.kind, s.agent, s.name, s.token, bool(s.joined), s.invite,
-                      s.invite_expires, s.player_id, s.remaining, s.replaced)
+                      s.invite_expires, s.player_id, s.remaining, s.replaced, fault)
 
 
 def _stored_game(row: Any, seats: Sequence[Any], actions: list[int]) -> StoredGame:

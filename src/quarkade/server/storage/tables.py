@@ -4,7 +4,7 @@ Only plain SQL types are used, so the same tables work on SQLite and PostgreSQL.
 migrations are the truth about the schema; these definitions are what the queries use,
 and a test checks that they agree with a database migrated to the head.
 
-Players (issue 15, migration ``0003``): ``players`` holds names, password hashes and
+Players (issue 15, migration ``0005``): ``players`` holds names, password hashes and
 settings; a seat remembers who sat there (``seats.player_id``); a game keeps its time
 control, its clock (``turn_started``, ``deadline``; each seat's ``remaining`` time), an
 ending the server decided (resigned, out of time, aborted, abandoned) and whether it is
@@ -27,7 +27,7 @@ games_table = Table(
     Column("returns", Text),  # JSON, once the game is over
     Column("rematch", String(32)),  # the id of the rematch, once someone asked for one
     Column("visibility", String(16), nullable=False),  # public or unlisted
-    # Issue 15 (0003):
+    # Issue 15 (migration 0005):
     Column("time_control", String(32), nullable=False, server_default="none"),
     Column("started", Float),  # when every seat was filled and the game began
     Column("finished", Float),  # when it ended (by its rules or by the server)
@@ -54,7 +54,10 @@ seats_table = Table(
     Column("invite_expires", Float),  # seconds since the epoch
     Column("link", String(64)),  # a one-time code that links another device to the seat
     Column("link_expires", Float),
-    # Issue 15 (0003):
+    # A stopped plug-in bot's fault as anyone may read it (JSON: agent, move, kind,
+    # message; never its detail): the seat then plays random (migration 0003).
+    Column("fault", Text),
+    # Issue 15 (migration 0005):
     Column("player_id", String(32)),  # the player who sat here (None: a bot, a hot seat)
     Column("remaining", Float),  # a real-time clock's seconds left, at the turn's start
     Column("replaced", String(16)),  # why a bot took over: resigned, out of time, abandoned
@@ -77,6 +80,40 @@ bot_claims_table = Table(
     Column("step", Integer, primary_key=True),
     Column("owner", String(64), nullable=False),  # the claiming process
     Column("expires", Float, nullable=False),  # seconds since the epoch
+)
+
+# Issue 19, the learning features (quarkade.server.learn_store): the lessons each learner
+# finished (a signed-in player's id, else a device id), the real game a learner started as a
+# tutorial's last lesson, the seats of a game that asked for a hint (such a game is never
+# rated) and finished reviews, cached with their game (per viewer: a seat, or "all").
+learn_progress_table = Table(
+    "learn_progress", metadata,
+    Column("learner", String(64), primary_key=True),
+    Column("game", String(64), primary_key=True),
+    Column("lesson", String(64), primary_key=True),
+    Column("done", String(32), nullable=False),
+)
+
+learn_finals_table = Table(
+    "learn_finals", metadata,
+    Column("learner", String(64), primary_key=True),
+    Column("game", String(64), primary_key=True),
+    Column("game_id", String(32), nullable=False),
+)
+
+game_hints_table = Table(
+    "game_hints", metadata,
+    Column("game_id", String(32), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("first", String(32), nullable=False),  # when the seat first asked
+)
+
+game_reviews_table = Table(
+    "game_reviews", metadata,
+    Column("game_id", String(32), primary_key=True),
+    Column("viewer", String(8), primary_key=True),  # a seat number, or "all"
+    Column("review", Text, nullable=False),  # JSON (quarkade-review/1)
+    Column("created", String(32), nullable=False),
 )
 
 players_table = Table(
