@@ -12,26 +12,33 @@ from quarkade.core.protocol import SPECTATOR, State
 from quarkade.core.registry import game_class
 
 
-def friend_game(client: TestClient, game: str, reveal: bool | None = None,
+def friend_game(client: TestClient, game: str, seat_options: dict[int, dict[str, Any]]
+                | None = None, time_control: str = "none", reveal: bool | None = None,
                 **options: Any) -> dict[str, Any]:
-    """A game whose seats are all friends (``reveal``: show every hidden card once it is
-    over): returns the API answer plus ``seat_tokens``."""
+    """A game whose seats are all friends, each joined (with ``seat_options[seat]``, the
+    options that seat chooses itself), with ``time_control`` (``reveal``: show every
+    hidden card once it is over): returns the API answer plus ``seat_tokens``."""
     players = load_game(game, **options).num_players
     answer = client.post("/api/games", json={"game": game, "options": options,
                                              "seats": ["friend"] * players,
+                                             "time_control": time_control,
                                              "reveal": reveal})
     assert answer.status_code == 201, answer.text
     created = answer.json()
     client.cookies.clear()  # the creating device's cookie; tests pass tokens explicitly
-    created["seat_tokens"] = {invite["seat"]: join(client, created["id"], invite["url"])
-                              for invite in created["invites"]}
+    chosen = seat_options or {}
+    created["seat_tokens"] = {
+        invite["seat"]: join(client, created["id"], invite["url"], chosen.get(invite["seat"]))
+        for invite in created["invites"]}
     return created
 
 
-def join(client: TestClient, game_id: str, invite_url: str) -> str:
+def join(client: TestClient, game_id: str, invite_url: str,
+         options: dict[str, Any] | None = None) -> str:
     """Spend an invite as a new device would; returns the seat's new secret."""
     answer = client.post(f"/api/games/{game_id}/join",
-                         json={"invite": invite_url.rsplit("/", 1)[1]})
+                         json={"invite": invite_url.rsplit("/", 1)[1],
+                               **({"options": options} if options else {})})
     assert answer.status_code == 200, answer.text
     client.cookies.clear()
     return str(answer.json()["token"])

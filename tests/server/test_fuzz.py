@@ -20,11 +20,12 @@ JSON = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=20),
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
         st.sampled_from(["type", "seat", "action", "step", "game", "options", "seats",
-                         "invite", "visibility", "reveal", "text", "name", "deck"])
+                         "invite", "visibility", "time_control", "name", "password",
+                         "settings", "players", "reveal", "text", "deck"])
         | st.text(max_size=8), inner, max_size=5),
     max_leaves=12)
-MESSAGE = st.fixed_dictionaries({"type": st.sampled_from(["act", "rematch", "ping", "chat",
-                                                         "x"])},
+MESSAGE = st.fixed_dictionaries({"type": st.sampled_from(["act", "rematch", "ping", "x",
+                                                          "resign", "abort", "claim", "chat"])},
                                 optional={"action": JSON, "step": JSON, "seat": JSON,
                                           "text": JSON})
 PIECE = st.text(max_size=12) | st.integers().map(str) | st.sampled_from(
@@ -33,8 +34,15 @@ ROUTES = ["/api/games", "/api/games/{}", "/api/games/{}/actions", "/api/games/{}
           "/api/games/{}/invites/{}", "/api/games/{}/seats/{}/link", "/api/games/{}/rematch",
           "/api/games/{}/steps/{}", "/healthz", "/games/{}", "/games/{}/join/{}",
           "/games/{}/link/{}", "/games/{}/rematch", "/games/{}/replay", "/games/{}/record",
-          "/new/{}", "/rules/{}", "/", "/api/games/{}/chat", "/decks/{}", "/api/decks/{}",
-          "/api/decks/{}/{}", "/api/decks/{}/tests", "/api/deck-tests/{}"]
+          "/new/{}", "/rules/{}", "/",
+          # issue 15: players, the lobby, clocks' endings, ratings
+          "/api/games/{}/seats/{}/take", "/api/games/{}/resign", "/api/games/{}/abort",
+          "/api/games/{}/claim", "/api/lobby", "/api/lobby/quick", "/api/me", "/api/login",
+          "/api/logout", "/api/leaderboard/{}", "/games/{}/take/{}", "/lobby", "/lobby/quick",
+          "/me", "/players/{}", "/leaderboard/{}",
+          # issue 16: chat, decks
+          "/api/games/{}/chat", "/decks/{}", "/api/decks/{}", "/api/decks/{}/{}",
+          "/api/decks/{}/tests", "/api/deck-tests/{}"]
 UNLIMITED = Limits(create_games=Rate(10**9, 10**9), http_moves=Rate(10**9, 10**9),
                    socket_messages=Rate(10**9, 10**9))
 

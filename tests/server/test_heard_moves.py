@@ -1,9 +1,11 @@
 """Another process's moves come in its broker message, as ``(player, action)`` pairs (never
-a view): this process plays them on its copy with no database call, and falls back to a
-reload from the database when a message does not follow its copy (one was missed, or it
-does not replay here). Pages see the same either way."""
+a view) with the clock stored beside them: this process plays them on its copy with no
+database call, and falls back to a reload from the database when a message does not
+follow its copy (one was missed, it does not replay here, or its clock is not well
+formed). Pages see the same either way."""
 
 import random
+import time
 
 import pytest
 from starlette.testclient import TestClient
@@ -24,27 +26,37 @@ class OtherProcess:
         self.store = Store(db_url)
         self.game_id = game_id
         self.rng = random.Random(3)
+        self.now = time.time()
 
-    def move(self, state):
-        """The first legal move of the seat to move and the chance after it, stored; the
-        broker message that announces them."""
+    def move(self, state, deadline=None, remaining=None):
+        """The first legal move of the seat to move and the chance after it, stored with
+        the clock (the next turn's ``deadline``, the mover's time ``remaining``); the broker
+        message that announces them."""
         first = len(state.history())
-        moves = [(state.current_player(), state.legal_actions()[0])]
+        mover = state.current_player()
+        moves = [(mover, state.legal_actions()[0])]
         state.apply_action(moves[0][1])
         while state.is_chance_node():
             outcome = sample_chance(state, self.rng)
             moves.append((state.current_player(), outcome))
             state.apply_action(outcome)
+        self.now += 1.0
+        game = {"turn_started": self.now, "deadline": deadline}
+        if state.is_terminal():
+            game.update(finished=self.now, rating_state="none")
+        seats = {} if remaining is None else {mover: {"remaining": remaining}}
         self.store.add_actions(self.game_id, first, moves,
-                               state.returns() if state.is_terminal() else None)
+                               state.returns() if state.is_terminal() else None, game, seats)
         return {"game": self.game_id, "step": first + len(moves), "origin": "other",
-                "from": first, "moves": [list(pair) for pair in moves]}
+                "from": first, "moves": [list(pair) for pair in moves],
+                "clock": {"game": game, "seats": {str(seat): values["remaining"]
+                                                  for seat, values in seats.items()}}}
 
 
-@pytest.fixture
-def setting(db_url):
+@pytest.fixture(params=["none"])
+def setting(db_url, request):
     with TestClient(create_app(db_url)) as client:
-        created = friend_game(client, "hadronize")
+        created = friend_game(client, "hadronize", time_control=request.param)
         hub = client.app.state.hub
         live = client.portal.call(hub.get, created["id"])
         other = OtherProcess(db_url, created["id"])
@@ -126,3 +138,31 @@ def test_moves_that_do_not_replay_here_are_reloaded_not_half_played(setting):
     assert reloads == [step] * 4  # each reloaded: the database holds the truth
     deliver({"game": live.id, "step": step, "origin": "other"})  # a join, say: reload
     assert reloads == [step] * 5
+
+
+@pytest.mark.parametrize("setting", ["5+5"], indirect=True)
+def test_a_heard_move_brings_the_clock_it_stored(setting):
+    client, live, other, reloads, deliver = setting
+    assert live.control.text == "5+5" and live.times.deadline is not None
+    state = true_states(client, live.id)[-1]
+    mover = state.current_player()
+    deadline = time.time() + 3600.0
+    with client.websocket_connect(socket_url(live.id, "spectator")) as page:
+        receive_until(page, lambda m: True)
+        deliver(other.move(state, deadline=deadline, remaining=123.0))
+        shown = shown_as_stored(client, page, live.id)
+        assert reloads == []
+        assert live.seats[mover].remaining == 123.0
+        assert (live.times.turn_started, live.times.deadline) == (other.now, deadline)
+        assert shown["clock"]["remaining"][mover] == 123.0
+        stored = other.store.load_game(live.id)
+        assert stored.times == live.times and stored.seats == live.seats  # as a reload
+        for clock in ({"game": {"deadline": "soon"}, "seats": {}},
+                      {"game": {"owner": 1.0}, "seats": {}},
+                      {"game": {}, "seats": {"x": 1.0}}, None):
+            step = live.step
+            bad = other.move(true_states(client, live.id)[-1], deadline=deadline)
+            deliver({**bad, "clock": clock})
+            assert reloads[-1] == step and live.times.turn_started == other.now
+        assert len(reloads) == 4  # a clock not well formed: reloaded instead
+        shown_as_stored(client, page, live.id)

@@ -180,8 +180,12 @@ def test_the_creating_device_holds_its_seats_and_sees_the_invites(client):
 
 def test_a_seat_sees_only_its_own_deck_option(client):  # D-21
     """Decoherence decklists are private: the page data and the record of each seat name
-    its own deck and hide the other one; a spectator sees neither."""
-    created = friend_game(client, "decoherence", deck0="surge", deck1="observer")
+    its own deck and hide the other one; a spectator sees neither. Each player chose
+    their own deck on joining (issue 13): the host's choice for an invited seat is not
+    used."""
+    created = friend_game(client, "decoherence", {0: {"deck0": "surge"},
+                                                  1: {"deck1": "observer"}},
+                          deck0="observer", deck1="surge")
     game_id, tokens = created["id"], created["seat_tokens"]
     for seat, mine, theirs in ((0, "surge", "deck1"), (1, "observer", "deck0")):
         payload = seat_payload(client, game_id, tokens[seat], seat).json()

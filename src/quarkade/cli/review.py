@@ -61,7 +61,10 @@ def review(
         else:
             people = [s for s, who in enumerate(record.seats) if who.agent == "human"]
             chosen = people or seats_all
-        if not final.is_terminal():
+        # A game the server decided (a resignation, a flag) is over though its rules did
+        # not end it: its record says so and holds the server's outcome.
+        ended = record.outcome if record.decided_by is not None else None
+        if not final.is_terminal() and ended is None:
             raise ReviewError("this game is not finished: a review needs a finished game")
     names = [who.name for who in record.seats]
     with Progress(console=console, transient=True) as bar:
@@ -72,7 +75,8 @@ def review(
 
         found = review_game(game, final.history(), chosen,
                             viewer=chosen[0] if len(chosen) == 1 else SPECTATOR, names=names,
-                            budget=Budget(total=seconds), seed=seed, progress=advance)
+                            budget=Budget(total=seconds), seed=seed, progress=advance,
+                            ended=ended)
     show(found)
     if save is not None:
         save.write_text(json.dumps(found.as_json(), indent=1) + "\n", encoding="utf-8")

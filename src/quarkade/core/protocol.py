@@ -109,6 +109,12 @@ class Game(ABC):
         """
         return dict(self.options)
 
+    @classmethod
+    def seat_option_names(cls, seat: int) -> tuple[str, ...]:
+        """The options seat ``seat``'s own player chooses on taking the seat (Decoherence:
+        its deck); whoever makes the game chooses the others."""
+        return ()
+
     def for_seat(self, player: int) -> Game:
         """This game as seat ``player`` may know it: itself, unless an option is secret
         (then a game whose secret options are stand-ins). Agents are handed this one."""

@@ -77,6 +77,9 @@ class GameRecord:
     seed: int | str | None = None
     created: str = field(default_factory=lambda: datetime.now(UTC).isoformat(timespec="seconds"))
     outcome: dict[str, Any] | None = None
+    # "server" when the outcome was ruled outside the rules (a resignation, a flag that
+    # fell, an abort): replay then does not expect the rules to have ended the game.
+    decided_by: str | None = None
     hints: list[int] = field(default_factory=list)
     faults: list[Fault] = field(default_factory=list)
 
@@ -144,6 +147,7 @@ class GameRecord:
                 seed=data.get("seed"),
                 created=str(data.get("created", "")),
                 outcome=outcome,
+                decided_by=None if data.get("decided_by") is None else str(data["decided_by"]),
                 hints=sorted({int(seat) for seat in data.get("hints", [])}),
                 faults=[Fault(int(f["seat"]), str(f["agent"]), int(f["move"]), str(f["kind"]),
                               str(f["message"]), str(f.get("detail", "")))
@@ -201,6 +205,8 @@ class GameRecord:
                 raise RecordError(f"action {recorded.id} reads {text!r} here, "
                                   f"but the record says {recorded.text!r}", step)
             yield state.clone()
+        if self.decided_by is not None:  # ended by a ruling, not by the rules
+            return
         if self.returns is not None and state.returns() != self.returns:
             raise RecordError(f"replay ends with returns {state.returns()}, "
                               f"the record says {self.returns}", len(self.actions))

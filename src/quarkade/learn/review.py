@@ -156,11 +156,14 @@ def review_game(game: Game, history: Sequence[int], seats: Sequence[int],
                 viewer: int = SPECTATOR, names: Sequence[str] | None = None,
                 budget: Budget | None = None, seed: int | str = 0,
                 progress: Callable[[int, int], None] | None = None,
-                clock: Callable[[], float] = time.perf_counter) -> Review:
+                clock: Callable[[], float] = time.perf_counter,
+                ended: dict[str, Any] | None = None) -> Review:
     """Review the finished game ``history`` of ``game`` for ``seats`` (checked by the face
     with ``check_seats``); each move reads as its own seat wrote it, and the options as
     ``viewer`` may know them. ``progress(done, total)`` is called as decisions are judged.
-    The same seed and an iteration-only budget give the same review."""
+    The same seed and an iteration-only budget give the same review. ``ended`` is the
+    outcome of a game the server decided before its rules ended it (a resignation, a
+    flag, an abort: the record's ``decided_by``); the moves played are judged the same."""
     budget = budget or Budget()
     names = list(names) if names is not None else [f"seat {s}" for s in
                                                    range(game.num_players)]
@@ -173,7 +176,7 @@ def review_game(game: Game, history: Sequence[int], seats: Sequence[int],
             turns.append((step, mover, action, state.action_string_for(mover, action),
                           turn_for(state) if len(legal) > 1 else None, len(legal)))
         state.apply_action(action)
-    if not state.is_terminal():
+    if not state.is_terminal() and ended is None:
         raise ReviewError("this game is not finished: a review needs a finished game")
     judged = sum(turn is not None for *_, turn, _ in turns)
     iterations, seconds = budget.per_decision(judged)
@@ -196,8 +199,8 @@ def review_game(game: Game, history: Sequence[int], seats: Sequence[int],
         done += 1
         if progress is not None:
             progress(done, judged)
-    outcome = state.outcome()
-    return Review(game.name, game.options_for(viewer), names, viewer,
-                  sorted(seats), decisions, None if outcome is None else outcome.as_json(),
+    outcome = state.outcome() if ended is None else None
+    return Review(game.name, game.options_for(viewer), names, viewer, sorted(seats),
+                  decisions, ended if outcome is None else outcome.as_json(),
                   {"total": budget.total, "seconds_per_decision": seconds,
                    "iterations_per_decision": iterations})

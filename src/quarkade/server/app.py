@@ -2,19 +2,26 @@
 named beside each route.
 
 - pages (``pages``): ``/``, ``/new/{game}``, ``/rules/{game}``, ``/games/{id}``,
-  ``/games/{id}/join/{invite}``, ``/games/{id}/link/{code}``, ``/games/{id}/rematch``,
-  ``/games/{id}/replay``, ``/games/{id}/record``, ``/decks/{game}`` (the deck builder);
+  ``/games/{id}/join/{invite}``, ``/games/{id}/take/{seat}``, ``/games/{id}/link/{code}``,
+  ``/games/{id}/rematch``, ``/games/{id}/replay``, ``/games/{id}/record``, ``/lobby``,
+  ``/me``, ``/players/{name}``, ``/leaderboard/{game}``, ``/decks/{game}`` (the deck
+  builder);
 - ladders (``ladder``): ``/ladder``, ``/ladder/{game}``;
 - API (``api``): ``/api/games`` (GET the catalogue, POST a new game),
   ``/api/games/{id}``, ``/api/games/{id}/actions``, ``/api/games/{id}/chat``,
   ``/api/games/{id}/join``,
   ``/api/games/{id}/invites/{seat}``, ``/api/games/{id}/seats/{seat}/link``,
-  ``/api/games/{id}/rematch``, ``/api/games/{id}/steps/{step}``, ``/healthz``;
+  ``/api/games/{id}/seats/{seat}/take``, ``/api/games/{id}/resign``,
+  ``/api/games/{id}/abort``, ``/api/games/{id}/claim``, ``/api/games/{id}/rematch``,
+  ``/api/games/{id}/steps/{step}``, ``/api/lobby``, ``/api/lobby/quick``, ``/api/me``,
+  ``/api/login``, ``/api/logout``, ``/api/leaderboard/{game}``, ``/healthz``;
 - decks (``decks``): ``/api/decks/{game}`` (GET, POST), ``/api/decks/{game}/{id}``
   (DELETE), ``/api/decks/{game}/tests`` (POST), ``/api/deck-tests/{id}``;
-- live (``sockets``): ``/ws/games/{id}?seat=N``;
+- live (``sockets``): ``/ws/games/{id}?seat=N``, ``/ws/lobby``;
 - learning (``learning``): ``/learn``, ``/learn/{game}``, ``/games/{id}/review`` and their
   JSON routes, hints (``/api/games/{id}/hint``).
+
+Who is asking is a player in a signed session cookie (``players``).
 
 Bad input is answered 4xx with a JSON or page error and nothing changes; a database that
 does not answer is a 503; secrets never reach the log.
@@ -24,12 +31,14 @@ from __future__ import annotations
 
 import logging
 import math
+import os
 from collections.abc import AsyncIterator, Collection
 from contextlib import asynccontextmanager
 from pathlib import Path
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware.sessions import SessionMiddleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -48,6 +57,7 @@ from quarkade.server.hub import Hub
 from quarkade.server.learn_store import LearnStore
 from quarkade.server.limits import Limits, RateLimiter, without_rates
 from quarkade.server.live import UNAVAILABLE
+from quarkade.server.players import SESSION_AGE, SESSION_COOKIE, Players
 from quarkade.server.storage import DEFAULT_URL, Store, Unavailable
 
 log = logging.getLogger("quarkade.server")
@@ -66,8 +76,8 @@ __all__ = ["STATIC", "create_app"]
 def create_app(db: str = DEFAULT_URL, bot_delay: float = 0.0, broker: str | None = None,
                clock: Clock | None = None, limits: Limits | None = None,
                agent_factory: str = DEFAULT_FACTORY, busy_timeout: float = 5.0,
-               rate_limits: bool = True, allow_bots: Collection[str] = (),
-               move_time: float = DEFAULT_MOVE_TIME,
+               rate_limits: bool = True, session_secret: str | None = None,
+               allow_bots: Collection[str] = (), move_time: float = DEFAULT_MOVE_TIME,
                ladder_dir: str | Path = "ladder", review_budget: Budget | None = None,
                ) -> Starlette:
     """The ASGI app over the database ``db`` (a SQLAlchemy URL or a SQLite file path).
@@ -76,13 +86,16 @@ def create_app(db: str = DEFAULT_URL, bot_delay: float = 0.0, broker: str | None
     pause in seconds before each bot move, so a person can follow; ``clock``, ``limits``
     and ``agent_factory`` (``module:function`` making an agent from a spec) are for tests
     and operators; ``busy_timeout`` is how long a database call may wait for a lock;
-    ``rate_limits=False`` lifts the per-client rates (benchmarks, trusted networks).
+    ``rate_limits=False`` lifts the per-client rates (benchmarks, trusted networks);
+    ``session_secret`` signs session cookies (default: the key in ``QUARKADE_SECRET``, else
+    one made once and kept in the database, so every process shares it).
     ``allow_bots`` names the plug-in bots seats may use (none by default: a plug-in runs
     its code on the server, in the bot workers); each of their moves gets ``move_time``
     seconds of thinking (at most the bot deadline of ``limits``). ``ladder_dir`` is where
     ``quarkade ladder`` writes the ladders the ``/ladder`` pages show.
     ``review_budget`` is the search time of a game's review (tests shorten it).
     """
+    session_secret = session_secret or os.environ.get("QUARKADE_SECRET")
     clock = clock or SystemClock()
     limits = limits or Limits()
     if not rate_limits:
@@ -94,7 +107,9 @@ def create_app(db: str = DEFAULT_URL, bot_delay: float = 0.0, broker: str | None
     pool = BotPool(limits.bot_workers, limits.bot_seconds, agent_factory, sorted(allowed))
     hub = Hub(store, make_broker(broker), pool, clock, limits, bot_delay=bot_delay,
               allowed_bots=allowed, move_time=min(move_time, limits.bot_seconds))
+    players = Players(store, clock, limits)
     learn = learning.Learning(LearnStore(store.engine), review_budget or Budget())
+    hub.ratings.vetoes.append(learning.hints_veto(learn.store))  # hinted: never rated
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -102,6 +117,7 @@ def create_app(db: str = DEFAULT_URL, bot_delay: float = 0.0, broker: str | None
         yield
         learn.close()
         await hub.close()
+        players.close()
         store.close()
 
     routes = [
@@ -109,12 +125,18 @@ def create_app(db: str = DEFAULT_URL, bot_delay: float = 0.0, broker: str | None
         Route("/new/{game}", pages.new_game_page, methods=["GET", "POST"]),
         Route("/rules/{game}", pages.rules),
         Route("/games/{id}", pages.game_page),
-        Route("/games/{id}/join/{token}", pages.join),
+        Route("/games/{id}/join/{token}", pages.join, methods=["GET", "POST"]),
+        Route("/games/{id}/take/{seat}", pages.take, methods=["GET", "POST"]),
         Route("/games/{id}/link/{code}", pages.link),
         Route("/games/{id}/rematch", pages.follow_rematch),
         Route("/games/{id}/replay", pages.replay_page),
         Route("/games/{id}/record", pages.record),
         Route("/decks/{game}", decks.builder_page, methods=["GET", "POST"]),
+        Route("/lobby", pages.lobby_page),
+        Route("/lobby/quick", pages.quick_play, methods=["POST"]),
+        Route("/me", pages.me_page, methods=["GET", "POST"]),
+        Route("/players/{name}", pages.player_page),
+        Route("/leaderboard/{game}", pages.leaderboard_page),
         Route("/ladder", ladder.ladder_index),
         Route("/ladder/{game}", ladder.ladder_page),
         Route("/api/games", api.games, methods=["GET", "POST"]),
@@ -124,14 +146,25 @@ def create_app(db: str = DEFAULT_URL, bot_delay: float = 0.0, broker: str | None
         Route("/api/games/{id}/join", api.join, methods=["POST"]),
         Route("/api/games/{id}/invites/{seat}", api.renew_invite, methods=["POST"]),
         Route("/api/games/{id}/seats/{seat}/link", api.link, methods=["POST"]),
+        Route("/api/games/{id}/seats/{seat}/take", api.take, methods=["POST"]),
+        Route("/api/games/{id}/resign", api.resign, methods=["POST"]),
+        Route("/api/games/{id}/abort", api.abort, methods=["POST"]),
+        Route("/api/games/{id}/claim", api.claim, methods=["POST"]),
         Route("/api/games/{id}/rematch", api.rematch, methods=["POST"]),
         Route("/api/games/{id}/steps/{step}", api.step),
+        Route("/api/lobby", api.lobby),
+        Route("/api/lobby/quick", api.quick_play, methods=["POST"]),
+        Route("/api/me", api.player_me, methods=["GET", "POST"]),
+        Route("/api/login", api.login, methods=["POST"]),
+        Route("/api/logout", api.logout, methods=["POST"]),
+        Route("/api/leaderboard/{game}", api.leaderboard),
         Route("/api/decks/{game}", decks.decks, methods=["GET", "POST"]),
         Route("/api/decks/{game}/tests", decks.start_test, methods=["POST"]),
         Route("/api/decks/{game}/{id}", decks.delete_deck, methods=["DELETE"]),
         Route("/api/deck-tests/{id}", decks.test_progress),
         Route("/healthz", api.health),
         WebSocketRoute("/ws/games/{id}", sockets.live_socket),
+        WebSocketRoute("/ws/lobby", sockets.lobby_socket),
         *learning.routes(),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
@@ -140,11 +173,15 @@ def create_app(db: str = DEFAULT_URL, bot_delay: float = 0.0, broker: str | None
         Exception: _server_error})
     app.state.hub = hub
     app.state.store = store
+    app.state.players = players
     app.state.learning = learn
     app.state.ladder_dir = Path(ladder_dir)
     app.state.limiters = {"create": RateLimiter(limits.create_games, clock),
                           "moves": RateLimiter(limits.http_moves, clock),
                           "deck tests": RateLimiter(limits.deck_tests, clock)}
+    app.add_middleware(SessionMiddleware, secret_key=session_secret or
+                       players.session_secret(), session_cookie=SESSION_COOKIE,
+                       max_age=SESSION_AGE, same_site="lax")
     app.add_middleware(BodyLimit, limit=limits.body_bytes)
     app.add_middleware(SecurityHeaders)
     return app

@@ -1,8 +1,9 @@
-"""What the page, API and socket routes share: the hub, the game asked for, the catalogue,
-cookies, rate limits."""
+"""What the page, API and socket routes share: the hub, the players, the game asked for,
+what a device holds, the catalogue (options in words), cookies, rate limits."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection
 from functools import cache
 from pathlib import Path
@@ -19,6 +20,8 @@ from quarkade.server.errors import ApiError
 from quarkade.server.hub import Hub
 from quarkade.server.limits import RateLimiter
 from quarkade.server.live import LiveGame
+from quarkade.server.players import Players
+from quarkade.server.storage.players import StoredPlayer
 
 STATIC = Path(__file__).resolve().parent.parent / "web" / "static"
 
@@ -26,6 +29,23 @@ STATIC = Path(__file__).resolve().parent.parent / "web" / "static"
 def hub_of(connection: HTTPConnection) -> Hub:
     hub: Hub = connection.app.state.hub
     return hub
+
+
+def players_of(connection: HTTPConnection) -> Players:
+    found: Players = connection.app.state.players
+    return found
+
+
+async def me(connection: HTTPConnection, create: bool = False) -> StoredPlayer | None:
+    """The player asking (a new guest when ``create`` and there is none)."""
+    return await players_of(connection).identify(connection, create)
+
+
+async def holder_of(connection: HTTPConnection, live: LiveGame) -> seating.Holder:
+    """What this device holds in ``live``: its tokens' seats and its player's seats."""
+    player = await players_of(connection).current(connection)
+    return live.holder(inputs.tokens(connection, live.id), None if player is None
+                       else player.id)
 
 
 def limiter(connection: HTTPConnection, name: str) -> RateLimiter:
@@ -49,8 +69,8 @@ def known_game(name: str) -> str:
     return name
 
 
-def viewpoint_of(request: Request, live: LiveGame) -> int:
-    holder = live.holder(inputs.tokens(request, live.id))
+async def viewpoint_of(request: Request, live: LiveGame) -> int:
+    holder = await holder_of(request, live)
     return holder.viewpoint(request.query_params.get("seat"), live.state.current_player())
 
 
@@ -76,18 +96,60 @@ def game_entry(name: str, plugins: Collection[str] = ()) -> dict[str, Any]:
     return {
         "name": name, "title": cls.title, "summary": cls.summary,
         "min_players": cls.min_players, "max_players": cls.max_players,
-        "options": [{"name": o.name, "default": o.default, "help": o.help,
-                     "kind": o.kind.__name__, "minimum": o.minimum, "maximum": o.maximum,
+        "options": [{"name": o.name, "default": o.default, "help": option_help(o.help),
+                     "label": option_label(o.name), "kind": o.kind.__name__,
+                     "minimum": o.minimum, "maximum": o.maximum,
                      "choices": list(o.choices), "allowed": o.allowed(),
+                     "seat": _seat_of_option(cls, o.name),
                      "deck": o.name in deck_options(name)}
                     for o in cls.option_specs],
         "agents": agents,
-        "seat_kinds": [seating.YOU, seating.HOTSEAT, seating.FRIEND,
+        "seat_kinds": [seating.YOU, seating.OPEN, seating.FRIEND, seating.HOTSEAT,
                        *(f"bot:{agent}" for agent in agents)],
         "visibilities": list(seating.VISIBILITIES),
         "deck_builder": name in deck_games(),
         "hides": not cls.perfect_information,
     }
+
+
+RULING_ID = re.compile(r"\s*\((?:see )?[A-Z]{1,3}-\d+\)|;?\s*see [A-Z]{1,3}-\d+")
+
+
+def option_help(text: str) -> str:
+    """An option's help as players read it: without the rulings' ids (those are for
+    developers, in docs/RULINGS.md)."""
+    return RULING_ID.sub("", text).strip()
+
+
+def option_label(name: str) -> str:
+    """An option's name in words: ``max_turns`` -> ``Max turns``, ``deck1`` -> ``Deck of
+    seat 1``."""
+    found = re.fullmatch(r"([a-z_]+?)(\d+)", name)
+    if found:
+        return f"{found.group(1).replace('_', ' ').capitalize()} of seat {found.group(2)}"
+    return name.replace("_", " ").capitalize()
+
+
+def describe_options(game: str, options: dict[str, Any]) -> list[str]:
+    """The options that differ from the defaults, in words (``Goal: 8``); a seat's own
+    options (a deck) are never shown, since they may be secret."""
+    cls = game_class(game)
+    described = []
+    for option in cls.option_specs:
+        if option.name == "players" or _seat_of_option(cls, option.name) is not None:
+            continue
+        value = options.get(option.name, option.default)
+        if value != option.default:
+            shown = ("yes" if value else "no") if isinstance(value, bool) else str(value)
+            described.append(f"{option_label(option.name)}: {shown}")
+    return described
+
+
+def _seat_of_option(cls: Any, name: str) -> int | None:
+    for seat in range(cls.max_players):
+        if name in cls.seat_option_names(seat):
+            return seat
+    return None
 
 
 def deck_options(game: str) -> tuple[str, ...]:
@@ -125,7 +187,7 @@ def pictures() -> dict[str, str]:
 def rematch_tokens(old: LiveGame, new: LiveGame, tokens: list[str]) -> list[str]:
     """The rematch's secrets for what this device held in the old game: each held seat's
     new token, and the new host token for the old host. Nothing else."""
-    holder = old.holder(tokens)
+    holder = old.holder(tokens)  # the device's own tokens (a player holds seats anyway)
     found = [s.token for s in new.seats if s.seat in holder.seats and s.token]
     return [*(([new.host_token]) if holder.host else []), *found]
 

@@ -11,12 +11,22 @@ from typing import Any
 
 from markdown_it import MarkdownIt
 
-KIND_LABELS = {"you": "you (this device)", "hotseat": "hot-seat (also this device)",
-               "friend": "a friend, by invite link"}
+KIND_LABELS = {"you": "me", "open": "open (anyone, from the lobby)",
+               "friend": "invite a friend (a link)",
+               "hotseat": "hot-seat (another person on this device)"}
+TIME_CONTROLS = (("none", "no clock"), ("1+0", "1 min"), ("3+2", "3 min + 2 s"),
+                 ("5+5", "5 min + 5 s"), ("10+5", "10 min + 5 s"), ("30+20", "30 min + 20 s"),
+                 ("corr:1", "1 day per move"), ("corr:3", "3 days per move"),
+                 ("corr:7", "7 days per move"))
 
 
 def layout(title: str, body: str, script: str = "", wide: bool = False) -> str:
+    from quarkade.server.players import signed_in
+
     module = f'<script type="module" src="{escape(script)}"></script>' if script else ""
+    player = signed_in.get()
+    who = (f'<a id="me" href="/me" data-name="{escape(player.name)}">{escape(player.name)}'
+           f'{" (guest)" if player.guest else ""}</a>' if player is not None else "")
     return f"""<!doctype html>
 <html lang="en">
 <head>
@@ -29,8 +39,9 @@ def layout(title: str, body: str, script: str = "", wide: bool = False) -> str:
 <body>
 <a class="skip" href="#main">Skip to content</a>
 <header class="top"><a class="brand" href="/">Quarkade</a>
-<nav aria-label="site"><a href="/">Games</a> <a href="/learn">Learn</a>
-<a href="/ladder">Ladder</a></nav></header>
+<nav aria-label="site"><a href="/">Games</a> <a href="/lobby">Lobby</a>
+<a href="/learn">Learn</a> <a href="/leaderboard/hadronize">Leaderboards</a>
+<a href="/ladder">Ladder</a> {who}</nav></header>
 <main id="main" class="{'wide' if wide else 'narrow'}">
 {body}
 </main>
@@ -81,9 +92,11 @@ def new_game(game: Mapping[str, Any], others: Sequence[Mapping[str, Any]],
     for option in game["options"]:
         key = f"option.{option['name']}"
         current = values.get(key, str(option["default"]))
-        label = f'<label for="{escape(key)}">{escape(option["name"])}</label>'
+        label = f'<label for="{escape(key)}">{escape(option["label"])}</label>'
+        own = (" If that seat is open or invited, its player chooses it on joining."
+               if option["seat"] is not None else "")
         hint = f'<small id="{escape(key)}-hint">{escape(option["help"])}; ' \
-               f'{escape(option["allowed"])}</small>'
+               f'{escape(option["allowed"])}.{own}</small>'
         if option["kind"] == "bool":
             chosen = current.lower() in ("true", "yes", "on", "1")
             control = (f'<select id="{escape(key)}" name="{escape(key)}">'
@@ -110,7 +123,7 @@ def new_game(game: Mapping[str, Any], others: Sequence[Mapping[str, Any]],
         fields.append(f'<div class="field">{label}{control}{hint}</div>')
     seats = []
     for seat in range(game["max_players"]):
-        default = "you" if seat == 0 else f"bot:{_default_bot(game)}"
+        default = "you" if seat == 0 else "bot:medium"
         current = values.get(f"seat{seat}", default)
         choices = "".join(
             f'<option value="{escape(kind)}"{" selected" if kind == current else ""}>'
@@ -132,7 +145,11 @@ def new_game(game: Mapping[str, Any], others: Sequence[Mapping[str, Any]],
     visibility = "".join(
         f'<option value="{v}"{" selected" if v == shown_to else ""}>{label}</option>'
         for v, label in (("unlisted", "only people I give its address (unlisted)"),
-                         ("public", "anyone: listed under Recent public games (public)")))
+                         ("public", "anyone: listed in the lobby (public)")))
+    chosen_control = values.get("time_control", "none")
+    controls = "".join(
+        f'<option value="{v}"{" selected" if v == chosen_control else ""}>{label}</option>'
+        for v, label in TIME_CONTROLS)
     problem = f'<p class="error" role="alert">{escape(error)}</p>' if error else ""
     switch = ", ".join(f'<a href="/new/{escape(o["name"])}">{escape(o["title"])}</a>'
                        for o in others)
@@ -146,6 +163,11 @@ def new_game(game: Mapping[str, Any], others: Sequence[Mapping[str, Any]],
 <p class="muted">Seats beyond the number of players are left out.</p>{''.join(seats)}
 </fieldset>
 {reveal_field}
+<fieldset><legend>Clock</legend><div class="field">
+<label for="time_control">Time control</label>
+<select id="time_control" name="time_control" aria-describedby="time_control-hint">{controls}
+</select><small id="time_control-hint">Real-time: minutes each, plus seconds after each
+move; correspondence: days for each move. Bots have no clock.</small></div></fieldset>
 <fieldset><legend>Who can find it</legend><div class="field">
 <label for="visibility">Visibility</label>
 <select id="visibility" name="visibility">{visibility}</select></div></fieldset>
@@ -187,6 +209,7 @@ def game(game_id: str, name: str, title: str, renderer: str, seat: str,
 <p id="reveal-note" class="muted note"{'' if reveal_note else ' hidden'}>{escape(reveal_note)}</p>
 <p id="status" class="status" role="status" aria-live="polite">Connecting...</p>
 <p id="last-move" class="last-move" aria-live="polite" aria-atomic="true"></p>
+<div id="clocks" class="clocks" hidden></div>
 <p id="problem" class="error" role="alert" hidden></p>
 <div class="game-body">
 <section id="table" class="table" aria-label="The table" tabindex="-1"></section>
@@ -196,7 +219,12 @@ def game(game_id: str, name: str, title: str, renderer: str, seat: str,
 <details id="moves-fold" class="fold" open><summary><h2 id="moves-title">Your moves</h2></summary>
 <ol id="moves" class="moves"></ol></details></section>
 <section id="result-box" hidden aria-labelledby="result-title"><h2 id="result-title">Result</h2>
-<p id="result"></p><button id="rematch" type="button" class="primary">Rematch</button></section>
+<p id="result"></p><table id="result-table" class="result-table"></table>
+<button id="rematch" type="button" class="primary">Rematch</button></section>
+<section id="actions-box" hidden aria-label="Resign or abort"><p class="buttons">
+<button id="resign" type="button">Resign</button>
+<button id="abort" type="button">Abort</button></p>
+<p id="claims"></p></section>
 <section aria-labelledby="seats-title"><h2 id="seats-title">Seats</h2>
 <ul id="seats" class="seats"></ul></section>
 <section id="chat-box" class="chat" aria-labelledby="chat-title">
@@ -215,6 +243,8 @@ def game(game_id: str, name: str, title: str, renderer: str, seat: str,
  at the table write.</p></div></section>
 <section aria-labelledby="log-title"><h2 id="log-title">Log</h2>
 <label class="check"><input type="checkbox" id="every-action"> every action</label>
+<label class="check"><input type="checkbox" id="sound"> sound on my turn</label>
+<label class="check"><input type="checkbox" id="notify"> notify me</label>
 <ol id="log" class="log" aria-live="off" tabindex="0" aria-label="Game log"></ol></section>
 </aside></div>
 <dialog id="confirm" class="confirm" aria-labelledby="confirm-title"
@@ -262,11 +292,6 @@ def error(status: int, message: str) -> str:
 def _players(game: Mapping[str, Any]) -> str:
     low, high = game["min_players"], game["max_players"]
     return f"{low}-{high} players" if high > low else f"{low} players"
-
-
-def _default_bot(game: Mapping[str, Any]) -> str:
-    agents = game["agents"]
-    return "greedy" if "greedy" in agents else agents[0]
 
 
 def _kind_label(kind: str) -> str:

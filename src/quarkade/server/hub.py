@@ -20,16 +20,20 @@ from typing import Any
 
 from quarkade.agents.contained import DEFAULT_MOVE_TIME
 from quarkade.core.errors import QuarkadeError
-from quarkade.core.registry import load_game
+from quarkade.core.registry import game_class, load_game
+from quarkade.server import endings
 from quarkade.server import seats as seating
 from quarkade.server.bots import BotPool
 from quarkade.server.broker import Broker
-from quarkade.server.clocks import Clock
+from quarkade.server.clocks import Clock, DeadlineWatcher, TimeControl
 from quarkade.server.decktests import DeckTests
 from quarkade.server.errors import ApiError
 from quarkade.server.limits import Limits, RateLimiter
 from quarkade.server.live import UNAVAILABLE, LiveGame
+from quarkade.server.lobby import Lobby
+from quarkade.server.ratings import Ratings
 from quarkade.server.storage import Store, StoredSeat, Unavailable, ValueTooLong
+from quarkade.server.storage.players import StoredPlayer
 
 log = logging.getLogger("quarkade.server")
 
@@ -62,10 +66,85 @@ class Hub:
         self.deck_tests = DeckTests(self)
         self.closing = False
         self.sweeper: asyncio.Task[None] | None = None
+        self.ratings = Ratings(store)
+        self.lobby = Lobby(self)
+        self.deadlines = DeadlineWatcher(
+            clock, lambda now: store.run(store.expired, now),
+            lambda: store.run(store.next_deadline), self.expire)
 
     async def open(self) -> None:
         await self.broker.start(self._heard)
         self.sweeper = asyncio.get_running_loop().create_task(self._sweep_now_and_then())
+        # Deadlines that passed while no process ran are applied now; so are ratings
+        # a stopped process left pending.
+        self.deadlines.start()
+        self._spawn(self._rate_pending())
+
+    def _spawn(self, work: Any) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    async def _rate_pending(self) -> None:
+        try:
+            pending = await self.store.run(self.store.unrated_finished)
+        except Unavailable:
+            return
+        for game_id in pending:
+            try:
+                await self.finished(await self.get(game_id))
+            except (ApiError, Unavailable) as problem:
+                log.warning("game %s: its ratings could not be applied (%s)", game_id,
+                            type(problem).__name__)
+
+    # -- what the server decides: flags, endings, ratings -----------------------------------
+
+    async def expire(self, game_id: str, deadline: float) -> None:
+        """A stored deadline passed: apply it once (whichever process claims it)."""
+        live = await self.get(game_id)
+        async with live.lock:
+            await live._catch_up()
+            ruled = await endings.flag(live, deadline)
+        if ruled:
+            await self.after_ruling(live)
+
+    async def after_ruling(self, live: LiveGame) -> None:
+        """The server decided something about ``live``: show it everywhere."""
+        await live.changed()
+        await self.announce(live)
+        await self.lobby_changed()
+
+    async def finished(self, live: LiveGame) -> None:
+        """``live`` is over: rate it (once, across processes) and show the changes."""
+        if live.times.rating_state == "pending":
+            try:
+                await self.ratings.apply(live, self.clock.time())
+            except Unavailable:
+                return  # a process's start-up, or the next look, rates it
+            async with live.lock:
+                await live._catch_up()
+            live.rating_changes = await self.ratings.changes(live.id)
+            await live.broadcast()
+            await self.announce(live)
+
+    async def renamed(self, player_id: str, here: bool = True) -> None:
+        """A player took a new name: the games in memory where they sit show it (and, when
+        it happened ``here``, the other processes' too)."""
+        for live in list(self.games.values()):
+            if any(s.player_id == player_id for s in live.seats):
+                if here:
+                    await live.refresh()
+                else:
+                    self._take_in_soon(live, dict(RELOAD))
+        if here:
+            await self.broker.publish({"type": "renamed", "player": player_id,
+                                       "origin": self.process})
+            await self.lobby_changed()
+
+    async def lobby_changed(self) -> None:
+        """A public game was made, filled, begun or ended: every lobby page looks again."""
+        await self.lobby.changed()
+        await self.broker.publish({"type": "lobby", "origin": self.process})
 
     # -- games in memory -----------------------------------------------------------------
 
@@ -108,6 +187,8 @@ class Hub:
             raise ApiError(409, f"game {game_id} can no longer be played here: "
                            f"{problem}") from None
         live.used = self.clock.monotonic()
+        if live.times.rating_state == "done":
+            live.rating_changes = await self.ratings.changes(game_id)
         self.games[game_id] = live
         self.evict()
         return live
@@ -136,7 +217,16 @@ class Hub:
 
     async def _heard(self, message: dict[str, Any]) -> None:
         """Another process changed a game (or the broker reconnected: check every game)."""
+        if message.get("type") == "lobby":
+            if message.get("origin") != self.process:
+                await self.lobby.changed()
+            return
+        if message.get("type") == "renamed":
+            if message.get("origin") != self.process and isinstance(message.get("player"), str):
+                await self.renamed(message["player"], here=False)
+            return
         if message.get("type") == "resync":
+            await self.lobby.changed()
             for held in list(self.games.values()):
                 self._take_in_soon(held, dict(RELOAD))
             return
@@ -171,61 +261,127 @@ class Hub:
     # -- making and joining games ----------------------------------------------------------
 
     async def create(self, game: str, options: dict[str, Any], seat_specs: list[Any],
-                     visibility: Any = None, reveal: Any = None) -> tuple[LiveGame, str]:
-        """A new game from a game name, its options, a choice per seat, who can find it and
-        whether its hidden cards are shown once it is over (by default: when a bot plays);
-        returns it and its host token."""
+                     visibility: Any = None, time_control: Any = None,
+                     player: StoredPlayer | None = None, reveal: Any = None
+                     ) -> tuple[LiveGame, str]:
+        """A new game from a game name, its options, a choice per seat, who may find it,
+        its time control and whether its hidden cards are shown once it is over (by
+        default: when a bot plays); ``player`` (the creator) sits at ``you``. Returns it and
+        its host token. A seat's own options (its deck) are chosen by whoever takes it."""
         try:
             loaded = load_game(game, **options)
         except QuarkadeError as problem:
             raise ApiError(400, str(problem)) from None
+        control = TimeControl.parse(time_control)
         seats = seating.parse_seats(game, seat_specs, loaded.num_players, self.clock.time(),
-                                    self.limits.invite_seconds, self.allowed_bots)
-        shown_to = seating.visibility_of(visibility)
-        revealed = seating.reveal_of(reveal, seats)
+                                    self.limits.invite_seconds,
+                                    None if player is None else (player.id, player.name),
+                                    self.allowed_bots)
+        chosen = dict(loaded.options)
+        defaults = {o.name: o.default for o in game_class(game).option_specs}
+        for s in seats:
+            if s.kind in (seating.FRIEND, seating.OPEN):
+                for name in game_class(game).seat_option_names(s.seat):
+                    chosen[name] = load_game(game, **{**chosen, name: defaults[name]}
+                                             ).options[name]
         host_token = seating.new_token()
-        live = await self._create(game, dict(loaded.options), seats, host_token, shown_to,
-                                  revealed)
+        live = await self._create(game, chosen, seats, host_token,
+                                  seating.visibility_of(visibility),
+                                  seating.reveal_of(reveal, seats), control.text,
+                                  None if player is None else player.id)
+        if live.visibility == seating.PUBLIC:
+            await self.lobby_changed()
         return live, host_token
 
     async def _create(self, game: str, options: dict[str, Any], seats: list[StoredSeat],
-                      host_token: str, visibility: str, reveal: bool) -> LiveGame:
+                      host_token: str, visibility: str, reveal: bool,
+                      time_control: str = "none", host_player: str | None = None
+                      ) -> LiveGame:
         game_id = seating.new_game_id()
         try:
             await self.store.run(self.store.create_game, game_id, game, options, host_token,
-                                 seats, visibility, reveal)
+                                 seats, visibility, reveal, time_control, host_player)
         except ValueTooLong as problem:
             raise ApiError(400, f"a value is too long: {problem}") from None
         except Unavailable:
             raise ApiError(503, UNAVAILABLE.replace("played", "made")) from None
         return await self.get(game_id)
 
-    async def join(self, game_id: str, invite: str, tokens: list[str]) -> tuple[LiveGame, int,
-                                                                              str | None]:
+    async def join(self, game_id: str, invite: str, tokens: list[str],
+                   player: StoredPlayer | None = None, seat_options: Any = None
+                   ) -> tuple[LiveGame, int, str | None]:
         """Spend an invite: the seat it opens and the joiner's new secret (None when this
-        device holds the seat already, as when the joiner opens the link again)."""
+        device holds the seat already, as when the joiner opens the link again).
+        ``seat_options`` are the options the seat's player chooses (its deck)."""
         live = await self.get(game_id)
-        for seat in live.seats:
-            if seat.kind != seating.FRIEND:
-                continue
-            if seat.invite is not None and secrets.compare_digest(seat.invite, invite):
-                token = seating.new_token()
-                try:
-                    joined = await self.store.run(self.store.join, game_id, seat.seat, invite,
-                                                  token, self.clock.time())
-                except Unavailable:
-                    raise ApiError(503, UNAVAILABLE.replace("played", "changed")) from None
-                await live.refresh()
-                if not joined:
-                    break
-                await self.announce(live)
-                return live, seat.seat, token
+        seat = invited_seat(live, invite)
+        if seat is not None:
+            token = await self._fill(live, seat, invite, player, seat_options)
+            if token is not None:
+                return live, seat, token
         friends = {s.seat for s in live.seats if s.kind == seating.FRIEND}
-        mine = live.holder(tokens).seats & friends
+        mine = live.holder(tokens, None if player is None else player.id).seats & friends
         if mine:  # the joiner opening the link again
             return live, min(mine), None
         raise ApiError(403, "this invite link is not valid for this game: it was used or it "
                        "expired. A seat's player can link another device from the game page")
+
+    async def take(self, live: LiveGame, seat: int, player: StoredPlayer,
+                   seat_options: Any = None) -> str:
+        """Take open seat ``seat`` from the lobby for ``player``; returns its secret."""
+        found = [s for s in live.seats if s.seat == seat]
+        if not found or found[0].kind != seating.OPEN:
+            raise ApiError(404, f"seat {seat} of this game is not an open seat")
+        if found[0].joined:
+            raise ApiError(409, f"seat {seat} was taken; look for another in the lobby")
+        if any(s.player_id == player.id for s in live.seats):
+            raise ApiError(409, "you already sit at this table")
+        token = await self._fill(live, seat, None, player, seat_options)
+        if token is None:
+            raise ApiError(409, f"seat {seat} was taken; look for another in the lobby")
+        return token
+
+    async def _fill(self, live: LiveGame, seat: int, invite: str | None,
+                    player: StoredPlayer | None, seat_options: Any) -> str | None:
+        """Fill a seat (by invite, or open), with its own options; begin the game if it
+        was the last seat. The seat's new secret, or None if someone was first."""
+        chosen = self._seat_options(live, seat, seat_options)
+        token = seating.new_token()
+        try:
+            joined = await self.store.run(
+                self.store.join, live.id, seat, invite, token, self.clock.time(),
+                None if player is None else player.id,
+                None if player is None else player.name, chosen)
+        except Unavailable:
+            raise ApiError(503, UNAVAILABLE.replace("played", "changed")) from None
+        await live.refresh()
+        if not joined:
+            return None
+        await live.start()  # begins if every seat is filled now
+        await self.announce(live)
+        if live.visibility == seating.PUBLIC:
+            await self.lobby_changed()
+        return token
+
+    def _seat_options(self, live: LiveGame, seat: int, raw: Any) -> dict[str, Any]:
+        """The options seat ``seat`` chose, checked (400 naming what is allowed)."""
+        names = game_class(live.name).seat_option_names(seat)
+        if raw is None or raw == {}:
+            return {}
+        if not isinstance(raw, dict):
+            raise ApiError(400, "a seat's options are an object of option names and values")
+        if not live.waiting:
+            raise ApiError(409, "the game has begun: its options are fixed")
+        unknown = sorted(set(raw) - set(names))
+        if unknown:
+            allowed = ", ".join(names) or "none"
+            raise ApiError(400, f"seat {seat} chooses no option {unknown[0]!r}; it chooses: "
+                           f"{allowed}")
+        try:
+            loaded = load_game(live.name, **{**live.options, **raw})
+        except QuarkadeError as problem:
+            raise ApiError(400, str(problem)) from None
+        return {name: loaded.options[name] for name in raw}
 
     async def renew_invite(self, live: LiveGame, holder: seating.Holder, seat: int) -> str:
         if not holder.host:
@@ -261,14 +417,15 @@ class Hub:
         """The same table again with new secrets and invites; made once, then shared."""
         if not holder.seats and not holder.host:
             raise ApiError(403, "only someone at the table can ask for a rematch")
-        if not live.state.is_terminal():
+        if not live.over:
             raise ApiError(409, "the game is not over yet")
         async with live.lock:
             if live.rematch is None:
                 seats = seating.fresh_seats(live.seats, self.clock.time(),
                                             self.limits.invite_seconds)
                 new = await self._create(live.name, live.options, seats, seating.new_token(),
-                                         live.visibility, live.reveal)
+                                         live.visibility, live.reveal, live.control.text,
+                                         live.times.host_player)
                 if await self.store.run(self.store.set_rematch, live.id, new.id):
                     live.rematch = new.id
                 else:  # another process made it first: keep theirs
@@ -282,21 +439,27 @@ class Hub:
 
     async def announce(self, live: LiveGame, first: int | None = None,
                        moves: list[tuple[int, int]] | None = None,
-                       chat: int | None = None) -> None:
+                       clock: dict[str, Any] | None = None, chat: int | None = None
+                       ) -> None:
         """Tell the other processes that ``live`` changed: ``moves``, the ``(player,
-        action)`` pairs stored from step ``first`` on, which they play on their copies;
-        ``chat``, the number of a chat message stored (they read the chat again); without
-        either they reload it. Never a view, a log line, a chat's text or a secret."""
+        action)`` pairs stored from step ``first`` on, and the ``clock`` stored with them
+        (whose turn began when, its deadline, each seat's time left), which they play on
+        their copies; ``chat``, the number of a chat message stored (they read the chat
+        again); without either they reload it. Never a view, a log line, a chat's text or
+        a secret."""
         message: dict[str, Any] = {"game": live.id, "step": live.step, "origin": self.process}
         if moves:
             message["from"] = first
             message["moves"] = [list(pair) for pair in moves]
+            message["clock"] = clock
         if chat is not None:
             message["chat"] = chat
         await self.broker.publish(message)
 
     async def close(self) -> None:
         self.closing = True
+        await self.deadlines.close()
+        await self.lobby.close()
         if self.sweeper is not None:
             self.sweeper.cancel()
         for live in self.games.values():
@@ -311,6 +474,15 @@ class Hub:
         with contextlib.suppress(Unavailable):  # its claimed bot turns are free at once
             await self.store.run(self.store.release_claims, self.process)
         await self.broker.close()
+
+
+def invited_seat(live: LiveGame, invite: str) -> int | None:
+    """The friend seat whose unspent invite is ``invite``."""
+    for seat in live.seats:
+        if seat.kind == seating.FRIEND and seat.invite is not None and \
+                secrets.compare_digest(seat.invite, invite):
+            return seat.seat
+    return None
 
 
 def _plausible_id(game_id: str) -> bool:

@@ -1,19 +1,20 @@
 """What the learning features keep in the database, beside the games.
 
-- ``learn_progress``: the lessons each learner has finished (a learner is a device id until
-  players have accounts; ``LearnStore`` is a ``ProgressStore``, so the key can become a
-  player id without touching the tutorials);
+- ``learn_progress``: the lessons each learner has finished (a learner is a signed-in
+  player, ``player:<id>``, else a device id; ``LearnStore`` is a ``ProgressStore``, so
+  the tutorials never know which);
 - ``learn_finals``: the real game a learner started as a tutorial's last lesson;
 - ``game_hints``: the seats of a game that asked for a hint (such a game is never rated);
 - ``game_reviews``: finished reviews, cached with their game (per viewer: a seat, or
   ``all`` where every seat sees everything).
 
-The tables are in ``storage/tables.py`` and made by migration 0003. The queries are
+The tables are in ``storage/tables.py`` and made by migration 0004. The queries are
 plain and synchronous: the routes run them on the store's thread pool (``Store.run``).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 from datetime import UTC, datetime
 from typing import Any
@@ -61,6 +62,37 @@ class LearnStore(ProgressStore):
                                                     progress_table.c.game == game))
             db.execute(delete(finals_table).where(finals_table.c.learner == learner,
                                                   finals_table.c.game == game))
+
+    def adopt(self, device: str, learner: str) -> None:
+        """What ``device`` learned before a player signed in on it becomes ``learner``'s
+        (lessons the player finished already stay as they were; a final game the player
+        has already stays too); the device keeps nothing, so this happens once."""
+        with contextlib.suppress(IntegrityError):  # another request adopted it just now
+            self._adopt(device, learner)
+
+    def _adopt(self, device: str, learner: str) -> None:
+        with self.engine.begin() as db:
+            lessons = db.execute(select(progress_table).where(
+                progress_table.c.learner == device)).all()
+            finals = db.execute(select(finals_table).where(
+                finals_table.c.learner == device)).all()
+            if not lessons and not finals:
+                return
+            have = {(row.game, row.lesson) for row in db.execute(select(progress_table).where(
+                progress_table.c.learner == learner))}
+            new_lessons = [{"learner": learner, "game": row.game, "lesson": row.lesson,
+                            "done": row.done} for row in lessons
+                           if (row.game, row.lesson) not in have]
+            if new_lessons:
+                db.execute(insert(progress_table), new_lessons)
+            have_finals = set(db.execute(select(finals_table.c.game).where(
+                finals_table.c.learner == learner)).scalars())
+            new_finals = [{"learner": learner, "game": row.game, "game_id": row.game_id}
+                          for row in finals if row.game not in have_finals]
+            if new_finals:
+                db.execute(insert(finals_table), new_finals)
+            for table in (progress_table, finals_table):
+                db.execute(delete(table).where(table.c.learner == device))
 
     # -- the final lesson's game ----------------------------------------------------------
 

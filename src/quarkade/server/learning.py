@@ -13,18 +13,26 @@
   (its state and progress; start it).
 
 A lesson keeps no state on the server: the page sends the goal moves made so far and the
-position is rebuilt from them (``LessonRun``). Progress is per device for now: a random id
-in the ``quarkade_device`` cookie is the learner (``LearnStore`` is a ``ProgressStore``, so
-it can be keyed by player once players have accounts). Hints and reviews use only the
-seat's information (``quarkade.learn``); reviews run in one background thread, are cached
-with the game, and a review of a hidden-information game is for a seat this device holds.
+position is rebuilt from them (``LessonRun``). Progress is the player's (``player:<id>``,
+so it follows a player who logs in on another device); without a signed-in player it is
+the device's, a random id in the ``quarkade_device`` cookie, and what a device learned
+before a player signed in on it passes to that player (``LearnStore.adopt``). Hints and
+reviews use only the seat's information (``quarkade.learn``); reviews run in one
+background thread, are cached with the game, and a review of a hidden-information game is
+for a seat this device (or its player) holds.
+
+Asking for a hint marks the game unrated at once (``Store.set_unrated``), and
+``hints_veto`` (one of ``Ratings.vetoes``) checks ``game_hints`` again before a finished
+game is rated (RULINGS S-5). A game the server decided (a resignation, a flag, an abort)
+is over though its rules did not end it: it gets no hints, and its review judges the
+moves played and shows the server's outcome.
 """
 
 from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -47,19 +55,23 @@ from quarkade.server import seats as seating
 from quarkade.server.common import (
     check_rate,
     creator_tokens,
+    holder_of,
     hub_of,
     known_game,
     live_of,
+    me,
     renderer,
     set_cookie,
 )
 from quarkade.server.errors import ApiError
 from quarkade.server.learn_store import LearnStore
 from quarkade.server.live import LiveGame
+from quarkade.server.storage import Store
 
 T = TypeVar("T")
 
 DEVICE_COOKIE = "quarkade_device"
+PLAYER_LEARNER = "player:"  # a signed-in player's learner key: this and the player's id
 LESSON_NAMES = ("you", "opponent")
 MAX_MOVES = 64  # goal moves a lesson page may send back (the longest lesson has 5)
 MAX_KEPT_HINTS = 1000
@@ -92,6 +104,15 @@ class Learning:
         self.pool.shutdown(wait=False, cancel_futures=True)
 
 
+def hints_veto(store: LearnStore) -> Callable[[Store, str], Awaitable[bool]]:
+    """A veto for ``Ratings.vetoes``: a game where some seat asked for a hint is not rated."""
+
+    async def hinted(games: Store, game_id: str) -> bool:
+        return bool(await games.run(store.hinted, game_id))
+
+    return hinted
+
+
 def routes() -> list[Route]:
     return [
         Route("/learn", learn_home),
@@ -111,12 +132,12 @@ def routes() -> list[Route]:
 
 
 async def learn_home(request: Request) -> Response:
-    device, new = _device(request)
+    learner, device, new = await _learner(request, create=True)
     store = _learning(request).store
     rows = []
     for name in list_games():
         course = tutorial(name)
-        done = await _db(request, store.completed, device, name)
+        done = await _db(request, store.completed, learner, name)
         following = next_lesson(course, done)
         rows.append({"name": name, "title": game_class(name).title,
                      "done": sum(lesson.key in done for lesson in course.lessons),
@@ -127,18 +148,18 @@ async def learn_home(request: Request) -> Response:
 
 async def learn_game_page(request: Request) -> Response:
     name = known_game(request.path_params["game"])
-    device, new = _device(request)
+    _, device, new = await _learner(request, create=True)
     page = learn_pages.course(name, game_class(name).title, renderer(name))
     return _with_device(HTMLResponse(page), device, new)
 
 
 async def api_course(request: Request) -> Response:
     name = known_game(request.path_params["game"])
-    device, new = _device(request)
+    learner, device, new = await _learner(request)
     course = tutorial(name)
     learning = _learning(request)
-    final = await _final_game(request, learning, device, course)
-    done = await _db(request, learning.store.completed, device, name)
+    final = await _final_game(request, learning, learner, course)
+    done = await _db(request, learning.store.completed, learner, name)
     following = next_lesson(course, done)
     body = {
         "game": name, "title": game_class(name).title,
@@ -154,7 +175,7 @@ async def api_course(request: Request) -> Response:
 
 async def api_lesson(request: Request) -> Response:
     name = known_game(request.path_params["game"])
-    device, new = _device(request)
+    learner, device, new = await _learner(request)
     course = tutorial(name)
     lesson = _lesson(course, request.path_params["key"])
     if lesson.final:
@@ -179,22 +200,23 @@ async def api_lesson(request: Request) -> Response:
         raise ApiError(409, "this lesson is complete; take the next one")
     feedback = run.attempt(move)
     if feedback.finished:
-        await _db(request, _learning(request).store.complete, device, name, lesson.key)
+        await _db(request, _learning(request).store.complete, learner, name, lesson.key)
     body = {"feedback": feedback.as_json(), "lesson": _lesson_payload(course, run)}
     return _with_device(JSONResponse(body), device, new)
 
 
 async def api_final(request: Request) -> Response:
-    """Start the tutorial's last lesson: a real game, this device against ``easy``."""
+    """Start the tutorial's last lesson: a real game, the learner against ``easy``."""
     name = known_game(request.path_params["game"])
     check_rate(request, "create", "new games")
-    device, new = _device(request)
+    learner, device, new = await _learner(request)
     course = tutorial(name)
     final = next(lesson for lesson in course.lessons if lesson.final)
     players = game_class(name)(**final.options).num_players
     specs = [seating.YOU if seat == final.seat else "bot:easy" for seat in range(players)]
-    live, host_token = await hub_of(request).create(name, dict(final.options), specs)
-    await _db(request, _learning(request).store.set_final_game, device, name, live.id)
+    live, host_token = await hub_of(request).create(name, dict(final.options), specs,
+                                                    player=await me(request))
+    await _db(request, _learning(request).store.set_final_game, learner, name, live.id)
     response = JSONResponse({"id": live.id, "url": f"/games/{live.id}"}, status_code=201)
     set_cookie(response, live.id, [host_token, *creator_tokens(live)])
     return _with_device(response, device, new)
@@ -202,8 +224,8 @@ async def api_final(request: Request) -> Response:
 
 async def api_reset(request: Request) -> Response:
     name = known_game(request.path_params["game"])
-    device, new = _device(request)
-    await _db(request, _learning(request).store.reset, device, name)
+    learner, device, new = await _learner(request)
+    await _db(request, _learning(request).store.reset, learner, name)
     return _with_device(JSONResponse({"game": name, "reset": True}), device, new)
 
 
@@ -276,21 +298,21 @@ def _lesson_payload(course: Tutorial, run: LessonRun) -> JSON:
             "finished": run.finished, "chosen": list(run.chosen), "table": table}
 
 
-async def _final_game(request: Request, learning: Learning, device: str,
+async def _final_game(request: Request, learning: Learning, learner: str,
                       course: Tutorial) -> JSON | None:
-    """The device's final-lesson game, if any; once it is over the lesson is done."""
-    game_id = await _db(request, learning.store.final_game, device, course.game)
+    """The learner's final-lesson game, if any; once it is played to its end the lesson is
+    done (a game resigned or aborted is over but taught nothing: start another)."""
+    game_id = await _db(request, learning.store.final_game, learner, course.game)
     if game_id is None:
         return None
     try:
         live = await hub_of(request).get(game_id)
     except ApiError:
         return None
-    over = live.state.is_terminal()
-    if over:
+    if live.state.is_terminal():
         final = next(lesson for lesson in course.lessons if lesson.final)
-        await _db(request, learning.store.complete, device, course.game, final.key)
-    return {"id": live.id, "url": f"/games/{live.id}", "over": over}
+        await _db(request, learning.store.complete, learner, course.game, final.key)
+    return {"id": live.id, "url": f"/games/{live.id}", "over": live.over}
 
 
 # -- hints ------------------------------------------------------------------------------
@@ -298,14 +320,18 @@ async def _final_game(request: Request, learning: Learning, device: str,
 
 async def api_hint(request: Request) -> Response:
     live = await live_of(request)
-    holder = live.holder(_tokens(request, live.id))
+    holder = await holder_of(request, live)
     seat = holder.viewpoint(request.query_params.get("seat"), live.state.current_player())
     if seat == SPECTATOR:
         raise ApiError(403, "hints are for a seat this device holds; a spectator gets none")
     if not _has_bots(live):
         raise ApiError(409, "hints are offered only in games against bots")
+    if live.over:
+        raise ApiError(409, "the game is over; hints are for a game in play")
+    if live.waiting:
+        raise ApiError(409, "the game has not begun: it starts when every seat is filled")
     state = live.state
-    if state.is_terminal() or state.current_player() != seat:
+    if state.current_player() != seat:
         raise ApiError(409, f"a hint is for the seat to move; it is not seat {seat}'s turn")
     learning = _learning(request)
     step = live.step
@@ -313,12 +339,14 @@ async def api_hint(request: Request) -> Response:
     if asked is not None and asked[0] == step:  # asked again at this step: the same hint
         hinted = await _db(request, learning.store.hinted, live.id)
         return JSONResponse({**asked[1], "hinted": hinted})
+    # Asking is what counts (RULINGS S-5): the game is flagged before the search runs.
+    await _db(request, learning.store.mark_hinted, live.id, seat)
+    await _unrate(request, live)
     turn = turn_for(state)
     history = [action for _, action in live.moves]
     loop = asyncio.get_running_loop()
     found = await loop.run_in_executor(learning.pool, lambda: hint_for(
         turn, random.Random(), past_turns=_past_turns(live.game, history, seat)))
-    await _db(request, learning.store.mark_hinted, live.id, seat)
     labels = {move.action: _label(live, turn, move.text) for move in found.moves}
     body = found.as_json()
     for move in body["moves"]:
@@ -329,6 +357,16 @@ async def api_hint(request: Request) -> Response:
     while len(learning.hints) > MAX_KEPT_HINTS:  # the oldest go first
         learning.hints.pop(next(iter(learning.hints)))
     return JSONResponse({**body, "hinted": await _db(request, learning.store.hinted, live.id)})
+
+
+async def _unrate(request: Request, live: LiveGame) -> None:
+    """A hint was asked: a rated game is rated no more, on every page of every process."""
+    if not live.times.rated:
+        return
+    hub = hub_of(request)
+    await _db(request, hub.store.set_unrated, live.id)
+    await live.refresh()
+    await hub.announce(live)
 
 
 def _past_turns(game: Any, history: list[int], seat: int) -> Iterator[Turn]:
@@ -344,17 +382,18 @@ def _past_turns(game: Any, history: list[int], seat: int) -> Iterator[Turn]:
 async def api_coach(request: Request) -> Response:
     """What the game page may offer this device: a hint button, a review, a tutorial."""
     live = await live_of(request)
-    holder = live.holder(_tokens(request, live.id))
+    holder = await holder_of(request, live)
     viewpoint = holder.viewpoint(request.query_params.get("seat"),
                                  live.state.current_player())
     learning = _learning(request)
-    device = request.cookies.get(DEVICE_COOKIE, "")
+    learner = await _known_learner(request)
     tutorial_url = None
-    if device and await _db(request, learning.store.final_game, device, live.name) == live.id:
+    if learner and await _db(request, learning.store.final_game, learner,
+                             live.name) == live.id:
         tutorial_url = f"/learn/{live.name}#final"
     reviewable = live.game.perfect_information or viewpoint != SPECTATOR
     return JSONResponse({
-        "hints": viewpoint != SPECTATOR and _has_bots(live),
+        "hints": viewpoint != SPECTATOR and _has_bots(live) and not live.over,
         "hinted": await _db(request, learning.store.hinted, live.id),
         "review": f"/games/{live.id}/review" + ("" if viewpoint == SPECTATOR else
                                                  f"?seat={viewpoint}") if reviewable else None,
@@ -378,7 +417,7 @@ def _label(live: LiveGame, turn: Turn, text: str) -> str:
 
 async def review_page(request: Request) -> Response:
     live = await live_of(request)
-    viewpoint = _review_viewpoint(request, live)
+    viewpoint = await _review_viewpoint(request, live)
     return HTMLResponse(learn_pages.review(live.id, live.name, game_class(live.name).title,
                                            "" if viewpoint == SPECTATOR else str(viewpoint)))
 
@@ -387,8 +426,8 @@ async def api_review(request: Request) -> Response:
     """GET: the review's state (``none``, ``running`` with progress, ``done`` with the
     review, ``failed``); POST: start it unless it is done or under way."""
     live = await live_of(request)
-    viewpoint = _review_viewpoint(request, live)
-    if not live.state.is_terminal():
+    viewpoint = await _review_viewpoint(request, live)
+    if not live.over:
         raise ApiError(409, "this game is not finished: a review needs a finished game")
     seats = seats_for(live.game, viewpoint) if live.game.perfect_information else \
         check_seats(live.game, viewpoint, [viewpoint])
@@ -399,7 +438,9 @@ async def api_review(request: Request) -> Response:
     if cached is None and request.method == "POST" and (job is None or job.error):
         job = learning.jobs[(live.id, key)] = ReviewJob()
         history = [action for _, action in live.moves]
-        learning.pool.submit(_run_review, learning, live, history, seats, viewpoint, key, job)
+        ended = live.outcome() if live.times.ending is not None else None
+        learning.pool.submit(_run_review, learning, live, history, seats, viewpoint, key, job,
+                             ended)
     hinted = await _db(request, learning.store.hinted, live.id)
     if cached is not None:
         return JSONResponse({"state": "done", "review": cached, "hinted": hinted})
@@ -412,15 +453,17 @@ async def api_review(request: Request) -> Response:
 
 
 def _run_review(learning: Learning, live: LiveGame, history: list[int], seats: list[int],
-                viewpoint: int, key: str, job: ReviewJob) -> None:
-    """The review, in the learning thread; cached with the game once done."""
+                viewpoint: int, key: str, job: ReviewJob, ended: JSON | None = None) -> None:
+    """The review, in the learning thread; cached with the game once done. ``ended`` is
+    the server's outcome of a game it decided (its rules did not end it)."""
 
     def progress(done: int, total: int) -> None:
         job.done, job.total = done, total
 
     try:
         found = review_game(live.game, history, seats, viewer=viewpoint, names=live.names,
-                            budget=learning.budget, seed=live.id, progress=progress)
+                            budget=learning.budget, seed=live.id, progress=progress,
+                            ended=ended)
         learning.store.save_review(live.id, key, found.as_json())
     except Exception as problem:  # shown on the page; the next POST tries again
         job.error = f"the review could not be made: {problem}"
@@ -428,8 +471,8 @@ def _run_review(learning: Learning, live: LiveGame, history: list[int], seats: l
     learning.jobs.pop((live.id, key), None)
 
 
-def _review_viewpoint(request: Request, live: LiveGame) -> int:
-    holder = live.holder(_tokens(request, live.id))
+async def _review_viewpoint(request: Request, live: LiveGame) -> int:
+    holder = await holder_of(request, live)
     viewpoint = holder.viewpoint(request.query_params.get("seat"), live.state.current_player())
     if not live.game.perfect_information and viewpoint == SPECTATOR:
         raise ApiError(403, f"{game_class(live.name).title} hides cards, so a review is for "
@@ -454,8 +497,28 @@ async def _db(request: Request, query: Callable[..., T], *args: Any) -> T:
     return await hub_of(request).store.run(query, *args)
 
 
-def _tokens(connection: HTTPConnection, game_id: str) -> list[str]:
-    return inputs.tokens(connection, game_id)
+async def _learner(request: Request, create: bool = False) -> tuple[str, str, bool]:
+    """Whose progress this is: the signed-in player's (a new guest's on a page, with
+    ``create``), else this device's; then the device id and whether it is new (the
+    response then sets it). A device's progress passes to the first player signed in on
+    it."""
+    device, new = _device(request)
+    player = await me(request, create=create)
+    if player is None:
+        return device, device, new
+    learner = PLAYER_LEARNER + player.id
+    if not new:
+        await _db(request, _learning(request).store.adopt, device, learner)
+    return learner, device, new
+
+
+async def _known_learner(request: Request) -> str | None:
+    """The learner asking, if there is one already (a player, else a device)."""
+    player = await me(request)
+    if player is not None:
+        return PLAYER_LEARNER + player.id
+    device, new = _device(request)
+    return None if new else device
 
 
 def _device(connection: HTTPConnection) -> tuple[str, bool]:

@@ -34,6 +34,9 @@ class Limits:
     bot_workers: int = 2  # processes that compute bot moves
     invite_seconds: float = 7 * 24 * 3600.0  # an invite link's life
     link_seconds: float = 600.0  # a link-another-device code's life
+    logins: Rate = field(default=Rate(5, 1 / 30))  # per address, and per name
+    guests: Rate = field(default=Rate(30, 30 / 60))  # new guest players per address
+    abandon_seconds: float = 7 * 24 * 3600.0  # a seat with no clock idle this long
     chat_characters: int = 300  # one chat message
     chat_messages: Rate = field(default=Rate(5, 0.5))  # per seat of a game
     saved_decks: int = 50  # decks one player may keep
@@ -51,7 +54,8 @@ def without_rates(limits: Limits) -> Limits:
     from dataclasses import replace
 
     return replace(limits, create_games=UNLIMITED, http_moves=UNLIMITED,
-                   socket_messages=UNLIMITED, chat_messages=UNLIMITED, deck_tests=UNLIMITED)
+                   socket_messages=UNLIMITED, logins=UNLIMITED, guests=UNLIMITED,
+                   chat_messages=UNLIMITED, deck_tests=UNLIMITED)
 
 
 class RateLimiter:

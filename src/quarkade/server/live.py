@@ -36,8 +36,10 @@ from quarkade.core.records import Fault, GameRecord, RecordedAction, Seat
 from quarkade.core.registry import game_class, load_game
 from quarkade.core.rng import sample_chance
 from quarkade.core.words import action_label, log_line
+from quarkade.server import endings
 from quarkade.server import seats as seating
 from quarkade.server.bots import BotFailed, BotJob
+from quarkade.server.clocks import TimeControl, clock_view
 from quarkade.server.errors import ApiError
 from quarkade.server.inputs import whole_number
 from quarkade.server.storage import (
@@ -47,6 +49,7 @@ from quarkade.server.storage import (
     StoredSeat,
     Unavailable,
 )
+from quarkade.server.storage.store import GameDecided, GameTimes
 
 if TYPE_CHECKING:
     from quarkade.server.hub import Hub
@@ -87,25 +90,16 @@ class LiveGame:
         self.hub = hub
         self.id = stored.id
         self.name = stored.game
-        self.game = load_game(stored.game, **stored.options)
-        self.options = dict(self.game.options)
         self.host_token = stored.host_token
         self.created = stored.created
         self.visibility = stored.visibility
         self.reveal = stored.reveal
         self.chat: list[StoredChat] = list(stored.chat)
-        self.seats: list[StoredSeat] = list(stored.seats)
-        self.names = [s.name for s in self.seats]
-        self.bots: dict[int, str] = {s.seat: s.agent for s in self.seats if s.agent}
-        self.plugins = {seat for seat, spec in self.bots.items() if is_plugin(spec, self.name)}
         self.rematch = stored.rematch
-        self.viewpoints = [*range(self.game.num_players), SPECTATOR]
-        self.state: State = self.game.new_initial_state()
-        self.moves: list[tuple[int, int]] = []  # (player, action) in the order played
-        self.logs: dict[int, list[LogEntry]] = {v: [] for v in self.viewpoints}
-        self.revealed_log: list[LogEntry] | None = None  # made once the game is over
-        # ((step, seat), the moves that end the game for that seat)
-        self._ending_cache: tuple[tuple[int, int], dict[int, str]] | None = None
+        self.times: GameTimes = stored.times
+        self.control = TimeControl.parse(stored.times.time_control)
+        self._set_seats(stored.seats)
+        self._set_options(stored.options)
         self._replay(stored.actions)
         self._check_plugins_allowed()
         self.lock = asyncio.Lock()
@@ -115,11 +109,31 @@ class LiveGame:
         self.refreshing: asyncio.Task[None] | None = None  # taking in another's changes
         self.heard: list[dict[str, Any]] = []  # their messages, not yet taken in
         self.used = 0.0  # when a request last touched it (the hub's clock)
+        self.rating_changes: list[dict[str, Any]] = []  # once rated: each seat's change
+
+    def _set_options(self, options: dict[str, Any]) -> None:
+        """The game with these options, at its start (options change only before it: a
+        seat taken may choose its own, such as its deck)."""
+        self.game = load_game(self.name, **options)
+        self.options = dict(self.game.options)
+        self.viewpoints = [*range(self.game.num_players), SPECTATOR]
+        self.state: State = self.game.new_initial_state()
+        self.moves: list[tuple[int, int]] = []  # (player, action) in the order played
+        self.logs: dict[int, list[LogEntry]] = {v: [] for v in self.viewpoints}
+        self.revealed_log: list[LogEntry] | None = None  # made once the game is over
+        # ((step, seat), the moves that end the game for that seat)
+        self._ending_cache: tuple[tuple[int, int], dict[int, str]] | None = None
+
+    def _set_seats(self, seats: list[StoredSeat]) -> None:
+        self.seats = list(seats)
+        self.names = [s.name for s in self.seats]
+        self.bots: dict[int, str] = {s.seat: s.agent for s in self.seats if s.agent}
+        self.plugins = {seat for seat, spec in self.bots.items() if is_plugin(spec, self.name)}
 
     def _check_plugins_allowed(self) -> None:
         """A game still in play whose plug-in bot this server does not allow (any more)
         cannot be played here (``AgentSpecError``); a stopped one plays random, anywhere."""
-        if self.state.is_terminal():
+        if self.over:
             return
         for s in self.seats:
             if s.seat in self.plugins and s.fault is None:
@@ -138,12 +152,39 @@ class LiveGame:
 
     # -- who may do what ---------------------------------------------------------------
 
-    def holder(self, tokens: list[str]) -> seating.Holder:
-        return seating.holder_for(tokens, self.seats, self.host_token)
+    def holder(self, tokens: list[str], player: str | None = None) -> seating.Holder:
+        return seating.holder_for(tokens, self.seats, self.host_token, player,
+                                  self.times.host_player)
 
     @property
     def step(self) -> int:
         return len(self.moves)
+
+    @property
+    def waiting(self) -> bool:
+        """Seats are still open or invited: the game has not begun."""
+        return self.times.started is None and not self.moves
+
+    @property
+    def over(self) -> bool:
+        """Over by its rules, or by the server (a resignation, a flag, an abort)."""
+        return self.state.is_terminal() or self.times.ending is not None
+
+    def outcome(self) -> dict[str, Any] | None:
+        """How it ended: the server's ruling if it made one, else the rules' outcome
+        (``State.outcome()``); the one answer every page, list and record shows."""
+        if self.times.ending is not None:
+            return {key: self.times.ending[key] for key in ("result", "winners", "ending")}
+        return _outcome(self.state)
+
+    def returns(self) -> list[float] | None:
+        if self.times.ending is not None:
+            return endings.returns_of(self.times.ending, self.game.num_players)
+        return self.state.returns() if self.state.is_terminal() else None
+
+    def people(self) -> set[int]:
+        """The seats people play (not bots; a seat a bot took over is a bot's now)."""
+        return {s.seat for s in self.seats if s.kind != seating.BOT}
 
     def busy(self) -> bool:
         """Something depends on it staying in memory: a page, a bot, a move under way."""
@@ -169,8 +210,16 @@ class LiveGame:
             if step != self.step:
                 raise ApiError(409, f"the game moved on: you saw step {step}, it is at step "
                                f"{self.step}; look again and choose")
-            if self.state.is_terminal():
+            if self.over:
                 raise ApiError(409, "the game is over; nothing more can be played")
+            if self.waiting:
+                raise ApiError(409, "the game has not begun: it starts when every seat is "
+                               "filled")
+            deadline = self.times.deadline
+            if deadline is not None and self.hub.clock.time() >= deadline:
+                self.hub.deadlines.wake()
+                raise ApiError(409, f"{self._who(to_move)} ran out of time; nothing was "
+                               "played")
             if to_move != seat:
                 raise ApiError(409, f"it is not seat {seat}'s turn; {self._who(to_move)} "
                                "is to move")
@@ -180,22 +229,43 @@ class LiveGame:
                 raise ApiError(422, str(problem)) from None
             except StepTaken:
                 lost = True  # another process moved first; this one caught up
+            except GameDecided:
+                await self._catch_up()
+                lost = True
             except Unavailable:
                 raise ApiError(503, UNAVAILABLE) from None
             else:
                 lost = False
         await self.changed()
         if lost:
+            if self.over:
+                raise ApiError(409, "the game is over; nothing more can be played")
             raise ApiError(409, f"the game moved on: another move was made at step {step}; "
                            "look again and choose")
 
     async def start(self) -> None:
-        """Resolve pending chance and let bots move (after creation or a restart)."""
+        """Begin once every seat is filled; resolve pending chance and let bots move (after
+        creation, a seat taken, or a restart)."""
         async with self.lock:
-            if self.state.is_chance_node():
-                with contextlib.suppress(StepTaken):  # another process dealt it; caught up
+            if self.waiting and all(s.joined for s in self.seats):
+                await self._begin()
+            if self.state.is_chance_node() and not self.over and not self.waiting:
+                with contextlib.suppress(StepTaken, GameDecided):  # another process dealt
                     await self._commit(None)
         await self.changed()
+        if self.over:
+            await self.hub.finished(self)
+
+    async def _begin(self) -> None:
+        """Every seat is filled: the game begins, rated or not, clocks full."""
+        hub = self.hub
+        rated = await hub.ratings.eligible(self)
+        full = self.control.starting()
+        seats = {s: {"remaining": full} for s in self.people()} if full is not None else {}
+        await hub.store.run(hub.store.decide, self.id, 0,
+                            {"started": hub.clock.time(), "rated": rated}, seats)
+        await self._catch_up()
+        await hub.lobby_changed()
 
     async def _commit(self, action: int | None) -> None:
         """Apply ``action`` then every chance outcome after it, store them, make them
@@ -204,6 +274,7 @@ class LiveGame:
         state = self.state.clone()
         logs: dict[int, list[LogEntry]] = {v: [] for v in self.viewpoints}
         moves: list[tuple[int, int]] = []
+        mover = state.current_player()
         if action is not None:
             if action not in state.legal_actions():
                 state.apply_action(action)  # raises the game's own refusal (a copy)
@@ -217,15 +288,25 @@ class LiveGame:
         if not moves:
             return
         returns = state.returns() if state.is_terminal() else None
+        game_values, seat_values = self._clock_after(state, mover if action is not None
+                                                     else None)
         store = self.hub.store
+        now = self.hub.clock.time()
         first = self.step
         try:
-            await store.run(store.add_actions, self.id, first, moves, returns)
+            await store.run(store.add_actions, self.id, first, moves, returns,
+                            game_values, seat_values, now if action is not None else None)
         except StepTaken:
             await self._catch_up()
             raise
+        clock = _clock_message(game_values, seat_values)
+        self._set_clock(clock)
+        if game_values.get("deadline") is not None:
+            self.hub.deadlines.wake()
         self._adopt(state, moves, logs)
-        await self.hub.announce(self, first, moves)
+        await self.hub.announce(self, first, moves, clock)
+        if state.is_terminal() and self.visibility == seating.PUBLIC:
+            await self.hub.lobby_changed()  # it leaves the games to watch
 
     def _adopt(self, state: State, moves: list[tuple[int, int]],
                logs: dict[int, list[LogEntry]]) -> None:
@@ -234,6 +315,37 @@ class LiveGame:
         self.moves.extend(moves)
         for viewpoint in self.viewpoints:
             self.logs[viewpoint].extend(logs[viewpoint])
+
+    def _clock_after(self, state: State, mover: int | None
+                     ) -> tuple[dict[str, Any], dict[int, dict[str, Any]]]:
+        """The clock once ``state`` is reached by ``mover``'s move (None: chance alone):
+        the mover's time spent (real-time), whose turn begins now and its deadline."""
+        now = self.hub.clock.time()
+        people = self.people()
+        seats: dict[int, dict[str, Any]] = {}
+        if mover is not None and mover in people and self.times.turn_started is not None:
+            spent = self.control.spent(self.seats[mover].remaining,
+                                       now - self.times.turn_started)
+            if spent != self.seats[mover].remaining:
+                seats[mover] = {"remaining": spent}
+        game: dict[str, Any] = {"turn_started": now, "deadline": None}
+        to_move = state.current_player()
+        if state.is_terminal():
+            game.update(finished=now, outcome=_outcome(state),
+                        rating_state="pending" if self.times.rated else "none")
+        elif to_move in people:
+            remaining = seats.get(to_move, {}).get("remaining", self.seats[to_move].remaining)
+            game["deadline"] = self.control.deadline(now, remaining)
+        return game, seats
+
+    def _set_clock(self, clock: dict[str, Any]) -> None:
+        """Take the clock a move stored (``_clock_message``): the game's turn, deadline and
+        end, and the seats' time left."""
+        self.times = replace(self.times, **clock["game"])
+        remaining = {int(seat): value for seat, value in clock["seats"].items()}
+        if remaining:
+            self._set_seats([replace(s, remaining=remaining[s.seat]) if s.seat in remaining
+                             else s for s in self.seats])
 
     async def hear(self, messages: list[dict[str, Any]]) -> None:
         """Take in what other processes announced, in order. Moves that follow this copy
@@ -248,12 +360,14 @@ class LiveGame:
             for message in messages:
                 moves = _moves_in(message)
                 first = message.get("from")
-                if moves is None or type(first) is not int:
+                clock = _clock_in(message)
+                if moves is None or type(first) is not int or clock is None or \
+                        self.waiting:  # a game that begins may have changed its options
                     changed = await self._catch_up() or changed
                     break  # the database has every change announced so far
                 if first + len(moves) <= self.step:
                     continue  # this copy has them already (its own, or a reload's)
-                if first != self.step or not self._play_heard(moves):
+                if first != self.step or not self._play_heard(moves, clock):
                     log.info("game %s: a change from step %d does not follow step %d here; "
                              "reloading", self.id, first, self.step)
                     changed = await self._catch_up() or changed
@@ -266,9 +380,12 @@ class LiveGame:
         if fresh:
             await self.send_chat(fresh)
 
-    def _play_heard(self, moves: list[tuple[int, int]]) -> bool:
-        """Play another process's ``moves`` on a copy and make it current; False (nothing
-        changed) if one is not the legal move of its player here."""
+    def _play_heard(self, moves: list[tuple[int, int]], clock: dict[str, Any]) -> bool:
+        """Play another process's ``moves`` on a copy and make it current with the
+        ``clock`` they stored; False (nothing changed) if one is not the legal move of its
+        player here, or the game is over here (the server decided it)."""
+        if self.over:
+            return False
         state = self.state.clone()
         logs: dict[int, list[LogEntry]] = {v: [] for v in self.viewpoints}
         for player, action in moves:
@@ -276,6 +393,7 @@ class LiveGame:
                     action not in state.legal_actions():
                 return False
             self._play(state, action, logs)
+        self._set_clock(clock)
         self._adopt(state, moves, logs)
         return True
 
@@ -292,16 +410,23 @@ class LiveGame:
             await self.send_chat(fresh)
 
     async def _catch_up(self) -> bool:
-        actions, seats, rematch = await self.hub.store.run(
+        actions, stored = await self.hub.store.run(
             self.hub.store.changes_since, self.id, self.step)
-        changed = bool(actions) or seats != self.seats or rematch != self.rematch
+        changed = bool(actions) or stored.seats != self.seats or \
+            stored.rematch != self.rematch or stored.times != self.times or \
+            stored.options != self.options
+        if stored.options != self.options and not self.moves:
+            self._set_options(stored.options)  # a seat chose its own options on joining
+        self._set_seats(stored.seats)
         try:
             self._replay(actions)
         except IllegalActionError:  # cannot happen with one history; never half-apply
             log.error("game %s: stored actions do not replay; reloading later", self.id)
             self.hub.forget(self.id)
-        self.seats = seats
-        self.rematch = rematch
+        self.rematch = stored.rematch
+        if stored.times.rating_state == "done" and not self.rating_changes:
+            self.rating_changes = await self.hub.ratings.changes(self.id)
+        self.times = stored.times
         return changed
 
     def _play(self, state: State, action: int, logs: dict[int, list[LogEntry]]) -> None:
@@ -345,8 +470,8 @@ class LiveGame:
     def schedule_bots(self) -> None:
         if self.hub.games.get(self.id) is not self:
             return  # left memory (or never entered it): the copy loaded next moves bots
-        if self.state.current_player() in self.bots and (
-                self.bot_task is None or self.bot_task.done()) and not self.hub.closing:
+        if self.state.current_player() in self.bots and not self.over and not self.waiting \
+                and (self.bot_task is None or self.bot_task.done()) and not self.hub.closing:
             self.bot_task = asyncio.get_running_loop().create_task(self.run_bots())
             self.hub.tasks.add(self.bot_task)
             self.bot_task.add_done_callback(self._bot_task_done)
@@ -379,7 +504,7 @@ class LiveGame:
             async with self.lock:
                 seat = self.state.current_player()
                 spec = self.bots.get(seat)
-                if spec is None:
+                if spec is None or self.over or self.waiting:
                     return
                 step = self.step
                 history = self.state.history()
@@ -412,7 +537,7 @@ class LiveGame:
                                       action))
                     try:
                         await self._commit(action)
-                    except StepTaken:
+                    except (StepTaken, GameDecided):
                         break
                     except Unavailable:
                         pass
@@ -471,6 +596,8 @@ class LiveGame:
     async def changed(self) -> None:
         await self.broadcast()
         self.schedule_bots()
+        if self.over and self.times.rating_state == "pending":
+            await self.hub.finished(self)
 
     async def broadcast(self) -> None:
         cache: dict[tuple[int, seating.Holder], dict[str, Any]] = {}
@@ -486,9 +613,10 @@ class LiveGame:
 
     @property
     def revealing(self) -> bool:
-        """Whether every page is shown everything: the game is over and its table chose
-        to reveal the hidden cards then."""
-        return self.reveal and self.state.is_terminal()
+        """Whether every page is shown everything: the game is over (by its rules, or by
+        the server: a resignation, a flag, an abort) and its table chose to reveal the
+        hidden cards then."""
+        return self.reveal and self.over
 
     def payload(self, viewpoint: int, holder: seating.Holder) -> dict[str, Any]:
         """Everything one page shows: only ``viewpoint``'s view, log and (if it moves) moves;
@@ -498,13 +626,13 @@ class LiveGame:
         revealing = self.revealing
         view = state.revealed_view() if revealing else state.view(viewpoint)
         legal: list[dict[str, Any]] = []
-        if viewpoint >= 0 and to_move == viewpoint and viewpoint in holder.seats:
-            endings = self._endings(viewpoint)
+        over = self.over
+        if viewpoint >= 0 and to_move == viewpoint and viewpoint in holder.seats and not over:
+            losing = self._endings(viewpoint)
             for action in state.legal_actions():
                 text = state.action_string_for(viewpoint, action)
                 legal.append({"id": action, "text": text, "label": self._label(view, text),
-                              **({"ends": endings[action]} if action in endings else {})})
-        over = state.is_terminal()
+                              **({"ends": losing[action]} if action in losing else {})})
         data: dict[str, Any] = {
             "id": self.id,
             "game": self.name,
@@ -512,17 +640,23 @@ class LiveGame:
             "options": self.game.options if revealing else self.game.options_for(viewpoint),
             "step": self.step,
             "seats": [{"seat": s.seat, "name": s.name, "kind": s.kind, "agent": s.agent,
-                       "joined": s.joined} for s in self.seats],
+                       "joined": s.joined, "player": s.player_id is not None,
+                       "replaced": s.replaced} for s in self.seats],
             "viewpoint": None if viewpoint == SPECTATOR else viewpoint,
             "held": sorted(holder.seats),
             "view": view,
             "secret": not revealing and viewpoint >= 0 and _without_player(view)
             != _without_player(state.view(SPECTATOR)),
-            "to_move": to_move if to_move >= 0 else None,
+            "to_move": to_move if to_move >= 0 and not over else None,
             "over": over,
-            "returns": state.returns() if over else None,
-            "winners": state.winners() if over else [],
-            "outcome": _outcome(state),
+            "returns": self.returns(),
+            "winners": (self.outcome() or {}).get("winners", []),
+            "outcome": self.outcome(),
+            "waiting": self.waiting,
+            "clock": self.clock_view(),
+            "rated": self.times.rated,
+            "may": endings.allowed(self, holder),
+            "rating_changes": self.rating_changes,
             "legal": legal,
             "log": [entry.public() for entry in self.log_for(viewpoint)],
             "rematch": self.rematch,
@@ -568,6 +702,12 @@ class LiveGame:
         self._ending_cache = ((self.step, seat), found)
         return found
 
+    def clock_view(self) -> dict[str, Any]:
+        to_move = self.state.current_player()
+        running = to_move if to_move >= 0 and not self.over else None
+        return clock_view(self.control, [s.remaining for s in self.seats], running,
+                          self.times.turn_started, self.times.deadline, self.hub.clock.time())
+
     def _label(self, view: dict[str, Any], notation: str) -> str:
         try:
             label = action_label(self.name, view, notation, self.names)
@@ -602,12 +742,12 @@ class LiveGame:
         actions = [RecordedAction(-1 if entry.hidden else action, entry.text, player)
                    for entry, (player, action) in zip(self.log_for(viewpoint), self.moves,
                                                       strict=True)]
-        seats = [Seat(s.name, s.agent or s.kind) for s in self.seats]
-        over = self.state.is_terminal()
+        seats = [Seat(s.name, _agent_of(s)) for s in self.seats]
+        decided = self.times.ending is not None
         options = self.game.options if revealing else self.game.options_for(viewpoint)
         record = GameRecord(self.name, options, seats, actions,
-                            self.state.returns() if over else None, seed="live",
-                            created=self.created, outcome=_outcome(self.state),
+                            self.returns(), seed="live", created=self.created,
+                            outcome=self.outcome(), decided_by="server" if decided else None,
                             faults=[s.fault for s in self.seats if s.fault is not None])
         data = record.to_dict()
         data["viewer"] = "spectator" if viewpoint == SPECTATOR else viewpoint
@@ -623,6 +763,13 @@ class LiveGame:
         for _, action in self.moves[:step]:
             state.apply_action(action)
         to_move = state.current_player()
+        if step == self.step and self.times.ending is not None:  # the server's ruling
+            outcome = self.outcome()
+            assert outcome is not None
+            view = state.revealed_view() if self.revealing else state.view(viewpoint)
+            return {"step": step, "steps": self.step, "view": view,
+                    "to_move": None, "over": True, "winners": outcome["winners"],
+                    "outcome": outcome, "returns": self.returns()}
         over = state.is_terminal()
         view = state.revealed_view() if self.revealing else state.view(viewpoint)
         return {"step": step, "steps": self.step, "view": view,
@@ -636,6 +783,12 @@ def chat_json(message: StoredChat) -> dict[str, Any]:
     """A chat message as pages get it (its text is shown as text, never as markup)."""
     return {"number": message.number, "seat": message.seat, "name": message.name,
             "text": message.body, "sent": message.sent}
+
+
+def _agent_of(seat: StoredSeat) -> str:
+    if seat.replaced:  # a person, then a bot for the rest of the game
+        return f"person, then bot:{seat.agent} ({seat.replaced})"
+    return seat.agent or seat.kind
 
 
 def _outcome(state: State) -> dict[str, Any] | None:
@@ -656,6 +809,42 @@ def _moves_in(message: dict[str, Any]) -> list[tuple[int, int]] | None:
             return None
         pairs.append((pair[0], pair[1]))
     return pairs
+
+
+# What a move stores of the clock beside it (``LiveGame._clock_after``), as a broker message
+# carries it: the game's fields and each seat's time left. Nothing here is secret.
+CLOCK_FIELDS = {"turn_started": (float, type(None)), "deadline": (float, type(None)),
+                "finished": (float, type(None)), "rating_state": (str,)}
+
+
+def _clock_message(game: dict[str, Any], seats: dict[int, dict[str, Any]]) -> dict[str, Any]:
+    return {"game": {key: value for key, value in game.items() if key in CLOCK_FIELDS},
+            "seats": {str(seat): values["remaining"] for seat, values in seats.items()}}
+
+
+def _clock_in(message: dict[str, Any]) -> dict[str, Any] | None:
+    """The clock a broker message carries with its moves, or None (none, or not well
+    formed: the receiver reloads instead)."""
+    clock = message.get("clock")
+    if not isinstance(clock, dict) or not isinstance(clock.get("game"), dict) or \
+            not isinstance(clock.get("seats"), dict):
+        return None
+    game = {}
+    for key, value in clock["game"].items():
+        if key not in CLOCK_FIELDS:
+            return None
+        if type(value) is int:  # JSON may write a whole float as an int
+            value = float(value)
+        if not isinstance(value, CLOCK_FIELDS[key]):
+            return None
+        game[key] = value
+    seats = {}
+    for seat, value in clock["seats"].items():
+        if not (isinstance(seat, str) and seat.isdigit() and len(seat) < 4) or \
+                not (value is None or type(value) in (int, float)):
+            return None
+        seats[seat] = None if value is None else float(value)
+    return {"game": game, "seats": seats}
 
 
 def _without_player(view: dict[str, Any]) -> dict[str, Any]:

@@ -1,7 +1,9 @@
 """Seats and secrets: who sits where, each seat's secret, invites, and what a device holds.
 
 A seat is ``you`` or ``hotseat`` (played on the device that created the game), ``friend``
-(played by whoever first opens its invite link) or ``bot:SPEC`` (played on the server).
+(played by whoever first opens its invite link), ``open`` (taken by one click in the
+lobby) or ``bot:SPEC`` (played on the server). A seat a person takes remembers the player
+(``player_id``): that player holds it on every device they are logged in on.
 Every seat a person plays has a secret token, held only by that seat's devices: the
 creating device holds its own seats' tokens and the game's host token; a friend seat's
 token is made when its invite is spent, so only the joiner's device ever holds it. The
@@ -14,7 +16,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Collection, Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from quarkade.core.protocol import SPECTATOR
 from quarkade.server import bots
@@ -22,8 +24,8 @@ from quarkade.server.errors import ApiError
 from quarkade.server.inputs import small_number
 from quarkade.server.storage import StoredSeat
 
-YOU, HOTSEAT, FRIEND, BOT = "you", "hotseat", "friend", "bot"
-KINDS = (YOU, HOTSEAT, FRIEND, BOT)
+YOU, HOTSEAT, FRIEND, OPEN, BOT = "you", "hotseat", "friend", "open", "bot"
+KINDS = (YOU, HOTSEAT, FRIEND, OPEN, BOT)
 PUBLIC, UNLISTED = "public", "unlisted"
 VISIBILITIES = (PUBLIC, UNLISTED)
 COOKIE_PREFIX = "quarkade_"
@@ -71,10 +73,12 @@ def reveal_of(value: object, seats: Sequence[StoredSeat]) -> bool:
 
 
 def parse_seats(game: str, specs: Sequence[object], players: int, now: float,
-                invite_seconds: float, plugins: Collection[str] = ()) -> list[StoredSeat]:
-    """Seat choices (``you``, ``hotseat``, ``friend``, ``bot:greedy``) as seats with tokens
-    (friend seats get an invite code instead, until someone joins); a plug-in bot only if
-    ``plugins`` (the server's allow-list) names it."""
+                invite_seconds: float, player: tuple[str, str] | None = None,
+                plugins: Collection[str] = ()) -> list[StoredSeat]:
+    """Seat choices (``you``, ``hotseat``, ``friend``, ``open``, ``bot:greedy``) as seats
+    with tokens (friend seats get an invite code instead, until someone joins; open seats
+    wait for the lobby). ``player`` (id, name) is the creator, who sits at ``you``; a
+    plug-in bot only if ``plugins`` (the server's allow-list) names it."""
     if len(specs) != players:
         raise ApiError(400, f"{game} with {players} players needs {players} seat choices, "
                        f"got {len(specs)}")
@@ -89,7 +93,7 @@ def parse_seats(game: str, specs: Sequence[object], players: int, now: float,
         if kind not in KINDS or (kind == BOT) != bool(agent.strip()):
             shown = repr(raw) if len(repr(raw)) < 60 else repr(raw)[:57] + "..."
             raise ApiError(400, f"seat {seat}: {shown} is not a seat choice; choose you, "
-                           f"hotseat, friend or a bot ({names})")
+                           f"hotseat, friend, open or a bot ({names})")
         if kind == BOT:
             try:
                 spec = bots.check_spec(game, agent, plugins)
@@ -100,6 +104,11 @@ def parse_seats(game: str, specs: Sequence[object], players: int, now: float,
         elif kind == FRIEND:
             seats.append(StoredSeat(seat, kind, None, f"seat {seat}", new_token(), False,
                                     new_token(), now + invite_seconds))
+        elif kind == OPEN:
+            seats.append(StoredSeat(seat, kind, None, f"seat {seat}", None, False))
+        elif kind == YOU and player is not None:
+            seats.append(StoredSeat(seat, kind, None, player[1], new_token(), True,
+                                    player_id=player[0]))
         else:
             seats.append(StoredSeat(seat, kind, None, f"seat {seat}", new_token(), True))
     if sum(s.kind == YOU for s in seats) > 1:
@@ -114,13 +123,19 @@ def fresh_seats(seats: Sequence[StoredSeat], now: float, invite_seconds: float
     invite for a friend seat nobody joined, and no bot's fault."""
     fresh = []
     for s in seats:
-        if s.kind == BOT:  # a plug-in stopped in the last game gets a fresh start
-            fresh.append(replace(s, fault=None))
-        elif s.kind == FRIEND and not s.joined:
-            fresh.append(StoredSeat(s.seat, s.kind, None, s.name, new_token(), False,
-                                    new_token(), now + invite_seconds))
-        else:
-            fresh.append(StoredSeat(s.seat, s.kind, None, s.name, new_token(), True))
+        if s.kind == BOT and s.replaced:  # the person comes back for the rematch
+            fresh.append(StoredSeat(s.seat, OPEN if s.player_id else HOTSEAT, None, s.name,
+                                    new_token(), True, player_id=s.player_id))
+        elif s.kind == BOT:  # a new clock, and a plug-in stopped last game starts afresh
+            fresh.append(StoredSeat(s.seat, s.kind, s.agent, s.name, None, True))
+        elif s.kind in (FRIEND, OPEN) and not s.joined:
+            fresh.append(StoredSeat(s.seat, s.kind, None, s.name, None if s.kind == OPEN
+                                    else new_token(), False,
+                                    new_token() if s.kind == FRIEND else None,
+                                    now + invite_seconds if s.kind == FRIEND else None))
+        else:  # the same players at the same seats
+            fresh.append(StoredSeat(s.seat, s.kind, None, s.name, new_token(), True,
+                                    player_id=s.player_id))
     return fresh
 
 
@@ -153,10 +168,15 @@ class Holder:
         return min(self.seats) if self.seats else SPECTATOR
 
 
-def holder_for(tokens: Iterable[str], seats: Sequence[StoredSeat], host_token: str) -> Holder:
+def holder_for(tokens: Iterable[str], seats: Sequence[StoredSeat], host_token: str,
+               player: str | None = None, host_player: str | None = None) -> Holder:
+    """What a device holds: the seats whose secret it has, the seats its player sat at (a
+    bot's now if the player resigned or ran out of time: none), and host rights."""
     given = {t for t in tokens if t}
-    held = frozenset(s.seat for s in seats if s.token is not None and s.token in given)
-    return Holder(held, host_token in given)
+    held = frozenset(s.seat for s in seats if s.kind != BOT and (
+        (s.token is not None and s.token in given)
+        or (player is not None and s.player_id == player)))
+    return Holder(held, host_token in given or (player is not None and player == host_player))
 
 
 def tokens_in(cookie_value: str | None, extra: Iterable[str] = ()) -> list[str]:

@@ -36,6 +36,13 @@ def moved(page: Page, step: str | None) -> bool:
     return True
 
 
+def my_name(page: Any) -> str:
+    """The name this device plays as (the page header names it)."""
+    name = page.locator("#me").get_attribute("data-name")
+    assert name, "the page names no player"
+    return str(name)
+
+
 def store_position(db: str, game: str, moves: tuple[str, ...] | list[str],
                    bots: dict[int, str] | None = None, reveal: bool = False,
                    **options: Any) -> tuple[str, dict[int, str], State]:

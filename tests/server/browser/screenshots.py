@@ -8,7 +8,8 @@ are photographed at a stored position (a card chosen with its cells lit; a die b
 after a peek), on a desktop and on a phone; then a lesson, the hint panel and a review
 (``learning_shots``). The Decoherence deck builder is photographed with a deck built and
 tested (a short test: 50 games against each preset), and a Decoherence game between two
-devices with a few chat messages, each on a desktop and on a phone.
+devices with a few chat messages, each on a desktop and on a phone. The players' pages
+(the lobby, a player, a leaderboard, a game with clocks) come from ``players_shots``.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from quarkade.server.limits import Limits
 from quarkade.server.run import ServerThread
 from tests.conftest import CHROMIUM, CHROMIUM_ARGS
 from tests.games.card_commons.helpers import EXAMPLE_MOVES
-from tests.server.browser import decoherence, learning_shots
+from tests.server.browser import decoherence, learning_shots, players_shots
 from tests.server.browser.conftest import PHONE
 from tests.server.browser.helpers import store_position
 
@@ -54,7 +55,7 @@ def shoot_position(browser: Browser, server: ServerThread, name: str, game: str,
     """``docs/screenshots/<name>-game.png`` and ``<name>-phone.png``: seat 0 of a game stored
     after ``moves`` (seat 0 to move), after clicking ``click`` on its table if given."""
     game_id, tokens, _ = store_position(server.db, game, moves, bots, **options)
-    held = None  # the invite is spent once: the phone gets the desktop's cookie
+    held = None  # the invite is spent by the first device; the phone is the same player's
     for shot, options in (("game", {"viewport": {"width": 1280, "height": 860}}),
                           ("phone", {"viewport": PHONE, "device_scale_factor": 2,
                                      "is_mobile": True, "has_touch": True})):
@@ -72,6 +73,7 @@ def shoot_position(browser: Browser, server: ServerThread, name: str, game: str,
         page.screenshot(path=OUT / f"{name}-{shot}.png", full_page=True,
                         clip={"x": 0, "y": 0, "width": page.viewport_size["width"],
                               "height": height if shot == "phone" else 860})
+        held = context.storage_state()
         context.close()
 
 
@@ -177,6 +179,7 @@ def main() -> None:
         learning_shots.take_screenshots(browser, server.url, server.db, OUT)
         shoot_chat(browser, server)
         shoot_deck_builder(browser, server)
+        players_shots.take(browser, server, OUT, PHONE)
         browser.close()
     for shot in sorted(OUT.glob("*.png")):
         print(shot.relative_to(OUT.parents[1]))

@@ -20,6 +20,7 @@ from tests.server.browser.conftest import PHONE
 from tests.server.browser.helpers import (
     MY_TURN_OR_OVER,
     moved,
+    my_name,
     store_actions,
     store_position,
     stored_state,
@@ -86,7 +87,7 @@ def test_a_whole_game_against_a_bot_played_by_clicking(page: Page, server, optio
         page.wait_for_function(MY_TURN_OR_OVER)
         if page.locator("#game").get_attribute("data-over") == "yes":
             break
-        expect(page.locator("#status")).to_have_text("Your turn, seat 0 (you)")
+        expect(page.locator("#status")).to_have_text(f"Your turn, {my_name(page)} (you)")
         if turn == 1:
             audit(page, "Card Commons in play")
         # Every legal action is also a text button beside the table.
@@ -98,7 +99,8 @@ def test_a_whole_game_against_a_bot_played_by_clicking(page: Page, server, optio
     final = stored_state(server.db, game_id)
     assert final.is_terminal()
     winner = final.winner()
-    expect(page.locator(".cc-result")).to_contain_text(re.compile(f"seat {winner}", re.I))
+    who = {0: my_name(page), 1: "seat 1"}
+    expect(page.locator(".cc-result")).to_contain_text(re.compile(re.escape(who[winner]), re.I))
     expect(page.locator("#result")).to_contain_text("Game over:")
     expect(page.locator(".cc-seat .tag.win")).to_have_count(1)
     # Every card is where the engine says, drawn on the field or in a hand or thrown away.
@@ -110,12 +112,14 @@ def test_a_whole_game_against_a_bot_played_by_clicking(page: Page, server, optio
     expect(page.locator("#where")).to_have_text(f"step 0 of {steps}")
     page.click("#last")
     expect(page.locator("#where")).to_have_text(f"step {steps} of {steps}")
-    expect(page.locator(".cc-result")).to_contain_text(re.compile(f"seat {winner}", re.I))
+    who = {0: my_name(page), 1: "seat 1"}
+    expect(page.locator(".cc-result")).to_contain_text(re.compile(re.escape(who[winner]), re.I))
     expect(page.locator("button.cc-cell, button.cc-hand-card")).to_have_count(0)
     page.click("#first")
     expect(page.locator(".cc-head")).to_contain_text("A coin decides who opens.")
     page.click("#forward")
-    expect(page.locator(".cc-head")).to_contain_text(f"Seat {final.opener()}")
+    expect(page.locator(".cc-head")).to_contain_text(
+        re.compile(re.escape(who[final.opener()]), re.I))
 
 
 def open_seat(device, server, game_id: str, token: str, **context: object) -> Page:

@@ -16,6 +16,7 @@ from tests.server.browser.helpers import (
     MY_TURN_OR_OVER,
     STEP_CHANGED,
     moved,
+    my_name,
     store_actions,
     store_position,
     stored_state,
@@ -47,7 +48,7 @@ def time_deck_known(state: State, seat: int, names: dict[int, str]) -> list[str]
 
 def test_a_whole_game_against_a_bot_played_by_clicking(page: Page, server) -> None:
     game_id = start_game(page, server.url, 3, {1: "bot:greedy", 2: "bot:random"})
-    names = {0: "seat 0 (you)", 1: "seat 1 (greedy)", 2: "seat 2 (random)"}
+    names = {0: f"{my_name(page)} (you)", 1: "seat 1 (greedy)", 2: "seat 2 (random)"}
     expect(page.locator(".dc-seat")).to_have_count(3)
     bets = peeks = announced = 0
     for turn in range(400):
@@ -118,13 +119,13 @@ def test_each_seat_sees_only_its_own_peeks(device, server) -> None:
         pages[seat] = device(viewport=PHONE if seat else None)
         pages[seat].goto(f"{server.url}games/{game_id}/join/{tokens[seat]}")
         expect(pages[seat].locator(".dc-slot")).to_have_count(2)
-    names = {0: "seat 0", 1: "seat 1"}
+    names = {seat: my_name(page) for seat, page in pages.items()}
     for seat, page in pages.items():
         assert time_deck_on_page(page) == time_deck_known(state, seat, names)
     mine, theirs = pages[0].locator(".dc-slot").nth(1), pages[0].locator(".dc-slot").nth(0)
     expect(mine.locator(".dc-card")).to_have_text("alive")
     expect(theirs.locator(".dc-card")).to_have_text("?")
-    expect(theirs).to_contain_text("peeked by seat 1")
+    expect(theirs).to_contain_text(f"peeked by {names[1]}")
     expect(pages[0].locator(".dc-card.dead")).to_have_count(0)
     expect(pages[1].locator(".dc-slot").nth(0).locator(".dc-card")).to_have_text("dead")
     expect(pages[1].locator(".dc-slot").nth(1).locator(".dc-card")).to_have_text("?")
@@ -140,7 +141,7 @@ def test_each_seat_sees_only_its_own_peeks(device, server) -> None:
         # closer to it than seat 0's 3.
         expect(page.locator(".dc-last")).to_contain_text("first dead cat was card 1")
         expect(page.locator(".dc-last")).to_contain_text(
-            re.compile(r"seat 1( \(you\))? takes a cube"))
+            re.compile(re.escape(names[1]) + r"( \(you\))? takes a cube"))
         expect(page.locator(".dc-revealed .dc-card")).to_have_text(["dead"])
     assert pages[1].evaluate("document.documentElement.scrollWidth <= window.innerWidth")
 
@@ -159,6 +160,6 @@ def test_a_four_four_ending_reads_as_a_shared_win(page: Page, server) -> None:
                                        played, final)
     page.goto(f"{server.url}games/{game_id}/join/{tokens[0]}")
     expect(page.locator("#result")).to_have_text(
-        "Game over: seat 0 (you) and seat 1 share the win.")
+        f"Game over: {my_name(page)} (you) and seat 1 share the win.")
     expect(page.locator(".dc-seat.winner")).to_have_count(2)
     expect(page.locator("body")).not_to_contain_text("a draw")

@@ -29,7 +29,7 @@ from tests.server.browser.decoherence import (
     start_game,
     stored_game,
 )
-from tests.server.browser.helpers import moved
+from tests.server.browser.helpers import moved, my_name
 
 
 def test_a_whole_game_against_a_bot_played_by_clicking(page: Page, server) -> None:
@@ -37,7 +37,7 @@ def test_a_whole_game_against_a_bot_played_by_clicking(page: Page, server) -> No
     expect(page.locator(".dc-seat")).to_have_count(2)
     page.wait_for_function(MY_TURN_OR_OVER)
     audit(page, "Decoherence in play")
-    expect(page.locator(".dc-bottom .dc-name")).to_have_text("seat 0 (you)")
+    expect(page.locator(".dc-bottom .dc-name")).to_have_text(f"{my_name(page)} (you)")
     played = play_turns(page, 400, random.Random(8), keyboard_every=3)
     assert 0 < played < 400, played
     expect(page.locator("#game")).to_have_attribute("data-over", "yes")
@@ -111,8 +111,10 @@ def two_devices_play(device, server, seed: int) -> tuple[Page, bool]:
     assert "/join/" in invite
     guest = device(viewport=PHONE, is_mobile=True, has_touch=True)
     guest.goto(invite)
-    expect(guest.locator("#seats")).to_contain_text("seat 1 (you)")
-    expect(guest.locator(".dc-bottom .dc-name")).to_have_text("seat 1 (you)")
+    guest.fill("#option\\.deck1", "surge")  # each player chooses their own deck (issue 13)
+    guest.click("button:has-text('Take the seat')")
+    expect(guest.locator("#seats")).to_contain_text(f"{my_name(guest)} (you)")
+    expect(guest.locator(".dc-bottom .dc-name")).to_have_text(f"{my_name(guest)} (you)")
     pages = {0: host, 1: guest}
     rng = random.Random(5 + seed)
     checked_hidden_noun = False

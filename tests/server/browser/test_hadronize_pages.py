@@ -17,7 +17,7 @@ from quarkade.server.storage import Store, StoredSeat
 from quarkade.sim import play_match
 from tests.server.browser.accessibility import audit
 from tests.server.browser.conftest import PHONE
-from tests.server.browser.helpers import moved
+from tests.server.browser.helpers import moved, my_name
 
 MY_TURN_OR_OVER = """() => { const g = document.getElementById('game');
   return g.dataset.turn === 'mine' || g.dataset.over === 'yes'; }"""
@@ -57,7 +57,7 @@ def test_a_whole_game_against_a_bot_played_by_clicking(page: Page, server) -> No
         page.wait_for_function(MY_TURN_OR_OVER)
         if page.locator("#game").get_attribute("data-over") == "yes":
             break
-        expect(page.locator("#status")).to_have_text("Your turn, seat 0 (you)")
+        expect(page.locator("#status")).to_have_text(f"Your turn, {my_name(page)} (you)")
         if turn == 1:
             audit(page, "Hadronize in play")
         # Every legal move is a chamber button and a text button, and they agree.
@@ -84,7 +84,7 @@ def test_two_devices_play_one_table_by_invite_link(device, server) -> None:
     assert "/join/" in invite
     guest = device(viewport=PHONE, is_mobile=True, has_touch=True)
     guest.goto(invite)
-    expect(guest.locator("#seats")).to_contain_text("seat 1 (you)")
+    expect(guest.locator("#seats")).to_contain_text(f"{my_name(guest)} (you)")
     expect(host.locator("#seats")).not_to_contain_text("invited")  # the host saw them join
     pages = {0: host, 1: guest}
     for _ in range(6):
@@ -106,19 +106,21 @@ def test_two_devices_play_one_table_by_invite_link(device, server) -> None:
 
 def test_hot_seat_play_passes_one_device_from_seat_to_seat(page: Page, server) -> None:
     start_game(page, server.url, "hotseat")
+    names = {0: my_name(page), 1: "seat 1"}  # "me" at seat 0, another person at seat 1
     for _ in range(4):
         page.wait_for_function(MY_TURN_OR_OVER)
         if page.locator("#game").get_attribute("data-over") == "yes":
             break
-        mover = int(page.locator(".hz-chamber.to-move .hz-name span").first.inner_text()
-                    .split()[1])
+        shown = page.locator(".hz-chamber.to-move .hz-name span").first.inner_text()
+        mover = 0 if shown.startswith(names[0]) else 1
         # Hadronize hides nothing, so the page turns to the seat to move by itself.
-        expect(page.locator("#status")).to_have_text(f"Your turn, seat {mover} (you)")
+        expect(page.locator("#status")).to_have_text(f"Your turn, {names[mover]} (you)")
         assert "seat=" not in page.url or page.url.endswith(f"?seat={mover}")
         play_my_turn(page, 0)
         page.wait_for_function(MY_TURN_OR_OVER)
         if page.locator("#game").get_attribute("data-over") != "yes":
-            expect(page.locator("#status")).to_have_text(f"Your turn, seat {1 - mover} (you)")
+            expect(page.locator("#status")).to_have_text(
+                f"Your turn, {names[1 - mover]} (you)")
 
 
 def test_the_generic_page_plays_any_game_from_its_text_moves(page: Page, server) -> None:

@@ -230,6 +230,11 @@ class DecoherenceGame(Game):
     def new_initial_state(self) -> DecoherenceState:
         return DecoherenceState(self)
 
+    @classmethod
+    def seat_option_names(cls, seat: int) -> tuple[str, ...]:
+        """Each player picks their own deck on taking a seat (issue 13)."""
+        return (f"deck{seat}",)
+
     def options_for(self, player: int) -> dict[str, Any]:
         """With private decklists (D-21) another seat's deck option reads ``hidden``; a
         random deck stays ``random``, since its draws are in everyone's log anyway."""

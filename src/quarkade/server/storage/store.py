@@ -29,6 +29,7 @@ from sqlalchemy import (
     event,
     func,
     insert,
+    or_,
     select,
     update,
 )
@@ -50,6 +51,7 @@ from quarkade.server.storage.tables import (
     deck_tests_table,
     decks_table,
     games_table,
+    rating_changes_table,
     seats_table,
 )
 
@@ -71,6 +73,11 @@ class ValueTooLong(ValueError):
     """A value longer than its column allows (checked before the database sees it)."""
 
 
+class GameDecided(Exception):
+    """The server decided the game meanwhile (a resignation, a flag that fell, an abort):
+    nothing was stored."""
+
+
 @dataclass(frozen=True)
 class StoredSeat:
     seat: int
@@ -81,7 +88,26 @@ class StoredSeat:
     joined: bool
     invite: str | None = None
     invite_expires: float | None = None
+    player_id: str | None = None  # who sat here (issue 15)
+    remaining: float | None = None  # a real-time clock's seconds left at its turn's start
+    replaced: str | None = None  # why a bot took the seat over (resigned, out of time, ...)
     fault: Fault | None = None  # a plug-in bot stopped at this seat (it plays random)
+
+
+@dataclass(frozen=True)
+class GameTimes:
+    """What the server decides about a game beside its moves: when it started, its clock,
+    and an ending it ruled (resignation, time, abort); ``None`` fields are not set."""
+
+    time_control: str = "none"
+    started: float | None = None
+    finished: float | None = None
+    turn_started: float | None = None
+    deadline: float | None = None
+    ending: dict[str, Any] | None = None
+    rated: bool = False
+    rating_state: str = "none"
+    host_player: str | None = None
 
 
 @dataclass(frozen=True)
@@ -98,6 +124,7 @@ class StoredGame:
     visibility: str = "unlisted"
     reveal: bool = False
     chat: list[StoredChat] = field(default_factory=list)
+    times: GameTimes = GameTimes()
 
 
 @dataclass(frozen=True)
@@ -190,13 +217,13 @@ class Store:
 
     def create_game(self, game_id: str, game: str, options: dict[str, Any], host_token: str,
                     seats: Sequence[StoredSeat], visibility: str = "unlisted",
-                    reveal: bool = False) -> None:
+                    reveal: bool = False, time_control: str = "none",
+                    host_player: str | None = None) -> None:
         game_row = {"id": game_id, "game": game, "options": json.dumps(options),
                     "host_token": host_token, "visibility": visibility, "reveal": reveal,
-                    "created": datetime.now(UTC).isoformat(timespec="seconds")}
-        seat_rows = [{"game_id": game_id, "seat": s.seat, "kind": s.kind, "agent": s.agent,
-                      "name": s.name, "token": s.token, "joined": s.joined,
-                      "invite": s.invite, "invite_expires": s.invite_expires} for s in seats]
+                    "created": datetime.now(UTC).isoformat(timespec="seconds"),
+                    "time_control": time_control, "host_player": host_player}
+        seat_rows = [_seat_row(game_id, s) for s in seats]
         check_lengths(games_table, game_row)
         for row in seat_rows:
             check_lengths(seats_table, row)
@@ -215,19 +242,11 @@ class Store:
                                  .where(actions_table.c.game_id == game_id)
                                  .order_by(actions_table.c.step)).scalars().all()
             chat = self._chat(db, game_id, 0)
-        return StoredGame(
-            id=row.id, game=row.game, options=json.loads(row.options),
-            host_token=row.host_token, created=row.created,
-            seats=[_seat(s) for s in seats],
-            actions=list(actions),
-            returns=None if row.returns is None else json.loads(row.returns),
-            rematch=row.rematch, visibility=row.visibility, reveal=bool(row.reveal),
-            chat=chat)
+        return _stored_game(row, seats, list(actions), chat)
 
-    def changes_since(self, game_id: str, step: int) -> tuple[list[int], list[StoredSeat],
-                                                                str | None]:
-        """What another process may have changed: actions from ``step`` on, the seats and
-        the rematch."""
+    def changes_since(self, game_id: str, step: int) -> tuple[list[int], StoredGame]:
+        """What another process may have changed: actions from ``step`` on, and the game
+        as stored now (its seats, options, rematch, clock and ending)."""
         with self.engine.connect() as db:
             actions = db.execute(select(actions_table.c.action)
                                  .where(actions_table.c.game_id == game_id,
@@ -235,24 +254,109 @@ class Store:
                                  .order_by(actions_table.c.step)).scalars().all()
             seats = db.execute(select(seats_table).where(seats_table.c.game_id == game_id)
                                .order_by(seats_table.c.seat)).all()
-            rematch = db.execute(select(games_table.c.rematch)
-                                 .where(games_table.c.id == game_id)).scalar()
-        return list(actions), [_seat(s) for s in seats], rematch
+            row = db.execute(select(games_table).where(games_table.c.id == game_id)).one()
+        return list(actions), _stored_game(row, seats, [])
 
     def add_actions(self, game_id: str, first_step: int, moves: Sequence[tuple[int, int]],
-                    returns: list[float] | None) -> None:
+                    returns: list[float] | None, game: dict[str, Any] | None = None,
+                    seats: dict[int, dict[str, Any]] | None = None,
+                    now: float | None = None) -> None:
         """Append ``(player, action)`` pairs from ``first_step`` on, and the result if over;
-        ``StepTaken`` if a move is stored at one of those steps already."""
+        ``StepTaken`` if a move is stored at one of those steps already. ``game`` and
+        ``seats`` are column updates stored with the move (its clock); with them the move
+        is refused with ``GameDecided`` if the server decided the game meanwhile or, at
+        ``now``, the mover's time had run out."""
         try:
             with self.engine.begin() as db:
+                if game is not None or returns is not None:
+                    values = dict(game or {})
+                    if returns is not None:
+                        values["returns"] = json.dumps(returns)
+                    if values.get("outcome") is not None:
+                        values["outcome"] = json.dumps(values["outcome"])
+                    checked = update(games_table).where(games_table.c.id == game_id,
+                                                        games_table.c.ending.is_(None))
+                    if now is not None:
+                        checked = checked.where(or_(games_table.c.deadline.is_(None),
+                                                    games_table.c.deadline > now))
+                    if not db.execute(checked.values(**values)).rowcount:
+                        raise GameDecided(game_id)
                 db.execute(insert(actions_table), [
                     {"game_id": game_id, "step": first_step + i, "action": action,
                      "player": player} for i, (player, action) in enumerate(moves)])
-                if returns is not None:
-                    db.execute(update(games_table).where(games_table.c.id == game_id)
-                               .values(returns=json.dumps(returns)))
+                for seat, values in (seats or {}).items():
+                    db.execute(update(seats_table).where(seats_table.c.game_id == game_id,
+                                                         seats_table.c.seat == seat)
+                               .values(**values))
         except IntegrityError:
             raise StepTaken(f"step {first_step} of {game_id} is taken") from None
+
+    def decide(self, game_id: str, step: int, game: dict[str, Any],
+               seats: dict[int, dict[str, Any]], deadline: float | None = None) -> bool:
+        """Store what the server decided at ``step`` (an ending, a bot taking a seat over,
+        a clock), once: False if a move was stored meanwhile, the game was decided
+        already, or (with ``deadline``) the clock it expires changed. This is the claim
+        that makes one process, of several, apply a flag that fell."""
+        with self.engine.begin() as db:
+            last = db.execute(select(func.count()).select_from(actions_table).where(
+                actions_table.c.game_id == game_id)).scalar()
+            if last != step:
+                return False
+            query = update(games_table).where(games_table.c.id == game_id,
+                                              games_table.c.ending.is_(None))
+            if deadline is not None:
+                query = query.where(games_table.c.deadline == deadline)
+            values = dict(game)
+            if "ending" in values and values["ending"] is not None:
+                values["outcome"] = json.dumps({key: values["ending"][key] for key in
+                                                ("result", "winners", "ending")})
+                values["ending"] = json.dumps(values["ending"])
+            if "returns" in values and values["returns"] is not None:
+                values["returns"] = json.dumps(values["returns"])
+            if not db.execute(query.values(**values)).rowcount:
+                db.rollback()
+                return False
+            for seat, seat_values in seats.items():
+                db.execute(update(seats_table).where(seats_table.c.game_id == game_id,
+                                                     seats_table.c.seat == seat)
+                           .values(**seat_values))
+        return True
+
+    def update_game(self, game_id: str, **values: Any) -> None:
+        """Set columns of a game (its start, its options before it starts)."""
+        if "options" in values:
+            values["options"] = json.dumps(values["options"])
+        with self.engine.begin() as db:
+            db.execute(update(games_table).where(games_table.c.id == game_id).values(**values))
+
+    def expired(self, now: float, limit: int = 200) -> list[tuple[str, float]]:
+        """Games whose clock ran out by ``now``: ``(id, deadline)``, earliest first."""
+        with self.engine.connect() as db:
+            rows = db.execute(select(games_table.c.id, games_table.c.deadline).where(
+                games_table.c.deadline <= now, games_table.c.ending.is_(None))
+                .order_by(games_table.c.deadline).limit(limit)).all()
+        return [(r.id, r.deadline) for r in rows]
+
+    def next_deadline(self) -> float | None:
+        with self.engine.connect() as db:
+            found: float | None = db.execute(select(func.min(games_table.c.deadline)).where(
+                games_table.c.ending.is_(None))).scalar()
+        return found
+
+    def unrated_finished(self, limit: int = 100) -> list[str]:
+        """Rated games over whose ratings were not applied yet (a process stopped between)."""
+        with self.engine.connect() as db:
+            return list(db.execute(select(games_table.c.id).where(
+                games_table.c.rating_state == "pending").limit(limit)).scalars())
+
+    def set_unrated(self, game_id: str) -> bool:
+        """The hook for anything that makes a game unfit for ratings (a hint asked for, by
+        issue 19): the game stays unrated, unless its ratings were applied already."""
+        with self.engine.begin() as db:
+            changed = db.execute(update(games_table).where(
+                games_table.c.id == game_id, games_table.c.rating_state != "done").values(
+                rated=False, rating_state="none")).rowcount
+        return bool(changed)
 
     def set_rematch(self, game_id: str, rematch_id: str) -> bool:
         """Record the rematch unless one exists already; True if this call set it."""
@@ -265,7 +369,8 @@ class Store:
     def delete_game(self, game_id: str) -> None:
         """Remove a game that lost a race to exist (a second rematch)."""
         with self.engine.begin() as db:
-            for table in (actions_table, seats_table, bot_claims_table, chat_table):
+            for table in (actions_table, seats_table, bot_claims_table,
+                          rating_changes_table, chat_table):
                 db.execute(delete(table).where(table.c.game_id == game_id))
             db.execute(delete(games_table).where(games_table.c.id == game_id))
 
@@ -286,15 +391,38 @@ class Store:
 
     # -- seats ---------------------------------------------------------------------------
 
-    def join(self, game_id: str, seat: int, invite: str, token: str, now: float) -> bool:
-        """Spend ``invite`` on ``seat``: the seat's secret becomes ``token`` (the joiner's
-        alone) and the seat is joined; False if the invite is spent, wrong or expired."""
+    def join(self, game_id: str, seat: int, invite: str | None, token: str, now: float,
+             player_id: str | None = None, name: str | None = None,
+             seat_options: dict[str, Any] | None = None) -> bool:
+        """Fill ``seat``: spend its ``invite`` (a friend seat), or with ``invite`` None take
+        it from the lobby (an open seat). The seat's secret becomes ``token`` (the joiner's
+        alone), it remembers ``player_id`` and ``name``, and ``seat_options`` (the options
+        that seat chooses, such as its deck) join the game's options. False if the invite
+        is spent, wrong or expired, or the open seat was taken."""
         with self.engine.begin() as db:
-            changed = db.execute(update(seats_table).where(
-                seats_table.c.game_id == game_id, seats_table.c.seat == seat,
-                seats_table.c.invite == invite, seats_table.c.invite_expires > now).values(
-                token=token, invite=None, invite_expires=None, joined=True)).rowcount
-        return bool(changed)
+            query = update(seats_table).where(seats_table.c.game_id == game_id,
+                                              seats_table.c.seat == seat,
+                                              seats_table.c.joined.is_(False))
+            if invite is None:
+                query = query.where(seats_table.c.kind == "open")
+            else:
+                query = query.where(seats_table.c.invite == invite,
+                                    seats_table.c.invite_expires > now)
+            values: dict[str, Any] = {"token": token, "invite": None, "invite_expires": None,
+                                      "joined": True}
+            if player_id is not None:
+                values["player_id"] = player_id
+            if name is not None:
+                values["name"] = name
+            if not db.execute(query.values(**values)).rowcount:
+                return False
+            if seat_options:
+                current = db.execute(select(games_table.c.options).where(
+                    games_table.c.id == game_id).with_for_update()).scalar()
+                merged = {**json.loads(current or "{}"), **seat_options}
+                db.execute(update(games_table).where(games_table.c.id == game_id)
+                           .values(options=json.dumps(merged)))
+        return True
 
     def renew_invite(self, game_id: str, seat: int, invite: str, expires: float) -> bool:
         with self.engine.begin() as db:
@@ -426,12 +554,10 @@ class Store:
     def set_fault(self, game_id: str, fault: Fault) -> bool:
         """Flag ``fault.seat`` with ``fault`` (its public part) unless it is flagged
         already; True if this call flagged it."""
-        public = {"agent": fault.agent, "move": fault.move, "kind": fault.kind,
-                  "message": fault.message}
         with self.engine.begin() as db:
             changed = db.execute(update(seats_table).where(
                 seats_table.c.game_id == game_id, seats_table.c.seat == fault.seat,
-                seats_table.c.fault.is_(None)).values(fault=json.dumps(public))).rowcount
+                seats_table.c.fault.is_(None)).values(fault=_public_fault(fault))).rowcount
         return bool(changed)
 
     def claim_bot_turn(self, game_id: str, step: int, owner: str, now: float,
@@ -471,10 +597,38 @@ class Store:
             db.execute(select(1))
 
 
-def _seat(row: Any) -> StoredSeat:
-    fault = None if row.fault is None else Fault(row.seat, **json.loads(row.fault))
-    return StoredSeat(row.seat, row.kind, row.agent, row.name, row.token, bool(row.joined),
-                      row.invite, row.invite_expires, fault)
+def _seat_row(game_id: str, s: StoredSeat) -> dict[str, Any]:
+    return {"game_id": game_id, "seat": s.seat, "kind": s.kind, "agent": s.agent,
+            "name": s.name, "token": s.token, "joined": s.joined, "invite": s.invite,
+            "invite_expires": s.invite_expires, "player_id": s.player_id,
+            "remaining": s.remaining, "replaced": s.replaced,
+            "fault": None if s.fault is None else _public_fault(s.fault)}
+
+
+def _public_fault(fault: Fault) -> str:
+    """A fault as a seat row keeps it: what anyone may read, never its detail."""
+    return json.dumps({"agent": fault.agent, "move": fault.move, "kind": fault.kind,
+                       "message": fault.message})
+
+
+def _stored_seat(s: Any) -> StoredSeat:
+    fault = None if s.fault is None else Fault(s.seat, **json.loads(s.fault))
+    return StoredSeat(s.seat, s.kind, s.agent, s.name, s.token, bool(s.joined), s.invite,
+                      s.invite_expires, s.player_id, s.remaining, s.replaced, fault)
+
+
+def _stored_game(row: Any, seats: Sequence[Any], actions: list[int],
+                 chat: list[StoredChat] | None = None) -> StoredGame:
+    times = GameTimes(row.time_control, row.started, row.finished, row.turn_started,
+                      row.deadline, None if row.ending is None else json.loads(row.ending),
+                      bool(row.rated), row.rating_state, row.host_player)
+    return StoredGame(
+        id=row.id, game=row.game, options=json.loads(row.options),
+        host_token=row.host_token, created=row.created,
+        seats=[_stored_seat(s) for s in seats], actions=actions,
+        returns=None if row.returns is None else json.loads(row.returns),
+        rematch=row.rematch, visibility=row.visibility, reveal=bool(row.reveal),
+        chat=chat or [], times=times)
 
 
 def check_lengths(table: Table, row: dict[str, Any]) -> None:

@@ -4,8 +4,15 @@ Only plain SQL types are used, so the same tables work on SQLite and PostgreSQL.
 migrations are the truth about the schema; these definitions are what the queries use,
 and a test checks that they agree with a database migrated to the head.
 
-Room to grow: a later ``players`` table (names, sessions) joins ``seats`` through a new
-nullable ``seats.player_id``, added by its own migration.
+Players (issue 15, migration ``0005``): ``players`` holds names, password hashes and
+settings; a seat remembers who sat there (``seats.player_id``); a game keeps its time
+control, its clock (``turn_started``, ``deadline``; each seat's ``remaining`` time), an
+ending the server decided (resigned, out of time, aborted, abandoned) and whether it is
+rated; ``ratings`` and ``rating_changes`` keep what rated games did.
+
+At the table (issue 16, migration ``0006``): whether a game shows every hidden card once
+it is over (``games.reveal``), its ``chat``, the players' saved ``decks`` (``owner`` is
+the player's id) and the runs of "test this deck" (``deck_tests``).
 """
 
 from __future__ import annotations
@@ -14,6 +21,7 @@ from sqlalchemy import (
     Boolean,
     Column,
     Float,
+    Index,
     Integer,
     MetaData,
     String,
@@ -35,8 +43,20 @@ games_table = Table(
     Column("returns", Text),  # JSON, once the game is over
     Column("rematch", String(32)),  # the id of the rematch, once someone asked for one
     Column("visibility", String(16), nullable=False),  # public or unlisted
-    # Issue 16 (0005): show every hidden card once the game is over (chosen at creation,
-    # shown to every seat before it joins).
+    # Issue 15 (migration 0005):
+    Column("time_control", String(32), nullable=False, server_default="none"),
+    Column("started", Float),  # when every seat was filled and the game began
+    Column("finished", Float),  # when it ended (by its rules or by the server)
+    Column("turn_started", Float),  # when the seat to move began its turn
+    Column("deadline", Float),  # when the seat to move runs out of time (None: no clock)
+    Column("ending", Text),  # JSON outcome the server decided (resigned, out of time, ...)
+    Column("outcome", Text),  # JSON: how it ended (the rules' or the server's), for lists
+    Column("rated", Boolean, nullable=False, server_default=false()),  # hints set it false
+    Column("rating_state", String(8), nullable=False, server_default="none"),  # pending, done
+    Column("host_player", String(32)),  # the player who made the game
+    Index("games_deadline", "deadline"),
+    # Issue 16 (migration 0006): show every hidden card once the game is over (chosen at
+    # creation, shown to every seat before it joins).
     Column("reveal", Boolean, nullable=False, server_default=false()),
 )
 
@@ -56,6 +76,11 @@ seats_table = Table(
     # A stopped plug-in bot's fault as anyone may read it (JSON: agent, move, kind,
     # message; never its detail): the seat then plays random (migration 0003).
     Column("fault", Text),
+    # Issue 15 (migration 0005):
+    Column("player_id", String(32)),  # the player who sat here (None: a bot, a hot seat)
+    Column("remaining", Float),  # a real-time clock's seconds left, at the turn's start
+    Column("replaced", String(16)),  # why a bot took over: resigned, out of time, abandoned
+    Index("seats_player", "player_id"),
 )
 
 actions_table = Table(
@@ -77,7 +102,7 @@ bot_claims_table = Table(
 )
 
 # Issue 19, the learning features (quarkade.server.learn_store): the lessons each learner
-# finished (a device id until players have accounts), the real game a learner started as a
+# finished (a signed-in player's id, else a device id), the real game a learner started as a
 # tutorial's last lesson, the seats of a game that asked for a hint (such a game is never
 # rated) and finished reviews, cached with their game (per viewer: a seat, or "all").
 learn_progress_table = Table(
@@ -110,7 +135,52 @@ game_reviews_table = Table(
     Column("created", String(32), nullable=False),
 )
 
-# Issue 16 (0005): a game's chat, in the order sent; written only by seated players.
+players_table = Table(
+    "players", metadata,
+    Column("id", String(32), primary_key=True),
+    Column("name", String(20), nullable=False),  # as the player typed it
+    Column("name_key", String(20), nullable=False, unique=True),  # lower case: unique
+    Column("password", String(200)),  # argon2 hash once the name is claimed; None: a guest
+    Column("created", Float, nullable=False),
+    Column("settings", Text, nullable=False, server_default="{}"),  # JSON: sound, notify
+    Column("session_gen", Integer, nullable=False, server_default="0"),  # bump: log out all
+)
+
+# Server-wide values every process must agree on (the session cookie's signing key).
+server_settings_table = Table(
+    "server_settings", metadata,
+    Column("key", String(64), primary_key=True),
+    Column("value", Text, nullable=False),
+)
+
+# A rating per subject (a player id, or "bot:LEVEL"), game and player count (OpenSkill).
+ratings_table = Table(
+    "ratings", metadata,
+    Column("subject", String(40), primary_key=True),
+    Column("game", String(64), primary_key=True),
+    Column("players", Integer, primary_key=True),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("games", Integer, nullable=False),
+    Column("updated", Float, nullable=False),
+)
+
+# What one rated game did to each seat's rating (the result panel, rating history).
+rating_changes_table = Table(
+    "rating_changes", metadata,
+    Column("game_id", String(32), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("subject", String(40), nullable=False),
+    Column("game", String(64), nullable=False),
+    Column("players", Integer, nullable=False),
+    Column("before", Float, nullable=False),  # shown ratings, before and after
+    Column("after", Float, nullable=False),
+    Column("at", Float, nullable=False),
+    Index("rating_changes_subject", "subject", "game", "players"),
+)
+
+# Issue 16 (migration 0006): a game's chat, in the order sent; written only by seated
+# players.
 chat_table = Table(
     "chat", metadata,
     Column("game_id", String(32), primary_key=True),

@@ -37,12 +37,31 @@ export function turnText(table) {
   return `Waiting for ${seatName(table, table.to_move)}`;
 }
 
-// The server's outcome (State.outcome()): a win, a shared win or a draw, and who won.
+// The server's outcome (State.outcome(), or the server's own ruling: a resignation, a
+// flag that fell, a seat abandoned, an abort): who won, and how when the server decided.
+const RULED = { resigned: "resigned", "out of time": "ran out of time",
+  abandoned: "abandoned the game" };
+
 export function resultText(table) {
   const outcome = table.outcome || { result: "draw", winners: [] };
+  if (outcome.result === "aborted") return "Game aborted: no result.";
   if (outcome.result === "draw") return "Game over: a draw.";
   const names = outcome.winners.map((seat) => seatName(table, seat)).join(" and ");
-  return `Game over: ${names} ${outcome.result === "shared win" ? "share the win" : "wins"}.`;
+  const loser = outcome.result === "win" && RULED[outcome.ending] && table.seats.length === 2
+    ? ` (${seatName(table, 1 - outcome.winners[0])} ${RULED[outcome.ending]})` : "";
+  return `Game over: ${names} ${outcome.result === "shared win" ? "share the win" : "wins"}${loser}.`;
+}
+
+// A clock's time as people read it: 4:59, 0:07.3 under ten seconds, 2 d 23 h for days.
+export function clockText(seconds) {
+  if (seconds === null || seconds === undefined) return "";
+  const s = Math.max(0, seconds);
+  if (s >= 86400) return `${Math.floor(s / 86400)} d ${Math.floor((s % 86400) / 3600)} h`;
+  if (s >= 3600) return `${Math.floor(s / 3600)} h ${String(Math.floor((s % 3600) / 60)).padStart(2, "0")} min`;
+  const minutes = Math.floor(s / 60);
+  const rest = s - minutes * 60;
+  return s < 10 ? `${minutes}:${rest.toFixed(1).padStart(4, "0")}`
+    : `${minutes}:${String(Math.floor(rest)).padStart(2, "0")}`;
 }
 
 // The log line of an entry: the game's words when it has them, else who did what.

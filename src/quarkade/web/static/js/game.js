@@ -1,11 +1,15 @@
 // The game page, for any game: the live table of one seat (or a spectator's), its moves as
-// buttons, the log, the seats and invite links, the result and a rematch, and the chat.
-// Live over a WebSocket that reconnects and catches up; the server sends a whole snapshot
-// each time, and chat messages as they come. Other seats' moves are announced in a polite
-// live region; after a move the focus stays on the table (or the next move); a move that
-// ends the game without the mover winning asks first.
+// buttons, the log, the seats and invite links, the clocks, resign and abort (confirmed
+// first), the result with rating changes and a rematch, and the chat. Live over a WebSocket
+// that reconnects and catches up; the server sends a whole snapshot each time, and chat
+// messages as they come. When it becomes this device's turn the tab's title and icon
+// change, and (as the player chose) a sound plays and a notification appears; so does one
+// when a watched game ends. Other seats' moves are announced in a polite live region;
+// after a move the focus stays on the table (or the next move); a move that ends the game
+// without the mover winning asks first.
 import {
-  drawTable, h, keepFocus, loadRenderer, localTime, logText, resultText, seatName, turnText,
+  clockText, drawTable, fetchJSON, h, keepFocus, loadRenderer, localTime, logText, resultText,
+  seatName, turnText,
 } from "./common.js";
 
 const root = document.getElementById("game");
@@ -21,6 +25,12 @@ let table = null;
 let pending = false;
 let retries = 0;
 let handover = null;  // the held seat waiting for this device to be passed to it
+let receivedAt = 0;  // when the last snapshot came (the clocks count down from it)
+let wasMyTurn = false;
+let wasOver = null;
+let settings = { sound: false, notify: false };
+let audio = null;
+const baseTitle = document.title;
 let refocus = false;  // a move was made from this page: keep the focus on the table
 let announced = null;  // the last log step announced in the live region
 const chat = [];  // the chat messages, in order
@@ -45,9 +55,11 @@ function receive(message) {
     if (table && message.step < table.step && message.id === table.id) return;
     root.dataset.server = message.server || "";  // which server process this page talks to
     table = message;
+    receivedAt = performance.now();
     pending = false;
     problem("");
     draw();
+    alertIfNeeded();
     announce();
   } else if (message.type === "chat") {
     receiveChat(message);
@@ -74,15 +86,21 @@ async function act(action) {
   draw();
 }
 
-// A move after which the game is over without the mover winning: ask first (a dialog
-// that keeps the keyboard inside it; Escape or Cancel plays nothing).
+// A move after which the game is over without the mover winning: ask first.
 function confirmEnding(move) {
-  const dialog = el("confirm");
   const what = move.label || move.text;
-  el("confirm-text").textContent = move.ends === "draw"
-    ? `"${what}" ends the game in a draw.`
-    : `"${what}" ends the game, and you lose.`;
-  el("confirm-yes").textContent = move.ends === "draw" ? `Play it: a draw` : `Play it and lose`;
+  return ask("Play this move?", move.ends === "draw" ? `"${what}" ends the game in a draw.`
+    : `"${what}" ends the game, and you lose.`,
+  move.ends === "draw" ? "Play it: a draw" : "Play it and lose");
+}
+
+// A question in a modal dialog (the keyboard stays inside it; Escape or Cancel says no);
+// the focus goes back where it was when the answer is no.
+function ask(title, question, yes = "Yes") {
+  const dialog = el("confirm");
+  el("confirm-title").textContent = title;
+  el("confirm-text").textContent = question;
+  el("confirm-yes").textContent = yes;
   const before = document.activeElement;
   return new Promise((resolve) => {
     const done = (answer) => {
@@ -124,17 +142,20 @@ function draw() {
   } else {
     handover = null;
   }
-  status(handover !== null ? `Pass the device to ${seatName(table, handover)}` : turnText(table));
+  status(handover !== null ? `Pass the device to ${seatName(table, handover)}`
+    : table.waiting ? waitingText() : turnText(table));
   el("replay-link").href = `/games/${gameId}/replay${table.viewpoint === null ? "" : `?seat=${table.viewpoint}`}`;
   drawRevealNote();
   keepFocus(root, () => {
     drawMainTable();
     drawMoves();
     drawResult();
+    drawActions();
     drawSeats();
     drawLog();
     drawChatForm();
   }, refocus ? nextFocus : null);
+  drawClocks();
   if (!pending && document.activeElement && document.activeElement !== document.body) {
     refocus = false;
   }
@@ -170,6 +191,126 @@ function drawRevealNote() {
     : table.reveal ? "Every hidden card will be shown to everyone once the game is over."
       : "Hidden cards stay hidden after the game.";
 }
+
+function waitingText() {
+  const open = table.seats.filter((s) => !s.joined).map((s) => `seat ${s.seat}`);
+  return `Waiting for players: ${open.join(", ")} not taken yet. The game starts when every seat is filled.`;
+}
+
+// -- clocks: the server keeps them; the page counts down from its last snapshot ----------
+
+function drawClocks() {
+  const box = el("clocks");
+  const clock = table.clock;
+  if (!clock || clock.kind === "none" || table.waiting) { box.hidden = true; return; }
+  box.hidden = false;
+  box.dataset.control = clock.control;
+  const seats = clock.kind === "realtime" ? table.seats.map((s) => s.seat)
+    : (clock.running === null ? [] : [clock.running]);
+  box.replaceChildren(h("span", { class: "muted" }, clock.label),
+    ...seats.map((s) => h("span", {
+      class: `clock${clock.running === s ? " running" : ""}`, dataset: { seat: String(s) },
+    }, h("span", { class: "who" }, seatName(table, s)), " ", h("strong", { class: "time" }, ""))));
+  tick();
+}
+
+function tick() {
+  if (!table || !table.clock || table.clock.kind === "none") return;
+  const clock = table.clock;
+  const passed = (performance.now() - receivedAt) / 1000;
+  for (const node of el("clocks").querySelectorAll(".clock")) {
+    const s = Number(node.dataset.seat);
+    const left = s === clock.running ? clock.left - passed : clock.remaining[s];
+    node.querySelector(".time").textContent = clockText(left);
+    node.classList.toggle("low", s === clock.running && left < 20 && clock.kind === "realtime");
+  }
+}
+setInterval(tick, 200);
+
+// -- resign, abort, claim an abandoned seat: confirmed first ------------------------------
+
+function drawActions() {
+  const may = table.may || { resign: [], abort: false, claim: [] };
+  const mine = table.viewpoint !== null && may.resign.includes(table.viewpoint);
+  el("actions-box").hidden = !(mine || may.abort || may.claim.length);
+  el("resign").hidden = !mine;
+  el("abort").hidden = !may.abort;
+  el("claims").replaceChildren(...may.claim.map((s) => h("button", {
+    type: "button", dataset: { key: `claim-${s}` },
+    onclick: () => confirmThen(`Claim that ${seatName(table, s)} abandoned the game?`,
+      { type: "claim", seat: s }),
+  }, `${seatName(table, s)} abandoned: claim`)));
+}
+
+async function confirmThen(question, message) {
+  if (!(await ask("Are you sure?", question))) return;
+  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+}
+
+el("resign").addEventListener("click", () => confirmThen(
+  table.seats.length === 2 ? "Resign? You lose this game."
+    : "Resign? A bot plays your seat for the rest of the game, and you finish last.",
+  { type: "resign" }));
+el("abort").addEventListener("click", () => confirmThen(
+  "Abort the game? It ends with no result.", { type: "abort" }));
+
+// -- your turn: title, icon, sound, notification --------------------------------------------
+
+function alertIfNeeded() {
+  const mine = !table.over && table.legal.length > 0;
+  document.title = mine ? `\u25B6 Your turn - ${baseTitle}` : baseTitle;
+  const icon = document.querySelector("link[rel=icon]");
+  if (icon) icon.href = mine ? "/static/favicon-turn.svg" : "/static/favicon.svg";
+  if (mine && !wasMyTurn) {
+    if (settings.sound) beep();
+    notify(`Your turn in ${baseTitle.split(" - ")[0]}`, turnText(table));
+  }
+  if (table.over && wasOver === false) notify(`${baseTitle.split(" - ")[0]} is over`, resultText(table));
+  wasMyTurn = mine;
+  wasOver = table.over;
+}
+
+function notify(title, body) {
+  if (!settings.notify || !("Notification" in window) || Notification.permission !== "granted") return;
+  if (!document.hidden) return;
+  try { new Notification(title, { body, icon: "/static/favicon-turn.svg" }); } catch { /* none */ }
+}
+
+function beep() {
+  try {
+    audio = audio || new AudioContext();
+    const tone = audio.createOscillator();
+    const gain = audio.createGain();
+    tone.frequency.value = 660;
+    gain.gain.setValueAtTime(0.15, audio.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.3);
+    tone.connect(gain).connect(audio.destination);
+    tone.start();
+    tone.stop(audio.currentTime + 0.3);
+    root.dataset.beeps = String(Number(root.dataset.beeps || 0) + 1);
+  } catch { /* no sound here */ }
+}
+
+async function loadSettings() {
+  try {
+    settings = (await fetchJSON("/api/me")).settings;
+  } catch { return; }
+  el("sound").checked = settings.sound;
+  el("notify").checked = settings.notify;
+}
+
+async function saveSetting(key, value) {
+  settings[key] = value;
+  if (key === "notify" && value && "Notification" in window && Notification.permission === "default") {
+    await Notification.requestPermission();
+  }
+  if (key === "sound" && value) beep();  // a click is a gesture: sound may start now
+  await fetch("/api/me", { method: "POST", headers: { "content-type": "application/json",
+    accept: "application/json" }, body: JSON.stringify({ settings: { [key]: value } }) });
+}
+el("sound").addEventListener("change", (event) => saveSetting("sound", event.target.checked));
+el("notify").addEventListener("change", (event) => saveSetting("notify", event.target.checked));
+
 
 function drawMainTable() {
   const container = el("table");
@@ -209,6 +350,20 @@ function drawResult() {
   if (!table.over) return;
   const flagged = (table.flagged || []).map((fault) => ` Flagged: ${fault.message}.`).join("");
   el("result").textContent = resultText(table) + flagged;
+  const changes = new Map((table.rating_changes || []).map((c) => [c.seat, c]));
+  const outcome = table.outcome || { winners: [] };
+  el("result-table").replaceChildren(...table.seats.map((s) => {
+    const change = changes.get(s.seat);
+    const result = outcome.result === "aborted" ? "-" : outcome.winners.includes(s.seat)
+      ? (outcome.result === "shared win" ? "shared win" : "won")
+      : outcome.result === "draw" ? "draw" : s.replaced ? `lost (${s.replaced})` : "lost";
+    const delta = change ? change.after - change.before : null;
+    return h("tr", { dataset: { seat: String(s.seat) } },
+      h("td", {}, seatName(table, s.seat)), h("td", {}, result),
+      h("td", { class: "score" }, table.returns ? String(table.returns[s.seat]) : ""),
+      h("td", { class: "rating-change" }, change
+        ? `${change.after} (${delta >= 0 ? "+" : ""}${delta})` : ""));
+  }));
   const button = el("rematch");
   const atTable = table.held.length > 0 || table.invites !== undefined;
   button.hidden = !atTable;
@@ -227,6 +382,8 @@ function drawSeats() {
     const link = invite ? new URL(invite.url, location.href).href : null;
     return h("li", {},
       h("span", {}, seatName(table, entry.seat)),
+      entry.replaced ? h("span", { class: "tag" }, `bot since: ${entry.replaced}`) : null,
+      !entry.joined && entry.kind === "open" ? h("span", { class: "tag" }, "open") : null,
       table.to_move === entry.seat && !table.over ? h("span", { class: "tag turn" }, "to move") : null,
       entry.kind === "friend" && !entry.joined ? h("span", { class: "tag" }, "invited") : null,
       stopped.has(entry.seat) ? h("span", { class: "tag", title: stopped.get(entry.seat) },
@@ -353,4 +510,5 @@ document.addEventListener("keydown", (event) => {
 });
 el("every-action").addEventListener("change", () => table && drawLog());
 
+loadSettings();
 connect();

@@ -1,0 +1,165 @@
+"""Queries about players: their names, passwords and settings, the session key, and the
+games each sat in (for ``/me`` and ``/players/<name>``).
+
+Like ``Store``'s, every method blocks; the server calls them through ``Store.run``.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import and_, insert, select, update
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
+
+from quarkade.server.storage.tables import (
+    games_table,
+    players_table,
+    seats_table,
+    server_settings_table,
+)
+
+SESSION_KEY = "session_secret"
+
+
+class NameTaken(ValueError):
+    """Another player has that name (names are unique whatever their case)."""
+
+
+@dataclass(frozen=True)
+class StoredPlayer:
+    id: str
+    name: str
+    password: str | None  # the argon2 hash; None while a guest
+    created: float
+    settings: dict[str, Any]
+    session_gen: int
+
+    @property
+    def guest(self) -> bool:
+        return self.password is None
+
+
+class PlayerQueries:
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    def session_secret(self) -> str:
+        """The key that signs session cookies, made once and shared by every process."""
+        with self.engine.connect() as db:
+            found: str | None = db.execute(select(server_settings_table.c.value).where(
+                server_settings_table.c.key == SESSION_KEY)).scalar()
+        if found:
+            return found
+        try:
+            with self.engine.begin() as db:
+                db.execute(insert(server_settings_table).values(
+                    key=SESSION_KEY, value=secrets.token_urlsafe(48)))
+        except IntegrityError:
+            pass  # another process made it first: use theirs
+        return self.session_secret()
+
+    def create(self, player_id: str, name: str, now: float) -> StoredPlayer:
+        try:
+            with self.engine.begin() as db:
+                db.execute(insert(players_table).values(
+                    id=player_id, name=name, name_key=name.lower(), created=now,
+                    settings="{}", session_gen=0))
+        except IntegrityError:
+            raise NameTaken(name) from None
+        return StoredPlayer(player_id, name, None, now, {}, 0)
+
+    def get(self, player_id: str) -> StoredPlayer | None:
+        with self.engine.connect() as db:
+            row = db.execute(select(players_table).where(players_table.c.id == player_id)
+                             ).first()
+        return None if row is None else _player(row)
+
+    def by_name(self, name: str) -> StoredPlayer | None:
+        with self.engine.connect() as db:
+            row = db.execute(select(players_table).where(
+                players_table.c.name_key == name.lower())).first()
+        return None if row is None else _player(row)
+
+    def names(self, player_ids: list[str]) -> dict[str, str]:
+        if not player_ids:
+            return {}
+        with self.engine.connect() as db:
+            rows = db.execute(select(players_table.c.id, players_table.c.name).where(
+                players_table.c.id.in_(player_ids))).all()
+        return {r.id: r.name for r in rows}
+
+    def rename(self, player_id: str, name: str) -> None:
+        """A new name, shown at every seat the player holds or held."""
+        try:
+            with self.engine.begin() as db:
+                db.execute(update(players_table).where(players_table.c.id == player_id)
+                           .values(name=name, name_key=name.lower()))
+                db.execute(update(seats_table).where(seats_table.c.player_id == player_id)
+                           .values(name=name))
+        except IntegrityError:
+            raise NameTaken(name) from None
+
+    def set_password(self, player_id: str, password_hash: str) -> int:
+        """Claim the name (or change its password): other sessions are logged out; returns
+        the new session generation."""
+        with self.engine.begin() as db:
+            db.execute(update(players_table).where(players_table.c.id == player_id).values(
+                password=password_hash, session_gen=players_table.c.session_gen + 1))
+            generation: int = db.execute(select(players_table.c.session_gen).where(
+                players_table.c.id == player_id)).scalar_one()
+        return generation
+
+    def rehash(self, player_id: str, password_hash: str) -> None:
+        with self.engine.begin() as db:
+            db.execute(update(players_table).where(players_table.c.id == player_id)
+                       .values(password=password_hash))
+
+    def set_settings(self, player_id: str, settings: dict[str, Any]) -> None:
+        with self.engine.begin() as db:
+            db.execute(update(players_table).where(players_table.c.id == player_id)
+                       .values(settings=json.dumps(settings)))
+
+    def games_of(self, player_id: str, public_only: bool, limit: int = 200
+                 ) -> list[dict[str, Any]]:
+        """The games ``player_id`` sat in, newest first: each with its seats (only public
+        games when ``public_only``)."""
+        mine = select(seats_table.c.game_id, seats_table.c.seat).where(
+            seats_table.c.player_id == player_id).subquery()
+        query = select(games_table, mine.c.seat.label("my_seat")).join(
+            mine, mine.c.game_id == games_table.c.id)
+        if public_only:
+            query = query.where(games_table.c.visibility == "public")
+        query = query.order_by(games_table.c.created.desc(), games_table.c.id).limit(limit)
+        with self.engine.connect() as db:
+            rows = db.execute(query).all()
+            ids = [r.id for r in rows]
+            seats = db.execute(select(seats_table).where(and_(
+                seats_table.c.game_id.in_(ids)))).all() if ids else []
+        by_game: dict[str, list[Any]] = {}
+        for seat in sorted(seats, key=lambda s: s.seat):
+            by_game.setdefault(seat.game_id, []).append(seat)
+        found: dict[str, dict[str, Any]] = {}
+        for r in rows:
+            entry = found.setdefault(r.id, {
+                "id": r.id, "game": r.game, "created": r.created,
+                "visibility": r.visibility, "time_control": r.time_control,
+                "started": r.started, "finished": r.finished, "returns":
+                None if r.returns is None else json.loads(r.returns),
+                "ending": None if r.ending is None else json.loads(r.ending),
+                "outcome": None if r.outcome is None else json.loads(r.outcome),
+                "rated": bool(r.rated), "seats": [
+                    {"seat": s.seat, "kind": s.kind, "name": s.name, "agent": s.agent,
+                     "player_id": s.player_id, "joined": bool(s.joined),
+                     "replaced": s.replaced} for s in by_game.get(r.id, [])],
+                "mine": []})
+            entry["mine"].append(r.my_seat)
+        return list(found.values())
+
+
+def _player(row: Any) -> StoredPlayer:
+    return StoredPlayer(row.id, row.name, row.password, row.created,
+                        json.loads(row.settings or "{}"), row.session_gen)

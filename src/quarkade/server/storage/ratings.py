@@ -1,0 +1,121 @@
+"""Queries about ratings: a subject's rating per game and player count, applying a rated
+game once, the leaderboard, and each subject's history.
+
+A subject is a player id, or ``bot:LEVEL`` for a bot level (whose rating is a fixed
+anchor, never stored). Like ``Store``'s, every method blocks (call through ``Store.run``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from sqlalchemy import insert, select, update
+from sqlalchemy.engine import Engine
+
+from quarkade.server.storage.tables import (
+    games_table,
+    players_table,
+    rating_changes_table,
+    ratings_table,
+)
+
+Rating = tuple[float, float]  # mu, sigma
+BOT = "bot:"  # a bot level's subject: bot:easy, bot:medium, bot:hard
+# Given the people's stored ratings by seat (None: not rated yet), every seat's rating
+# before and after the game (the caller's model; bot seats keep their anchors).
+Rater = Callable[[dict[int, Rating | None]], tuple[dict[int, Rating], dict[int, Rating]]]
+
+
+class RatingQueries:
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    def ratings(self, subjects: list[str], game: str, players: int
+                ) -> dict[str, tuple[float, float, int]]:
+        """``{subject: (mu, sigma, games)}`` for the subjects rated in this game and count."""
+        if not subjects:
+            return {}
+        with self.engine.connect() as db:
+            rows = db.execute(select(ratings_table).where(
+                ratings_table.c.subject.in_(subjects), ratings_table.c.game == game,
+                ratings_table.c.players == players)).all()
+        return {r.subject: (r.mu, r.sigma, r.games) for r in rows}
+
+    def apply(self, game_id: str, game: str, players: int, subjects: dict[int, str],
+              rate: Rater, shown: Callable[[Rating], float], now: float) -> bool:
+        """Rate game ``game_id`` once (its ``rating_state`` goes from pending to done in
+        the same transaction). ``subjects`` holds every seat: a player id, or
+        ``bot:LEVEL`` (an anchor, never stored); ``rate`` gives every seat's rating before
+        and after; ``shown`` a rating as pages show it. False if another process rated it,
+        or it is not pending."""
+        with self.engine.begin() as db:
+            claimed = db.execute(update(games_table).where(
+                games_table.c.id == game_id, games_table.c.rating_state == "pending",
+                games_table.c.rated.is_(True)).values(rating_state="done")).rowcount
+            if not claimed:
+                return False
+            people = sorted({s for s in subjects.values() if not s.startswith(BOT)})
+            rows = {r.subject: r for r in db.execute(select(ratings_table).where(
+                ratings_table.c.subject.in_(people), ratings_table.c.game == game,
+                ratings_table.c.players == players).with_for_update()).all()}
+            stored = {seat: (rows[s].mu, rows[s].sigma) if s in rows else None
+                      for seat, s in subjects.items() if not s.startswith(BOT)}
+            before, after = rate(stored)
+            for seat, subject in subjects.items():
+                if subject.startswith(BOT):
+                    continue  # an anchor: never changes
+                mu, sigma = after[seat]
+                if subject in rows:
+                    db.execute(update(ratings_table).where(
+                        ratings_table.c.subject == subject, ratings_table.c.game == game,
+                        ratings_table.c.players == players).values(
+                        mu=mu, sigma=sigma, games=ratings_table.c.games + 1, updated=now))
+                else:
+                    db.execute(insert(ratings_table).values(
+                        subject=subject, game=game, players=players, mu=mu, sigma=sigma,
+                        games=1, updated=now))
+            for seat, new in after.items():
+                db.execute(insert(rating_changes_table).values(
+                    game_id=game_id, seat=seat, subject=subjects[seat],
+                    game=game, players=players, before=shown(before[seat]),
+                    after=shown(new), at=now))
+        return True
+
+    def changes_for_game(self, game_id: str) -> list[dict[str, Any]]:
+        with self.engine.connect() as db:
+            rows = db.execute(select(rating_changes_table).where(
+                rating_changes_table.c.game_id == game_id)
+                .order_by(rating_changes_table.c.seat)).all()
+        return [{"seat": r.seat, "before": round(r.before), "after": round(r.after)}
+                for r in rows]
+
+    def history(self, subject: str) -> list[dict[str, Any]]:
+        """Every rated game of ``subject``, oldest first (public games only)."""
+        query = select(rating_changes_table, games_table.c.visibility).join(
+            games_table, games_table.c.id == rating_changes_table.c.game_id).where(
+            rating_changes_table.c.subject == subject).order_by(rating_changes_table.c.at)
+        with self.engine.connect() as db:
+            rows = db.execute(query).all()
+        return [{"game": r.game, "players": r.players, "before": round(r.before),
+                 "after": round(r.after), "at": r.at,
+                 "game_id": r.game_id if r.visibility == "public" else None} for r in rows]
+
+    def leaderboard(self, game: str, players: int, limit: int = 100) -> list[dict[str, Any]]:
+        """People rated in ``game`` with ``players`` players: name, mu, sigma, games."""
+        query = select(ratings_table, players_table.c.name).join(
+            players_table, players_table.c.id == ratings_table.c.subject).where(
+            ratings_table.c.game == game, ratings_table.c.players == players)
+        with self.engine.connect() as db:
+            rows = db.execute(query).all()
+        return [{"name": r.name, "mu": r.mu, "sigma": r.sigma, "games": r.games}
+                for r in rows][: limit * 10]
+
+    def player_ratings(self, subject: str) -> list[dict[str, Any]]:
+        with self.engine.connect() as db:
+            rows = db.execute(select(ratings_table).where(
+                ratings_table.c.subject == subject).order_by(
+                ratings_table.c.game, ratings_table.c.players)).all()
+        return [{"game": r.game, "players": r.players, "mu": r.mu, "sigma": r.sigma,
+                 "games": r.games} for r in rows]
+

@@ -1,0 +1,225 @@
+"""Players in a real browser (issue 15): names, the live lobby, clocks that tick and run out
+(on a clock the test moves: no sleeps), correspondence deadlines, resigning (confirmed
+first), aborting, a rated game on the leaderboard, the tab title on your turn, and a
+four-player Hadronize game where a bot takes the seat of a person out of time.
+
+The server here runs on a ``ManualClock`` the test advances; the page's clocks tick in
+the browser's own time between the server's snapshots."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from quarkade.server.clocks import DAY, ManualClock
+from quarkade.server.run import ServerThread
+from tests.server.browser.conftest import PHONE
+from tests.server.browser.helpers import MY_TURN_OR_OVER, STEP_CHANGED, my_name
+
+TURN_TITLE = "\u25b6 Your turn"
+
+
+CLOCK = ManualClock(start=2_000_000_000.0)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
+    """This module's server (the ``device`` fixture talks to it): on the tests' clock."""
+    db = tmp_path_factory.mktemp("clocked") / "players.db"
+    with ServerThread(f"sqlite:///{db}", clock=CLOCK, rate_limits=False) as running:
+        yield running
+
+
+@pytest.fixture
+def clocked(server: ServerThread) -> tuple[ServerThread, ManualClock]:
+    return server, CLOCK
+
+
+def rename(page: Page, url: str, name: str, password: str | None = None) -> None:
+    page.goto(f"{url}me")
+    page.fill("#name", name)
+    page.click("#rename button")
+    expect(page.locator("#me")).to_have_attribute("data-name", name)
+    if password:
+        page.fill("#password", password)
+        page.click("#claim button")
+        expect(page.locator("#me")).not_to_contain_text("guest")
+
+
+def create(page: Page, url: str, seats: list[str], control: str = "none",
+           visibility: str = "public", players: int | None = None) -> str:
+    """A Hadronize game made from the lobby's Create link; returns its id."""
+    page.goto(f"{url}lobby")
+    page.click("#create-title ~ p a[href='/new/hadronize']")
+    if players:
+        page.fill("#option\\.players", str(players))
+    for seat, kind in enumerate(seats):
+        page.select_option(f"#seat{seat}", kind)
+    page.select_option("#time_control", control)
+    page.select_option("#visibility", visibility)
+    page.click("button:has-text('Start the game')")
+    page.wait_for_url(re.compile(r"/games/\w+$"))
+    return page.url.rsplit("/", 1)[1]
+
+
+def two_players(device: Callable[..., Page], url: str, control: str = "none",
+                names: tuple[str, str] = ("Ada", "Ben"), passwords: tuple[str, str] | None = None
+                ) -> tuple[str, dict[int, Page]]:
+    """Two people at one public game: seat 0 makes it, seat 1 joins from the lobby."""
+    host, guest = device(), device(viewport=PHONE, is_mobile=True, has_touch=True)
+    rename(host, url, names[0], passwords and passwords[0])
+    rename(guest, url, names[1], passwords and passwords[1])
+    game_id = create(host, url, ["you", "open"], control)
+    guest.goto(f"{url}lobby")
+    guest.click(f".lobby-game[data-id='{game_id}'] button.join")
+    guest.wait_for_url(re.compile(rf"/games/{game_id}\?seat=1$"))
+    for page in (host, guest):
+        expect(page.locator("#game")).to_have_attribute("data-step", re.compile(r"^[1-9]\d*$"))
+    return game_id, {0: host, 1: guest}
+
+
+def mover(pages: dict[int, Page]) -> int:
+    """The seat to move, as seat 0's page shows it (its seat list tags it), once that
+    seat's page offers its moves."""
+    tagged = pages[0].locator("#seats li:has(.tag.turn) span").first
+    expect(tagged).to_be_visible()
+    seat = 0 if tagged.inner_text().endswith("(you)") else 1
+    pages[seat].wait_for_function(MY_TURN_OR_OVER)
+    return seat
+
+
+def test_two_guests_pick_names_and_one_sees_the_others_game_appear_and_joins(device,
+                                                                             clocked) -> None:
+    server, _ = clocked
+    host, guest = device(), device()
+    guest.goto(f"{server.url}lobby")
+    assert my_name(guest)  # a guest with a generated name from the first visit
+    rename(host, server.url, "Hopper")
+    rename(guest, server.url, "Lovelace")
+    guest.goto(f"{server.url}lobby")
+    expect(guest.locator("#open-games")).to_have_attribute("data-count", re.compile(r"\d"))
+    game_id = create(host, server.url, ["you", "open"])
+    expect(host.locator("#status")).to_contain_text("Waiting for players")
+    row = guest.locator(f".lobby-game[data-id='{game_id}']")
+    expect(row).to_contain_text("Hopper")  # appeared without a reload
+    row.locator("button.join").click()
+    guest.wait_for_url(re.compile(rf"/games/{game_id}\?seat=1$"))
+    for page in (host, guest):
+        expect(page.locator("#seats")).to_contain_text("Hopper")
+        expect(page.locator("#seats")).to_contain_text("Lovelace")
+        expect(page.locator("#status")).not_to_contain_text("Waiting for players")
+    expect(guest.locator(f".lobby-game[data-id='{game_id}']")).to_have_count(0)
+
+
+def test_a_real_time_clock_ticks_and_the_player_out_of_time_loses(device, clocked) -> None:
+    server, clock = clocked
+    _, pages = two_players(device, server.url, "1+0", ("Tick", "Tock"))
+    seat = mover(pages)
+    running = pages[seat].locator("#clocks .clock.running .time")
+    expect(running).to_have_text(re.compile(r"^[01]:\d\d"))
+    first = running.inner_text()
+    pages[seat].wait_for_function(  # it ticks in the page, between snapshots
+        "(t) => document.querySelector('#clocks .clock.running .time').textContent !== t",
+        arg=first)
+    clock.advance(61)
+    for page in pages.values():
+        expect(page.locator("#result")).to_contain_text("ran out of time")
+    loser = ["Tick", "Tock"][seat]
+    expect(pages[1 - seat].locator("#result")).to_contain_text(f"({loser} ran out of time)")
+    expect(pages[seat].locator("#clocks .clock.running")).to_have_count(0)
+
+
+def test_a_correspondence_deadline_passes_on_the_tests_clock(device, clocked) -> None:
+    server, clock = clocked
+    _, pages = two_players(device, server.url, "corr:1", ("Slow", "Steady"))
+    seat = mover(pages)
+    expect(pages[seat].locator("#clocks")).to_contain_text("1 day per move")
+    expect(pages[seat].locator("#clocks .clock.running .time")).to_have_text(
+        re.compile(r"^(1 d 0 h|23 h \d\d min)$"))
+    clock.advance(DAY - 60)
+    expect(pages[seat].locator("#game")).to_have_attribute("data-over", "no")
+    clock.advance(61)
+    for page in pages.values():
+        expect(page.locator("#result")).to_contain_text("ran out of time")
+
+
+def test_resigning_asks_first_and_then_the_other_side_wins(device, clocked) -> None:
+    server, _ = clocked
+    _, pages = two_players(device, server.url, names=("Quitter", "Stayer"))
+    host = pages[0]
+    host.click("#resign")
+    expect(host.locator("#confirm")).to_be_visible()
+    expect(host.locator("#confirm-text")).to_contain_text("You lose")
+    host.click("#confirm-no")
+    expect(host.locator("#confirm")).to_be_hidden()
+    expect(host.locator("#game")).to_have_attribute("data-over", "no")
+    host.click("#resign")
+    host.click("#confirm-yes")
+    for page in pages.values():
+        expect(page.locator("#result")).to_have_text(re.compile(
+            r"Game over: Stayer( \(you\))? wins \(Quitter( \(you\))? resigned\)\."))
+    expect(pages[1].locator("#result-table tr[data-seat='0']")).to_contain_text("lost")
+
+
+def test_an_abort_before_the_first_moves_ends_with_no_result(device, clocked) -> None:
+    server, _ = clocked
+    _, pages = two_players(device, server.url, "5+5", ("Early", "Bird"))
+    page = pages[1]
+    page.click("#abort")
+    page.click("#confirm-yes")
+    for seen in pages.values():
+        expect(seen.locator("#result")).to_have_text("Game aborted: no result.")
+        expect(seen.locator("#clocks .clock.running")).to_have_count(0)
+
+
+def test_a_rated_game_changes_both_ratings_and_the_leaderboard(device, clocked) -> None:
+    server, _ = clocked
+    _, pages = two_players(device, server.url, names=("Rated-Ann", "Rated-Bob"),
+                                 passwords=("ann-password", "bob-password"))
+    pages[1].click("#resign")
+    pages[1].click("#confirm-yes")
+    for page in pages.values():
+        expect(page.locator("#result-table tr[data-seat='0'] .rating-change")).to_have_text(
+            re.compile(r"^1[5-9]\d\d \(\+\d+\)$"))
+        expect(page.locator("#result-table tr[data-seat='1'] .rating-change")).to_have_text(
+            re.compile(r"^1[0-4]\d\d \(-\d+\)$"))
+    board = pages[0]
+    board.goto(f"{server.url}leaderboard/hadronize")
+    rows = board.locator("#leaderboard tbody tr.person")
+    expect(rows.nth(0)).to_contain_text("Rated-Ann")
+    expect(rows.nth(1)).to_contain_text("Rated-Bob")
+    board.click("text=Rated-Bob")
+    expect(board.locator("#history-title ~ .history, .history")).to_contain_text("1500")
+
+
+def test_the_tab_title_and_icon_change_on_your_turn(device, clocked) -> None:
+    server, _ = clocked
+    _, pages = two_players(device, server.url, names=("Tabby", "Titus"))
+    seat = mover(pages)
+    expect(pages[seat]).to_have_title(re.compile(f"^{TURN_TITLE}"))
+    expect(pages[1 - seat]).not_to_have_title(re.compile(f"^{TURN_TITLE}"))
+    assert "favicon-turn" in pages[seat].locator("link[rel=icon]").get_attribute("href")
+    step = pages[seat].locator("#game").get_attribute("data-step")
+    pages[seat].locator("#moves button").first.click()
+    pages[seat].wait_for_function(STEP_CHANGED, arg=step)
+    expect(pages[1 - seat]).to_have_title(re.compile(f"^{TURN_TITLE}"))
+    expect(pages[seat]).not_to_have_title(re.compile(f"^{TURN_TITLE}"))
+
+
+def test_a_four_player_game_where_a_person_times_out_is_finished_by_a_bot(device,
+                                                                          clocked) -> None:
+    server, clock = clocked
+    page = device()
+    rename(page, server.url, "Sleepy")
+    create(page, server.url, ["you", "bot:easy", "bot:easy", "bot:easy"], "1+0",
+           players=4)
+    page.wait_for_function(MY_TURN_OR_OVER)
+    clock.advance(61)
+    expect(page.locator("#seats")).to_contain_text("bot since: out of time")
+    expect(page.locator("#game")).to_have_attribute("data-over", "yes", timeout=90_000)
+    expect(page.locator("#result")).to_contain_text("Game over:")
+    expect(page.locator("#result-table tr[data-seat='0']")).to_contain_text(
+        re.compile(r"out of time|won"))

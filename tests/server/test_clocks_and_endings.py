@@ -1,0 +1,214 @@
+"""Clocks and the endings the server decides (issue 15; docs/RULINGS.md S-1 to S-4), all on
+an injected clock: time controls and their refusals; a flag that falls with no page open;
+Fischer increments; correspondence deadlines; a bot taking over a timed-out seat at a
+table of four; resigning, aborting, claiming an abandoned seat; deadlines that survive a
+restart and one that expired while the server was down; an expiry applied once."""
+
+from __future__ import annotations
+
+import pytest
+from starlette.testclient import TestClient
+
+from quarkade.server import create_app
+from quarkade.server.clocks import DAY, ManualClock, TimeControl
+from quarkade.server.errors import ApiError
+from quarkade.server.storage import Store
+from tests.server.helpers import join, move, refused, true_states
+from tests.server.services import wait_until
+
+
+def two_seat_game(client: TestClient, control: str, game: str = "hadronize",
+                  **options) -> tuple[str, dict[int, str]]:
+    """A game with a clock: seat 0 this device, seat 1 a friend who joins; both tokens."""
+    created = client.post("/api/games", json={"game": game, "options": options,
+                                              "seats": ["you", "friend"],
+                                              "time_control": control})
+    assert created.status_code == 201, created.text
+    body = created.json()
+    client.cookies.clear()
+    tokens = {0: body["tokens"]["0"], 1: join(client, body["id"], body["invites"][0]["url"])}
+    return body["id"], tokens
+
+
+def payload(client: TestClient, game_id: str, token: str | None = None) -> dict:
+    return client.get(f"/api/games/{game_id}", params={"token": token} if token else {}).json()
+
+
+def over(client: TestClient, game_id: str) -> bool:
+    return payload(client, game_id)["over"]
+
+
+@pytest.mark.parametrize("raw", ["5", "0+5", "181+0", "5+61", "corr:2", "blitz", "5 + 5 + 5",
+                                 "x" * 500, 5])
+def test_a_time_control_outside_what_is_allowed_is_refused_and_nothing_made(client, raw):
+    before = client.app.state.store.count_games()
+    refused(client.post("/api/games", json={"game": "hadronize", "seats": ["you", "friend"],
+                                            "time_control": raw}),
+            400, "MINUTES+SECONDS", "corr:DAYS")
+    assert client.app.state.store.count_games() == before
+
+
+def test_time_controls_read_and_label():
+    assert TimeControl.parse("5+3").label == "5 min + 3 s"
+    assert TimeControl.parse(" corr:7 ").text == "corr:7"
+    assert TimeControl.parse(None).label == "no clock"
+    with pytest.raises(ApiError):
+        TimeControl.parse("corr:5")
+
+
+def test_a_real_time_flag_falls_with_no_page_open_and_that_seat_loses(db_url):
+    clock = ManualClock()
+    with TestClient(create_app(db_url, clock=clock, rate_limits=False)) as client:
+        game_id, tokens = two_seat_game(client, "1+2")
+        state = true_states(client, game_id)[-1]
+        first = state.current_player()
+        shown = payload(client, game_id)["clock"]
+        assert shown["running"] == first and shown["left"] == 60.0
+        clock.advance(10)  # the first move took ten seconds: 60 - 10 + 2 left
+        assert move(client, game_id, tokens[first], first,
+                    state.legal_actions()[0]).status_code == 200
+        shown = payload(client, game_id)["clock"]
+        assert shown["remaining"][first] == 52.0 and shown["running"] == 1 - first
+        clock.advance(59)
+        assert not over(client, game_id)
+        clock.advance(2)  # the second seat's minute is gone: the watcher applies it
+        wait_until(lambda: over(client, game_id), 20, "the flag never fell")
+        seen = payload(client, game_id, tokens[first])
+        assert seen["outcome"] == {"result": "win", "winners": [first], "ending": "out of time"}
+        assert seen["returns"][first] == 1.0 and seen["legal"] == []
+        # Nothing more can be played; the record says how it ended, and replays.
+        late = true_states(client, game_id)[-1]
+        refused(move(client, game_id, tokens[1 - first], 1 - first, late.legal_actions()[0]),
+                409, "over")
+        record = client.get(f"/games/{game_id}/record", params={"token": tokens[first]}).json()
+        assert record["outcome"]["ending"] == "out of time" and record["decided_by"] == "server"
+        from quarkade.core.records import GameRecord
+
+        GameRecord.from_dict({**record, "actions": [a for a in record["actions"]]}).replay()
+
+
+def test_a_move_after_the_deadline_is_refused_even_before_the_watcher_applies_it(db_url):
+    clock = ManualClock()
+    with TestClient(create_app(db_url, clock=clock, rate_limits=False)) as client:
+        game_id, tokens = two_seat_game(client, "1+0")
+        state = true_states(client, game_id)[-1]
+        seat = state.current_player()
+        steps = len(state.history())
+        clock.advance(61)
+        refused(move(client, game_id, tokens[seat], seat, state.legal_actions()[0], steps), 409)
+        assert len(true_states(client, game_id)[-1].history()) == steps
+
+
+def test_a_correspondence_deadline_passes_after_its_days(db_url):
+    clock = ManualClock()
+    with TestClient(create_app(db_url, clock=clock, rate_limits=False)) as client:
+        game_id, _ = two_seat_game(client, "corr:1")
+        seat = true_states(client, game_id)[-1].current_player()
+        assert payload(client, game_id)["clock"]["left"] == DAY
+        clock.advance(DAY - 60)
+        assert not over(client, game_id)
+        clock.advance(61)
+        wait_until(lambda: over(client, game_id), 20, "the deadline never passed")
+        assert payload(client, game_id)["outcome"]["winners"] == [1 - seat]
+
+
+def test_at_a_table_of_four_the_medium_bot_takes_a_timed_out_seat_and_the_game_ends(db_url):
+    clock = ManualClock()
+    with TestClient(create_app(db_url, clock=clock, rate_limits=False)) as client:
+        created = client.post("/api/games", json={
+            "game": "hadronize", "options": {"players": 4, "goal": 3},
+            "seats": ["you", "bot:easy", "bot:easy", "bot:easy"], "time_control": "1+0"})
+        game_id = created.json()["id"]
+        wait_until(lambda: payload(client, game_id)["to_move"] == 0, 30, "seat 0 never moved")
+        clock.advance(61)
+        wait_until(lambda: over(client, game_id), 60, "the game never finished")
+        seen = payload(client, game_id)
+        assert seen["seats"][0]["kind"] == "bot" and seen["seats"][0]["replaced"] == \
+            "out of time" and seen["seats"][0]["agent"] == "medium"
+        assert true_states(client, game_id)[-1].is_terminal()  # finished by its rules
+        assert seen["outcome"]["ending"] != "out of time"
+
+
+def test_resign_for_a_held_seat_only_and_abort_only_before_everyone_moved(client):
+    game_id, tokens = two_seat_game(client, "none")
+    state = true_states(client, game_id)[-1]
+    first = state.current_player()
+    refused(client.post(f"/api/games/{game_id}/resign", json={"seat": 1 - first},
+                        params={"token": tokens[first]}), 403, "holds no seat")
+    refused(client.post(f"/api/games/{game_id}/resign", json={"seat": "all"},
+                        params={"token": tokens[first]}), 400, "seat")
+    refused(client.post(f"/api/games/{game_id}/abort"), 403, "someone at the table")
+    assert move(client, game_id, tokens[first], first, state.legal_actions()[0]).status_code \
+        == 200
+    state = true_states(client, game_id)[-1]
+    second = state.current_player()
+    assert second == 1 - first
+    assert move(client, game_id, tokens[second], second,
+                state.legal_actions()[0]).status_code == 200
+    refused(client.post(f"/api/games/{game_id}/abort", params={"token": tokens[first]}), 409,
+            "resign instead")
+    answer = client.post(f"/api/games/{game_id}/resign", json={"seat": second},
+                         params={"token": tokens[second]})
+    assert answer.status_code == 200
+    assert answer.json()["outcome"] == {"result": "win", "winners": [first],
+                                        "ending": "resigned"}
+    refused(client.post(f"/api/games/{game_id}/resign", json={"seat": first},
+                        params={"token": tokens[first]}), 409, "over")
+
+
+def test_an_abort_before_the_first_moves_ends_with_no_result(client):
+    game_id, tokens = two_seat_game(client, "5+5")
+    with client.websocket_connect(f"/ws/games/{game_id}?token={tokens[1]}") as page:
+        assert page.receive_json()["may"]["abort"] is True
+        page.send_json({"type": "abort"})
+        while not (message := page.receive_json())["over"]:
+            pass
+    assert message["outcome"] == {"result": "aborted", "winners": [], "ending": "aborted"}
+    assert message["returns"] is None and message["clock"]["running"] is None
+
+
+def test_a_seat_idle_for_seven_days_with_no_clock_can_be_claimed_by_the_other(db_url):
+    clock = ManualClock()
+    with TestClient(create_app(db_url, clock=clock, rate_limits=False)) as client:
+        game_id, tokens = two_seat_game(client, "none")
+        idle = true_states(client, game_id)[-1].current_player()
+        other = tokens[1 - idle]
+        claim = {"seat": idle}
+        refused(client.post(f"/api/games/{game_id}/claim", json=claim,
+                            params={"token": other}), 409, "7 days")
+        clock.advance(7 * DAY + 1)
+        refused(client.post(f"/api/games/{game_id}/claim", json=claim,
+                            params={"token": tokens[idle]}), 403, "another player")
+        assert payload(client, game_id, other)["may"]["claim"] == [idle]
+        assert client.post(f"/api/games/{game_id}/claim", json=claim,
+                           params={"token": other}).status_code == 200
+        assert payload(client, game_id)["outcome"] == {
+            "result": "win", "winners": [1 - idle], "ending": "abandoned"}
+
+
+def test_deadlines_survive_a_restart_and_one_that_passed_while_down_is_applied(db_url):
+    clock = ManualClock()
+    with TestClient(create_app(db_url, clock=clock, rate_limits=False)) as client:
+        kept, _ = two_seat_game(client, "3+0")
+        missed, _ = two_seat_game(client, "1+0")
+        before = payload(client, kept)["clock"]
+    clock.advance(90)  # the server is down meanwhile: the 1-minute flag falls unseen
+    with TestClient(create_app(db_url, clock=clock, rate_limits=False)) as client:
+        wait_until(lambda: over(client, missed), 20, "the missed flag was never applied")
+        assert payload(client, missed)["outcome"]["ending"] == "out of time"
+        after = payload(client, kept)["clock"]
+        assert not over(client, kept) and after["running"] == before["running"]
+        assert after["left"] == before["left"] - 90
+
+
+def test_a_deadline_is_applied_once_however_many_processes_claim_it(any_db):
+    with TestClient(create_app(any_db, rate_limits=False)) as client:
+        game_id, _ = two_seat_game(client, "5+0")
+        deadline = client.app.state.hub.games[game_id].times.deadline
+        step = payload(client, game_id)["step"]
+    store = Store(any_db)
+    ending = {"result": "win", "winners": [0], "ending": "out of time", "seat": 1}
+    claims = [store.decide(game_id, step, {"ending": ending, "deadline": None}, {}, deadline)
+              for _ in range(2)]
+    store.close()
+    assert claims == [True, False]

@@ -1,0 +1,198 @@
+"""The lobby and ratings (issue 15): public games with open seats are listed (live over
+/ws/lobby), unlisted ones nowhere public; taking a seat (with its own options, such as a
+Decoherence deck) starts the game when every seat is filled; quick play finds the open
+game closest to one's rating; rated games change both ratings and the leaderboard, and
+only named players' games without hints are rated."""
+
+from __future__ import annotations
+
+import json
+
+from sqlalchemy import insert
+from starlette.testclient import TestClient
+
+from quarkade.server.ratings import anchor, shown
+from quarkade.server.storage.tables import ratings_table
+from tests.server.helpers import refused, true_states
+from tests.server.test_players import named
+
+
+class Devices:
+    """One test client as several devices: each keeps its own cookies."""
+
+    def __init__(self, client: TestClient) -> None:
+        self.client = client
+        self.jars: dict[str, dict[str, str]] = {}
+
+    def use(self, name: str) -> TestClient:
+        current = getattr(self, "current", None)
+        if current is not None:
+            self.jars[current] = dict(self.client.cookies)
+        self.client.cookies.clear()
+        self.client.cookies.update(self.jars.get(name, {}))
+        self.current = name
+        return self.client
+
+
+def public_game(client: TestClient, game: str = "hadronize", seats=("you", "open"),
+                control: str = "none", **options) -> str:
+    answer = client.post("/api/games", json={"game": game, "seats": list(seats),
+                                             "options": options, "visibility": "public",
+                                             "time_control": control})
+    assert answer.status_code == 201, answer.text
+    return answer.json()["id"]
+
+
+def test_open_seats_are_listed_live_and_taking_the_last_one_starts_the_game(client):
+    devices = Devices(client)
+    named(devices.use("ann"), "Ann")
+    named(devices.use("bo"), "Bob")
+    with client.websocket_connect("/ws/lobby") as lobby:
+        assert lobby.receive_json()["open"] == []
+        devices.use("ann")
+        game_id = public_game(client, control="5+5")
+        listed = lobby.receive_json()["open"]
+        assert [g["id"] for g in listed] == [game_id]
+        assert listed[0]["time_control"] == "5 min + 5 s"
+        assert [(s["name"], s["open"]) for s in listed[0]["seats"]] == [("Ann", False),
+                                                                       ("seat 1", True)]
+        waiting = client.get(f"/api/games/{game_id}").json()
+        assert waiting["waiting"] and waiting["step"] == 0 and waiting["legal"] == []
+        devices.use("bo")
+        refused(client.post(f"/api/games/{game_id}/seats/0/take", json={}), 404, "not an open")
+        assert client.post(f"/api/games/{game_id}/seats/1/take", json={}).status_code == 200
+        while (message := lobby.receive_json())["open"]:
+            pass
+        assert [g["id"] for g in message["live"]] == [game_id]
+    started = client.get(f"/api/games/{game_id}").json()
+    assert not started["waiting"] and started["step"] > 0 and started["held"] == [1]
+    assert [s["name"] for s in started["seats"]] == ["Ann", "Bob"]
+    named(devices.use("cy"), "Cyd")
+    refused(client.post(f"/api/games/{game_id}/seats/1/take", json={}), 409, "was taken")
+
+
+def test_an_unlisted_game_appears_nowhere_public(client):
+    devices = Devices(client)
+    named(devices.use("ann"), "Ann", "ann-password")
+    hidden = client.post("/api/games", json={"game": "hadronize", "seats": ["you", "open"],
+                                             "visibility": "unlisted"}).json()["id"]
+    devices.use("stranger")
+    client.get("/")
+    for page in ("/", "/lobby", "/api/lobby", "/players/Ann", "/leaderboard/hadronize",
+                 "/api/leaderboard/hadronize"):
+        assert hidden not in client.get(page).text, page
+    devices.use("ann")
+    assert hidden in client.get("/me").text  # only its player sees it listed
+
+
+def test_each_player_chooses_their_own_deck_on_taking_a_seat(client):
+    devices = Devices(client)
+    named(devices.use("ann"), "Ann")
+    game_id = public_game(client, "decoherence", deck0="surge", deck1="surge")
+    devices.use("bo")
+    named(client, "Bob")
+    live = client.app.state.hub.games[game_id]
+    assert live.options["deck1"] == "balanced"  # the host did not choose seat 1's deck
+    before = dict(live.options)
+    refused(client.post(f"/api/games/{game_id}/seats/1/take",
+                        json={"options": {"deck1": "nonsense"}}), 400, "deck1")
+    refused(client.post(f"/api/games/{game_id}/seats/1/take",
+                        json={"options": {"deck0": "observer"}}), 400, "chooses: deck1")
+    assert live.options == before and live.waiting
+    assert client.post(f"/api/games/{game_id}/seats/1/take",
+                       json={"options": {"deck1": "observer"}}).status_code == 200
+    mine = client.get(f"/api/games/{game_id}").json()
+    assert mine["options"]["deck1"] == "observer" and mine["options"]["deck0"] == "hidden"
+    assert true_states(client, game_id)[-1].game.options["deck0"] == "surge"
+    assert "observer" not in json.dumps(client.get("/api/lobby").json())
+
+
+def test_quick_play_seats_you_in_the_open_game_closest_to_your_rating(client):
+    devices = Devices(client)
+    ids = {}
+    for device, name, rating in (("lo", "Lowe", 1000), ("hi", "Hugh", 2000),
+                                 ("me", "Mina", 1900)):
+        player = named(devices.use(device), name)
+        with client.app.state.store.engine.begin() as db:
+            db.execute(insert(ratings_table).values(
+                subject=player["id"], game="hadronize", players=2,
+                mu=(rating - 1500) / 60 + 25, sigma=3.0, games=10, updated=0.0))
+        if device != "me":
+            ids[device] = public_game(client)
+    devices.use("me")
+    found = client.post("/api/lobby/quick", json={"game": "hadronize", "players": 2,
+                                                  "time_control": "none"}).json()
+    assert found["id"] == ids["hi"] and found["seat"] == 1 and not found["waiting"]
+    # Nothing open of that kind for the next one: a new game waits for an opponent.
+    devices.use("lo")
+    opened = client.post("/api/lobby/quick", json={"game": "hadronize", "players": 2,
+                                                   "time_control": "3+2"}).json()
+    assert opened["waiting"] and opened["seat"] == 0 and opened["id"] not in ids.values()
+    refused(client.post("/api/lobby/quick", json={"game": "chess", "players": 2}), 404,
+            "hadronize")
+    refused(client.post("/api/lobby/quick", json={"game": "hadronize", "players": 9}), 400,
+            "players")
+    refused(client.post("/api/lobby/quick", json={"game": "hadronize", "players": 2,
+                                                  "time_control": "forever"}), 400, "corr:")
+
+
+def test_a_rated_game_changes_both_ratings_and_the_leaderboard(client):
+    devices = Devices(client)
+    ann = named(devices.use("ann"), "Ann", "ann-password")
+    game_id = public_game(client)
+    named(devices.use("bob"), "Bob", "bob-password")
+    client.post(f"/api/games/{game_id}/seats/1/take", json={})
+    assert client.get(f"/api/games/{game_id}").json()["rated"] is True
+    assert client.post(f"/api/games/{game_id}/resign", json={"seat": 1}).status_code == 200
+    seen = client.get(f"/api/games/{game_id}").json()
+    changes = {c["seat"]: c for c in seen["rating_changes"]}
+    assert changes[0]["before"] == changes[1]["before"] == 1500
+    assert changes[0]["after"] > 1500 > changes[1]["after"]
+    board = client.get("/api/leaderboard/hadronize").json()["ratings"]
+    people = [entry["name"] for entry in board if not entry["bot"]]
+    assert people == ["Ann", "Bob"]
+    assert {e["name"]: e["rating"] for e in board}["Ann"] == changes[0]["after"]
+    assert "Ann" in client.get("/leaderboard/hadronize").text
+    page = client.get("/players/Ann").text
+    assert str(changes[0]["after"]) in page and game_id in page  # history and the game
+    assert ann["id"] not in page
+
+
+def test_guests_and_bots_without_a_level_are_not_rated_and_hints_can_unrate(client):
+    devices = Devices(client)
+    named(devices.use("guest"), "Gus")  # a guest: never rated
+    game_id = public_game(client, seats=("you", "bot:medium"))
+    assert client.get(f"/api/games/{game_id}").json()["rated"] is False
+    named(devices.use("ann"), "Ann", "ann-password")
+    level = public_game(client, seats=("you", "bot:medium"))
+    other = public_game(client, seats=("you", "bot:greedy"))
+    assert client.get(f"/api/games/{level}").json()["rated"] is True
+    assert client.get(f"/api/games/{other}").json()["rated"] is False
+    store = client.app.state.store
+    assert store.set_unrated(level)  # issue 19's hint hook
+    client.post(f"/api/games/{level}/resign", json={"seat": 0})
+    assert client.get(f"/api/games/{level}").json()["rating_changes"] == []
+    assert [e for e in client.get("/api/leaderboard/hadronize").json()["ratings"]
+            if not e["bot"]] == []
+
+
+def test_a_bot_level_is_a_fixed_anchor():
+    assert round(shown(anchor("medium"))) == 1500
+    assert round(shown(anchor("hard"))) > round(shown(anchor("easy")))
+
+
+def test_a_rematch_keeps_the_players_and_the_time_control(client):
+    devices = Devices(client)
+    named(devices.use("ann"), "Ann")
+    game_id = public_game(client, control="3+2")
+    named(devices.use("bob"), "Bob")
+    client.post(f"/api/games/{game_id}/seats/1/take", json={})
+    client.post(f"/api/games/{game_id}/resign", json={"seat": 1})
+    answer = client.post(f"/api/games/{game_id}/rematch")
+    assert answer.status_code == 200, answer.text
+    rematch = answer.json()["id"]
+    seen = client.get(f"/api/games/{rematch}").json()
+    assert [s["name"] for s in seen["seats"]] == ["Ann", "Bob"] and seen["held"] == [1]
+    assert seen["clock"]["control"] == "3+2" and not seen["waiting"]
+    devices.use("ann")
+    assert client.get(f"/api/games/{rematch}").json()["held"] == [0]
