@@ -5,11 +5,14 @@ the background, with progress and win rates with intervals."""
 
 from __future__ import annotations
 
+import json
+
 from starlette.testclient import TestClient
 
 from quarkade.games.decoherence.decks import PRESET_STRENGTH, PRESETS, deck_text, parse_deck
 from quarkade.server import create_app
 from quarkade.server.limits import Limits
+from quarkade.server.players import SESSION_COOKIE
 from quarkade.server.storage import Store
 from tests.server.helpers import refused
 
@@ -23,7 +26,7 @@ def test_a_deck_is_saved_to_its_owner_and_listed_to_nobody_else(client):
     deck = made.json()
     assert deck["name"] == "my <b>weaver</b>" and deck["deck"] == WEAVER
     assert deck["counts"]["twigged"] == 4 and sum(deck["counts"].values()) == 30
-    owner = client.cookies.get("quarkade_owner")
+    owner = client.cookies.get(SESSION_COOKIE)  # the player who saved it (a guest)
     assert owner
     # The same name again replaces the deck (200); another name adds one.
     again = client.post(URL, json={"name": "my <b>weaver</b>", "deck": "surge"})
@@ -35,11 +38,11 @@ def test_a_deck_is_saved_to_its_owner_and_listed_to_nobody_else(client):
     # The builder page shows the name as text, never as markup.
     page = client.get("/decks/decoherence").text
     assert "my &lt;b&gt;weaver&lt;/b&gt;" in page and "<b>weaver</b>" not in page
-    # Another browser (another owner) sees none of them, and cannot delete them.
+    # Another browser (another player) sees none of them, and cannot delete them.
     client.cookies.clear()
     assert client.get(URL).json()["decks"] == []
     refused(client.delete(f"{URL}/{deck['id']}"), 404, "no saved decoherence deck")
-    client.cookies.set("quarkade_owner", owner)
+    client.cookies.set(SESSION_COOKIE, owner)
     assert client.delete(f"{URL}/{deck['id']}").status_code == 204
     assert [d["name"] for d in client.get(URL).json()["decks"]] == ["second"]
 
@@ -135,3 +138,26 @@ def test_deck_tests_are_bounded(db_url):
         assert store.deck_test(started.json()["id"]).state == "stopped"
     finally:
         store.close()
+
+
+def test_a_saved_deck_is_picked_when_taking_a_seat_and_the_host_never_sees_it(client):
+    created = client.post("/api/games", json={"game": "decoherence",
+                                              "seats": ["you", "friend"]}).json()
+    host = dict(client.cookies)
+    invite = created["invites"][0]["url"]
+    client.cookies.clear()  # the friend, another player on another device
+    client.post(URL, json={"name": "sneaky <weaver>", "deck": "weaver"})
+    form = client.get(invite)
+    assert form.status_code == 200 and "Take seat 1" in form.text
+    assert ">sneaky &lt;weaver&gt;</option>" in form.text  # their own saved decks, as text
+    assert "Hidden cards stay hidden after the game." in form.text  # told before joining
+    taken = client.post(invite, data={"option.deck1": "balanced", "saved.deck1": WEAVER},
+                        follow_redirects=False)
+    assert taken.status_code == 303, taken.text
+    mine = client.get(f"/api/games/{created['id']}", params={"seat": 1}).json()
+    assert mine["options"]["deck1"] == WEAVER
+    client.cookies.clear()
+    client.cookies.update(host)
+    theirs = client.get(f"/api/games/{created['id']}", params={"seat": 0}).json()
+    assert theirs["held"] == [0] and theirs["options"]["deck1"] == "hidden"
+    assert WEAVER not in json.dumps(theirs) and "sneaky" not in json.dumps(theirs)

@@ -34,7 +34,8 @@ def test_serve_prints_the_url_and_answers_it(tmp_path):
         process.wait(timeout=20)
 
 
-def test_a_busy_port_is_one_clear_line():
+def test_a_busy_port_is_one_clear_line(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # its default database, quarkade.db, is made here
     busy = bind("127.0.0.1", 0)
     try:
         port = busy.getsockname()[1]

@@ -98,7 +98,7 @@ async def chat(request: Request) -> Response:
     if request.method == "GET":
         return JSONResponse({"messages": [chat_json(m) for m in live.chat]})
     body = await body_of(request)
-    holder = live.holder(inputs.tokens(request, live.id))
+    holder = await holder_of(request, live)
     if "seat" not in body or "text" not in body:
         raise ApiError(400, "a chat message is {\"seat\": N, \"text\": \"...\"}; 'seat' "
                        "and 'text' are required")

@@ -1,14 +1,13 @@
 """Saved decks and the deck builder, for every game whose package has a ``decks`` module
 with a ``builder()`` (Decoherence).
 
-A deck is saved *to its owner* under a name (1-40 characters, shown as text), at most
-``Limits.saved_decks`` per owner; the game's own rules check it (``parse_deck``), and a
-refusal names the broken rule. The owner is who is asking (``owner_of``): for now an
-anonymous id in a long-lived cookie, held by one browser; once players have names
-(issue 15) it is the player's id, so a player's decks follow them to every device. A
-saved deck is picked when taking a seat: the seat's deck option then holds the deck's
-text, which the other seats never see unless decklists are open (the game's
-``options_for``).
+A deck is saved *to its player* under a name (1-40 characters, shown as text), at most
+``Limits.saved_decks`` per player; the game's own rules check it (``parse_deck``), and a
+refusal names the broken rule. The owner is the player asking (``owner_of``: a guest is
+made for a first visitor who saves), so a player's decks follow them to every device they
+log in on. A saved deck is picked on the new-game form for the creator's seats and on the
+form for taking a seat: the seat's deck option then holds the deck's text, which the other
+seats never see unless decklists are open (the game's ``options_for``).
 
 Routes: ``/decks/{game}`` (the builder page), ``/api/decks/{game}`` (GET: the builder's
 data and the owner's decks; POST ``{"name", "deck"}``: save), ``DELETE
@@ -27,13 +26,11 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from quarkade.core.registry import game_class, game_part
 from quarkade.server import html_decks, inputs
 from quarkade.server.chat import fold_text
-from quarkade.server.common import check_rate, deck_games, hub_of
+from quarkade.server.common import check_rate, deck_games, hub_of, players_of
 from quarkade.server.decktests import report
 from quarkade.server.errors import ApiError
 from quarkade.server.storage import StoredDeck, Unavailable, ValueTooLong
 
-OWNER_COOKIE = "quarkade_owner"
-OWNER_AGE = 5 * 365 * 24 * 3600
 NAME_LENGTH = 40
 
 
@@ -45,24 +42,16 @@ def deck_game(name: str) -> str:
     return name
 
 
-def owner_of(connection: HTTPConnection) -> str | None:
-    """Who owns the decks this request may see and save (None: nobody yet)."""
-    value = connection.cookies.get(OWNER_COOKIE, "")
-    return value if 16 <= len(value) <= 64 and value.replace("-", "").replace(
-        "_", "").isalnum() and value.isascii() else None
+async def owner_of(connection: HTTPConnection) -> str | None:
+    """Whose decks this request may see: the asking player's (None: nobody yet)."""
+    player = await players_of(connection).current(connection)
+    return None if player is None else player.id
 
 
-def owner_for(request: Request) -> tuple[str, bool]:
-    """The owner asking, made now if there is none (then True: remember it)."""
-    found = owner_of(request)
-    return (found, False) if found else (secrets.token_urlsafe(18), True)
-
-
-def remember(response: Response, owner: str, new: bool) -> Response:
-    if new:
-        response.set_cookie(OWNER_COOKIE, owner, max_age=OWNER_AGE, path="/", httponly=True,
-                            samesite="lax")
-    return response
+async def owner_for(request: Request) -> str:
+    """The asking player, made now (a guest) if there is none: a saved deck has an owner."""
+    player = await players_of(request).required(request)
+    return player.id
 
 
 def check_deck(game: str, deck: Any) -> str:
@@ -94,7 +83,7 @@ async def saved_decks(connection: HTTPConnection, game: str, owner: str | None =
                       ) -> list[dict[str, Any]]:
     """The owner's saved decks of ``game`` (the asking owner unless given; none if the
     database does not answer)."""
-    owner = owner or owner_of(connection)
+    owner = owner or await owner_of(connection)
     if owner is None or game not in deck_games():
         return []
     hub = hub_of(connection)
@@ -106,13 +95,13 @@ async def saved_decks(connection: HTTPConnection, game: str, owner: str | None =
 
 
 async def save(request: Request, game: str, name: Any, deck: Any
-               ) -> tuple[dict[str, Any], bool, str, bool]:
-    """Check and save a deck for the asking owner: the deck, whether it is new, the owner
-    and whether the owner is new (then ``remember`` it)."""
+               ) -> tuple[dict[str, Any], bool, str]:
+    """Check and save a deck for the asking player: the deck, whether it is new, and the
+    owner (the player)."""
     name = check_name(name)
     deck = check_deck(game, deck)
     hub = hub_of(request)
-    owner, new_owner = owner_for(request)
+    owner = await owner_for(request)
     try:
         saved, made = await hub.store.run(hub.store.save_deck, owner, game,
                                           secrets.token_urlsafe(12), name, deck,
@@ -124,7 +113,7 @@ async def save(request: Request, game: str, name: Any, deck: Any
     except Unavailable:
         raise ApiError(503, "the database is not answering; nothing was saved: try again "
                        "in a moment") from None
-    return deck_json(game, saved), made, owner, new_owner
+    return deck_json(game, saved), made, owner
 
 
 # -- routes ---------------------------------------------------------------------------------
@@ -154,16 +143,15 @@ async def builder_page(request: Request) -> Response:
             raise ApiError(400, f"the count of {bad[0]} should be a whole number from 0 to "
                            f"{described['max_copies']}")
         deck = rules.deck_text([counts[word] for word in words])
-        saved, _, owner, new_owner = await save(request, game, name, deck)
+        saved, _, owner = await save(request, game, name, deck)
     except ApiError as problem:
         return HTMLResponse(html_decks.builder(game, title, described,
                                                await saved_decks(request, game), counts,
                                                name, error=problem.message),
                             status_code=problem.status)
-    page = html_decks.builder(game, title, described,
-                              await saved_decks(request, game, owner), counts,
-                              saved["name"], message=f"Saved: {saved['name']}.")
-    return remember(HTMLResponse(page), owner, new_owner)
+    return HTMLResponse(html_decks.builder(game, title, described,
+                                           await saved_decks(request, game, owner), counts,
+                                           saved["name"], message=f"Saved: {saved['name']}."))
 
 
 async def decks(request: Request) -> Response:
@@ -176,14 +164,14 @@ async def decks(request: Request) -> Response:
     if "name" not in body or "deck" not in body:
         raise ApiError(400, "a deck to save is {\"name\": \"...\", \"deck\": \"...\"}; "
                        "'name' and 'deck' are required")
-    saved, made, owner, new_owner = await save(request, game, body["name"], body["deck"])
-    return remember(JSONResponse(saved, status_code=201 if made else 200), owner, new_owner)
+    saved, made, _ = await save(request, game, body["name"], body["deck"])
+    return JSONResponse(saved, status_code=201 if made else 200)
 
 
 async def delete_deck(request: Request) -> Response:
     game = deck_game(request.path_params["game"])
     hub = hub_of(request)
-    owner = owner_of(request)
+    owner = await owner_of(request)
     deck_id = request.path_params["id"]
     if owner is None or not 0 < len(deck_id) <= 32 or not await hub.store.run(
             hub.store.delete_deck, owner, deck_id):
@@ -198,10 +186,10 @@ async def start_test(request: Request) -> Response:
     check_rate(request, "deck tests", "deck tests")
     body = await inputs.json_body(request, hub.limits.body_bytes, hub.limits.number_digits)
     deck = check_deck(game, body.get("deck"))
-    owner, new_owner = owner_for(request)
+    owner = await owner_for(request)
     test_id = await hub.deck_tests.start(owner, game, deck)
-    return remember(JSONResponse({"id": test_id, "url": f"/api/deck-tests/{test_id}"},
-                                 status_code=202), owner, new_owner)
+    return JSONResponse({"id": test_id, "url": f"/api/deck-tests/{test_id}"},
+                        status_code=202)
 
 
 async def test_progress(request: Request) -> Response:

@@ -118,7 +118,7 @@ def new_game(game: Mapping[str, Any], others: Sequence[Mapping[str, Any]],
             control = (f'<input id="{escape(key)}" name="{escape(key)}" '
                        f'value="{escape(current)}">')
         if option.get("deck"):
-            control += _saved_decks(key, option["name"], game["name"], saved,
+            control += saved_deck_choice(key, option["name"], game["name"], saved,
                                     values.get(f"saved.{option['name']}", ""))
         fields.append(f'<div class="field">{label}{control}{hint}</div>')
     seats = []
@@ -176,7 +176,7 @@ move; correspondence: days for each move. Bots have no clock.</small></div></fie
     return layout(f"New {game['title']} game", body, "/static/js/newgame.js")
 
 
-def _saved_decks(key: str, option: str, game: str, saved: Sequence[Mapping[str, Any]],
+def saved_deck_choice(key: str, option: str, game: str, saved: Sequence[Mapping[str, Any]],
                  chosen: str) -> str:
     """A choice of the asker's saved decks for a deck option (it wins over the text)."""
     link = f' <a href="/decks/{escape(game)}">Build a deck</a>'

@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from html import escape
 from typing import Any
 
-from quarkade.server.html import TIME_CONTROLS, layout
+from quarkade.server.html import TIME_CONTROLS, layout, saved_deck_choice
 from quarkade.server.players import NAME_RULE, PASSWORD_RULE
 from quarkade.server.storage.players import StoredPlayer
 
@@ -91,23 +91,30 @@ def _options_text(entry: Mapping[str, Any]) -> str:
     return f'; {escape(", ".join(entry["options"]))}' if entry["options"] else ""
 
 
-def seat_form(live: Any, seat: int, game: Mapping[str, Any], action: str) -> str:
-    """Taking a seat: the options that seat chooses itself (its deck), then take it."""
+def seat_form(live: Any, seat: int, game: Mapping[str, Any], action: str,
+              saved: Sequence[Mapping[str, Any]] = (), reveal_note: str = "") -> str:
+    """Taking a seat: the options that seat chooses itself (its deck, or one of the
+    player's ``saved`` decks), what the table chose about hidden cards after the game
+    (``reveal_note``), then take it."""
     fields = []
     for option in game["options"]:
         if option["seat"] != seat:
             continue
         key = f"option.{option['name']}"
+        picker = saved_deck_choice(key, option["name"], game["name"], saved, "") \
+            if option.get("deck") else ""
         fields.append(f'<div class="field"><label for="{escape(key)}">{escape(option["label"])}'
                       f'</label><input id="{escape(key)}" name="{escape(key)}" '
                       f'value="{escape(str(option["default"]))}" aria-describedby='
-                      f'"{escape(key)}-hint"><small id="{escape(key)}-hint">'
+                      f'"{escape(key)}-hint">{picker}<small id="{escape(key)}-hint">'
                       f'{escape(option["help"])}</small></div>')
+    note = f'<p id="reveal-note" class="note">{escape(reveal_note)}</p>' if reveal_note else ""
     body = f"""<h1>Take seat {seat} of {escape(game['title'])}</h1>
+{note}
 <form method="post" action="{escape(action)}" class="new-game" id="take-seat">
 {''.join(fields)}
 <p><button class="primary" type="submit">Take the seat</button></p></form>"""
-    return layout(f"Take seat {seat}", body)
+    return layout(f"Take seat {seat}", body, "/static/js/newgame.js" if saved else "")
 
 
 def player_page(player: StoredPlayer, games: Sequence[Mapping[str, Any]],

@@ -64,7 +64,8 @@ class Lobby:
         ratings = await self.hub.ratings.current(people, game["game"], players)
         return {
             "id": game["id"], "game": game["game"], "players": players,
-            "options": describe_options(game["game"], game["options"]),
+            "options": describe_options(game["game"], game["options"]) + _reveal_words(
+                game["game"], bool(game.get("reveal"))),
             "time_control": TimeControl.parse(game["time_control"]).label,
             "control": game["time_control"],
             "seats": [{"seat": s["seat"], "name": s["name"],
@@ -155,3 +156,11 @@ class Lobby:
                                    control.text, player)
         return live, 0, live.seats[0].token
 
+
+def _reveal_words(game: str, reveal: bool) -> list[str]:
+    """What the table chose about hidden cards after the game, for a game that hides any
+    (every seat is told before it joins, here too)."""
+    if game_class(game).perfect_information:
+        return []
+    return ["Every hidden card shown after the game" if reveal
+            else "Hidden cards stay hidden after the game"]

@@ -117,10 +117,15 @@ async def join(request: Request) -> Response:
     live = await hub.get(request.path_params["id"])
     seat = invited_seat(live, request.path_params["token"])
     chosen = None
-    if seat is not None and live.waiting and game_class(live.name).seat_option_names(seat):
+    cls = game_class(live.name)
+    # A seat that chooses its own options (a deck), or a game that hides cards (its reveal
+    # after the game is shown before joining), is shown a form first.
+    if seat is not None and live.waiting and (cls.seat_option_names(seat)
+                                              or not cls.perfect_information):
         if request.method == "GET":
-            return HTMLResponse(html_people.seat_form(live, seat, game_entry(live.name),
-                                                      request.url.path))
+            return HTMLResponse(html_people.seat_form(
+                live, seat, game_entry(live.name), request.url.path,
+                await saved_decks(request, live.name), reveal_note(live)))
         chosen = await _seat_choices(request, live.name, seat)
     live, seat, token = await hub.join(live.id, request.path_params["token"], held, player,
                                        chosen)
@@ -137,7 +142,9 @@ async def take(request: Request) -> Response:
     seat = inputs.small_number(request.path_params["seat"], "seat", "a seat is a number")
     if request.method == "GET":
         return HTMLResponse(html_people.seat_form(live, seat, game_entry(live.name),
-                                                  request.url.path))
+                                                  request.url.path,
+                                                  await saved_decks(request, live.name),
+                                                  reveal_note(live)))
     if player is None:
         raise ApiError(429, "too many new players from this address; wait a little")
     chosen = await _seat_choices(request, live.name, seat)
@@ -150,8 +157,13 @@ async def take(request: Request) -> Response:
 async def _seat_choices(request: Request, game: str, seat: int) -> dict[str, str]:
     form = await request.form(max_files=0, max_fields=20, max_part_size=4096)
     names = game_class(game).seat_option_names(seat)
-    return {name: str(form[f"option.{name}"])[:200] for name in names
-            if f"option.{name}" in form}
+    chosen = {name: str(form[f"option.{name}"])[:200] for name in names
+              if f"option.{name}" in form}
+    for name in names:  # a saved deck chosen wins over the option's text
+        picked = str(form.get(f"saved.{name}", ""))[:200]
+        if picked:
+            chosen[name] = picked
+    return chosen
 
 
 async def link(request: Request) -> Response:

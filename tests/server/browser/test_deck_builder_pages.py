@@ -1,8 +1,10 @@
 """The Decoherence deck builder in a real browser: a deck built by clicking (a click that
 would break a deck-building rule is refused and the reason said), refused while illegal,
 saved under a name shown as text, tested against every preset (win rates with intervals
-beside the presets' own strength), then chosen when taking a seat; the other seat's page
-never receives it (every WebSocket frame it gets is checked)."""
+beside the presets' own strength); then each player picks their own saved deck, the host
+on the new-game form and the friend when taking the seat (told first whether cards are
+revealed after the game), and neither page ever receives the other's deck (every
+WebSocket frame each gets is checked)."""
 
 from __future__ import annotations
 
@@ -19,6 +21,9 @@ from tests.server.browser.decoherence import choose, listed_moves, make_move
 NAME = "<i>Kiki</i> rush"
 DECK = ("tapped 1, verved 2, boo'd 2, twigged 2, riffed 3 | up 3, down 3, through 2, out 2 | "
         "kiki 4, bouba 3, lulu 3")
+GUEST_NAME = "Lulu & links"
+GUEST_DECK = ("verved 2, boo'd 2, twigged 3, riffed 3 | up 3, down 2, through 4, out 1 | "
+              "kiki 2, bouba 4, lulu 4")
 RATE = re.compile(r"^\d+\.\d% \[\d+\.\d, \d+\.\d\]$")
 
 
@@ -72,22 +77,35 @@ def test_a_deck_built_by_clicking_is_saved_tested_and_chosen_for_a_seat(device, 
             f"{100 * rate:.1f}% [{100 * low:.1f}, {100 * high:.1f}]")
     expect(page.locator("#test-status")).to_contain_text("Done: 6 games against each preset")
     audit(page, "the deck builder with a test's results")
-    # The deck is picked when taking a seat; the friend's page never gets it.
+    # Each player picks their own deck: the host's on the new-game form, the friend's when
+    # taking the seat. Neither page ever receives the other's (every frame is checked).
     page.goto(f"{server.url}new/decoherence")
     page.select_option("#option\\.deck0-saved", label=NAME)
     expect(page.locator("#option\\.deck0")).to_have_value(DECK)
     page.select_option("#seat1", "friend")
     audit(page, "the new-game form with a saved deck")
+    host_frames = record_frames(page)
     page.click("button:has-text('Start the game')")
-    expect(page.locator("#table .dc")).to_be_visible()
-    expect(page.locator(".dc-bottom .dc-decklist")).to_contain_text(DECK)
     invite = page.locator(".invite input").input_value()
     guest = device(viewport=PHONE, is_mobile=True, has_touch=True)
-    frames: list[str] = []
-    guest.on("websocket", lambda socket: socket.on(
-        "framereceived", lambda frame: frames.append(str(frame))))
-    guest.goto(invite)
-    expect(guest.locator(".dc-bottom .dc-name")).to_have_text("seat 1 (you)")
+    guest.goto(f"{server.url}decks/decoherence")
+    guest.click("button.preset[data-name=weaver]")
+    guest.click("button.less[data-word=twigged]")
+    guest.click("button.more[data-word=boo\\'d]")
+    guest.fill("#deck-name", GUEST_NAME)
+    guest.click("#save")
+    expect(guest.locator("#save-result")).to_have_text(f"Saved: {GUEST_NAME}.")
+    guest_frames = record_frames(guest)
+    guest.goto(invite)  # the seat's own options first, and what happens after the game
+    expect(guest.locator("h1")).to_have_text("Take seat 1 of Decoherence")
+    expect(guest.locator("#reveal-note")).to_have_text("Hidden cards stay hidden after the game.")
+    guest.select_option("#option\\.deck1-saved", label=GUEST_NAME)
+    expect(guest.locator("#option\\.deck1")).to_have_value(GUEST_DECK)
+    audit(guest, "taking a seat with a saved deck, on a phone")
+    guest.click("button:has-text('Take the seat')")
+    expect(guest.locator(".dc-bottom .dc-name")).to_contain_text("(you)")
+    expect(guest.locator(".dc-bottom .dc-decklist")).to_contain_text(GUEST_DECK)
+    expect(page.locator(".dc-bottom .dc-decklist")).to_contain_text(DECK)
     pages = {0: page, 1: guest}
     rng = random.Random(3)
     for _ in range(8):
@@ -100,8 +118,18 @@ def test_a_deck_built_by_clicking_is_saved_tested_and_chosen_for_a_seat(device, 
         moves = listed_moves(pages[movers[0]])
         action, text = choose(moves, rng, 0)
         make_move(pages[movers[0]], action, text, moves, touch=movers[0] == 1)
-    assert len(frames) >= 5, frames
-    for frame in frames:  # every frame the other seat received
-        assert DECK not in frame and "Kiki" not in frame, frame
-    assert DECK not in guest.content()
+    for frames, secrets in ((guest_frames, (DECK, "Kiki")), (host_frames, (GUEST_DECK, "Lulu"))):
+        assert len(frames) >= 5, frames
+        for frame in frames:
+            assert not any(secret in frame for secret in secrets), frame
+    assert DECK not in guest.content() and GUEST_DECK not in page.content()
     expect(guest.locator(".dc-top .dc-decklist")).to_have_count(0)
+    expect(page.locator(".dc-top .dc-decklist")).to_have_count(0)
+
+
+def record_frames(page: Page) -> list[str]:
+    """Every WebSocket frame ``page`` receives from now on."""
+    frames: list[str] = []
+    page.on("websocket", lambda socket: socket.on(
+        "framereceived", lambda frame: frames.append(str(frame))))
+    return frames

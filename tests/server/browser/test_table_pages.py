@@ -24,6 +24,7 @@ from tests.server.browser.helpers import (
     MY_TURN_OR_OVER,
     STEP_CHANGED,
     moved,
+    my_name,
     store_actions,
     store_position,
 )
@@ -44,7 +45,8 @@ def test_two_seats_chat_a_spectator_reads_and_markup_stays_text(device, server) 
     invite = host.locator(".invite input").input_value()
     guest = device(viewport=PHONE, is_mobile=True, has_touch=True)
     guest.goto(invite)
-    expect(guest.locator("#seats")).to_contain_text("seat 1 (you)")
+    expect(guest.locator("#seats")).to_contain_text(f"{my_name(guest)} (you)")
+    ann, bob = my_name(host), my_name(guest)
     watcher = device()
     watcher.goto(re.sub(r"\?.*", "", host.url))
     expect(watcher.locator("#game")).to_have_attribute("data-step", re.compile(r"^\d+$"))
@@ -53,14 +55,14 @@ def test_two_seats_chat_a_spectator_reads_and_markup_stays_text(device, server) 
     host.press("#chat-text", "Enter")
     for page in (host, guest, watcher):
         line = page.locator("#chat li").last
-        expect(line).to_contain_text("seat 0")
+        expect(line).to_contain_text(ann)
         expect(line.locator(".chat-text")).to_have_text(sneaky)  # as text, not markup
         expect(page.locator("#chat img, #chat b")).to_have_count(0)
         expect(line.locator("time")).to_have_attribute("datetime", re.compile(r"^\d{4}-"))
     guest.fill("#chat-text", "thanks, you too")
     guest.click("#chat-form button[type=submit]")
-    expect(host.locator("#chat li").last).to_contain_text("seat 1: thanks, you too")
-    expect(guest.locator("#chat li").last).to_contain_text("seat 1 (you): thanks, you too")
+    expect(host.locator("#chat li").last).to_contain_text(f"{bob}: thanks, you too")
+    expect(guest.locator("#chat li").last).to_contain_text(f"{bob} (you): thanks, you too")
     assert "pwned" not in (host.title(), guest.title(), watcher.title())
     # The spectator reads but has nothing to write with.
     expect(watcher.locator("#chat li")).to_have_count(2)

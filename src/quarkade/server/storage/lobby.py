@@ -45,4 +45,5 @@ class LobbyQueries:
                 "joined": bool(s.joined), "player_id": s.player_id})
         return [{"id": r.id, "game": r.game, "options": json.loads(r.options),
                  "time_control": r.time_control, "created": r.created,
+                 "reveal": bool(r.reveal),
                  "seats": by_game.get(r.id, [])} for r in rows]

@@ -1,6 +1,6 @@
 // The new-game form: show only as many seat choices as there are players, and fill a deck
 // option from a saved deck.
-const form = document.getElementById("new-game");
+const form = document.querySelector("form.new-game");
 const players = form.elements.namedItem("option.players");
 
 function showSeats() {
