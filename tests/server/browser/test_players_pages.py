@@ -203,6 +203,8 @@ def test_the_tab_title_and_icon_change_on_your_turn(device, clocked) -> None:
     expect(pages[1 - seat]).not_to_have_title(re.compile(f"^{TURN_TITLE}"))
     assert "favicon-turn" in pages[seat].locator("link[rel=icon]").get_attribute("href")
     step = pages[seat].locator("#game").get_attribute("data-step")
+    if pages[seat].locator("#moves-fold").get_attribute("open") is None:
+        pages[seat].click("#moves-fold summary")  # a phone folds the list behind the table
     pages[seat].locator("#moves button").first.click()
     pages[seat].wait_for_function(STEP_CHANGED, arg=step)
     expect(pages[1 - seat]).to_have_title(re.compile(f"^{TURN_TITLE}"))
