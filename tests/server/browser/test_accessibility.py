@@ -1,12 +1,15 @@
 """axe-core on every kind of page: the home page, each game's new-game form and rules page,
-a page that is not there, the deck builder, and each game finished (its page and its
-replay at the first and the last step). The games in play, dialogs, chat, the reveal and
-the phone layouts are audited where their own tests visit them (and every page a test
-leaves is audited once more, conftest.device). 0 serious or critical violations."""
+a page that is not there, the deck builder, the lobby, /me, a player's page and each
+leaderboard, and each game finished (its page and its replay at the first and the last
+step). The games in play, dialogs, chat, the reveal, the lobby with an open game, the
+take-seat form and the phone layouts are audited where their own tests visit them (and
+every page a test leaves is audited once more, conftest.device). 0 serious or critical
+violations."""
 
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -31,6 +34,18 @@ def test_the_site_pages(page: Page, server) -> None:
     page.goto(f"{server.url}decks/decoherence")
     expect(page.locator("#deck-check")).not_to_be_empty()
     audit(page, "the deck builder")
+    # The players' pages (issue 15): the lobby, /me, a player's page, the leaderboards.
+    page.goto(f"{server.url}lobby")
+    expect(page.locator("#open-games")).to_have_attribute("data-count", re.compile(r"\d"))
+    audit(page, "the lobby")
+    page.goto(f"{server.url}me")
+    name = page.locator("#me").get_attribute("data-name")
+    audit(page, "/me")
+    page.goto(f"{server.url}players/{name}")
+    audit(page, "a player's page")
+    for game in list_games():
+        page.goto(f"{server.url}leaderboard/{game}")
+        audit(page, f"the {game} leaderboard")
 
 
 @pytest.mark.parametrize("game", list_games())

@@ -16,6 +16,7 @@ from playwright.sync_api import Page, expect
 
 from quarkade.server.clocks import DAY, ManualClock
 from quarkade.server.run import ServerThread
+from tests.server.browser.accessibility import audit
 from tests.server.browser.conftest import PHONE
 from tests.server.browser.helpers import MY_TURN_OR_OVER, STEP_CHANGED, my_name
 
@@ -105,6 +106,7 @@ def test_two_guests_pick_names_and_one_sees_the_others_game_appear_and_joins(dev
     expect(host.locator("#status")).to_contain_text("Waiting for players")
     row = guest.locator(f".lobby-game[data-id='{game_id}']")
     expect(row).to_contain_text("Hopper")  # appeared without a reload
+    audit(guest, "the lobby with an open game")
     row.locator("button.join").click()
     guest.wait_for_url(re.compile(rf"/games/{game_id}\?seat=1$"))
     for page in (host, guest):
@@ -153,6 +155,7 @@ def test_resigning_asks_first_and_then_the_other_side_wins(device, clocked) -> N
     host.click("#resign")
     expect(host.locator("#confirm")).to_be_visible()
     expect(host.locator("#confirm-text")).to_contain_text("You lose")
+    audit(host, "the resign dialog")
     host.click("#confirm-no")
     expect(host.locator("#confirm")).to_be_hidden()
     expect(host.locator("#game")).to_have_attribute("data-over", "no")
@@ -191,8 +194,12 @@ def test_a_rated_game_changes_both_ratings_and_the_leaderboard(device, clocked) 
     rows = board.locator("#leaderboard tbody tr.person")
     expect(rows.nth(0)).to_contain_text("Rated-Ann")
     expect(rows.nth(1)).to_contain_text("Rated-Bob")
+    audit(board, "a leaderboard with rated players")
     board.click("text=Rated-Bob")
     expect(board.locator("#history-title ~ .history, .history")).to_contain_text("1500")
+    audit(board, "a player's page with a rating history")
+    board.goto(f"{server.url}me")
+    audit(board, "/me after a rated game")
 
 
 def test_the_tab_title_and_icon_change_on_your_turn(device, clocked) -> None:
