@@ -161,3 +161,55 @@ def test_a_saved_deck_is_picked_when_taking_a_seat_and_the_host_never_sees_it(cl
     theirs = client.get(f"/api/games/{created['id']}", params={"seat": 0}).json()
     assert theirs["held"] == [0] and theirs["options"]["deck1"] == "hidden"
     assert WEAVER not in json.dumps(theirs) and "sneaky" not in json.dumps(theirs)
+
+
+def test_decks_follow_their_player_and_each_seat_picks_its_own_from_the_lobby(client):
+    """A claimed player's decks follow them to another device; the creator picks one on
+    the new-game form, a lobby player picks theirs on taking the open seat; neither the
+    lobby (its page, its API, every frame of its socket) nor the other seat sees either."""
+    from tests.server.test_lobby_and_ratings import Devices
+    from tests.server.test_players import named
+
+    surge = deck_text(parse_deck("surge"))
+    devices = Devices(client)
+    named(devices.use("ann-laptop"), "Ann", "ann-password")
+    assert client.post(URL, json={"name": "Ann's <surge>", "deck": "surge"}).status_code == 201
+    client = devices.use("ann-phone")
+    client.get("/")
+    assert client.get(URL).json()["decks"] == []  # a new guest here, with no decks
+    assert client.post("/api/login", json={"name": "Ann", "password": "ann-password"}
+                       ).status_code == 200
+    assert [d["name"] for d in client.get(URL).json()["decks"]] == ["Ann's <surge>"]
+    form = client.get("/new/decoherence").text
+    assert "Ann&#x27;s &lt;surge&gt;</option>" in form
+    with client.websocket_connect("/ws/lobby") as lobby:
+        frames = [lobby.receive_text()]
+        made = client.post("/new/decoherence", data={
+            "option.deck0": "balanced", "saved.deck0": surge, "option.deck1": "balanced",
+            "seat0": "you", "seat1": "open", "visibility": "public"}, follow_redirects=False)
+        assert made.status_code == 303, made.text
+        game_id = made.headers["location"].rsplit("/", 1)[1]
+        frames.append(lobby.receive_text())
+        assert game_id in frames[-1]
+        named(devices.use("bo"), "Bob")
+        client.post(URL, json={"name": "Bob's weaver", "deck": "weaver"})
+        seat_form = client.get(f"/games/{game_id}/take/1").text
+        assert "Bob&#x27;s weaver</option>" in seat_form
+        assert surge not in seat_form and "Ann&#x27;s" not in seat_form
+        assert "Hidden cards stay hidden after the game." in seat_form
+        lobby_now = client.get("/api/lobby").json()
+        assert "Hidden cards stay hidden after the game" in json.dumps(lobby_now)
+        taken = client.post(f"/games/{game_id}/take/1", data={
+            "option.deck1": "balanced", "saved.deck1": WEAVER}, follow_redirects=False)
+        assert taken.status_code == 303, taken.text
+        frames.append(lobby.receive_text())
+        bob_sees = client.get(f"/api/games/{game_id}").json()
+        for page in ("/lobby", "/api/lobby"):
+            frames.append(client.get(page).text)
+    assert bob_sees["options"] == {**bob_sees["options"], "deck0": "hidden", "deck1": WEAVER}
+    assert surge not in json.dumps(bob_sees) and "Ann's" not in json.dumps(bob_sees)
+    ann_sees = devices.use("ann-phone").get(f"/api/games/{game_id}").json()
+    assert ann_sees["options"]["deck0"] == surge and ann_sees["options"]["deck1"] == "hidden"
+    assert WEAVER not in json.dumps(ann_sees) and "Bob's" not in json.dumps(ann_sees)
+    for frame in frames:
+        assert surge not in frame and WEAVER not in frame and "<surge>" not in frame, frame
