@@ -1,7 +1,9 @@
 """Defect 11: the schema is made and upgraded by Alembic migrations. A database made by the
 previous release (tests/server/data/release-0.1.sql, made by the server of main at
 10c8f16 with four games; release-0.1-seen.json holds what each seat saw then) is upgraded
-on SQLite and PostgreSQL, and every game, seat and move is still there."""
+on SQLite and PostgreSQL, and every game, seat and move is still there. So is a database
+left at ``0005`` (issue 15's players) with a player seated, when ``0006`` (issue 16: the
+reveal, chat and decks) comes after it."""
 
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ from pathlib import Path
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
-from sqlalchemy import MetaData, create_engine, insert
+from sqlalchemy import MetaData, create_engine, insert, update
 from starlette.testclient import TestClient
 
 from quarkade.server import create_app
@@ -87,6 +89,37 @@ def test_a_database_of_the_previous_release_is_upgraded_with_its_games_intact(
         assert client.app.state.store.recent_games() == []  # old games become unlisted
     with TestClient(create_app(url)) as client:  # a second start migrates nothing
         assert migrate.current(client.app.state.store.engine) == migrate.head()
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_a_database_with_players_at_0005_upgrades_to_the_tables_issue_16_adds(
+        kind, tmp_path, request):
+    url = (f"sqlite:///{tmp_path / 'old.db'}" if kind == "sqlite"
+           else request.getfixturevalue("postgres").empty_database())
+    previous_release(url)
+    engine = create_engine(url)
+    migrate.upgrade(engine, "0005")
+    game_id = next(iter(SEEN))
+    tables = MetaData()
+    with engine.begin() as db:
+        tables.reflect(db)
+        assert {"players", "ratings"} <= set(tables.tables) and "chat" not in tables.tables
+        db.execute(insert(tables.tables["players"]).values(
+            id="p" * 32, name="Ada", name_key="ada", created=1.0, settings="{}",
+            session_gen=0))
+        seats = tables.tables["seats"]
+        db.execute(update(seats).where(seats.c.game_id == game_id, seats.c.seat == 0)
+                   .values(player_id="p" * 32))
+    engine.dispose()
+    with TestClient(create_app(url)) as client:
+        store = client.app.state.store
+        assert migrate.current(store.engine) == migrate.head()
+        stored = store.load_game(game_id)
+        assert stored is not None and stored.seats[0].player_id == "p" * 32
+        assert stored.reveal is False and stored.chat == []
+        assert store.decks("p" * 32, "decoherence") == []
+        check_games_intact(client)
+        assert client.app.state.players.queries.get("p" * 32).name == "Ada"
 
 
 def test_the_tables_the_code_uses_are_what_the_migrations_make(any_db):
