@@ -106,17 +106,28 @@ def shoot_deck_builder(browser: Browser, server: ServerThread) -> None:
 
 def shoot_chat(browser: Browser, server: ServerThread) -> None:
     """``chat-game.png`` (the host, on a desktop) and ``chat-phone.png`` (the friend, on a
-    phone): a Decoherence game by invite link, with a few chat messages."""
+    phone): a Decoherence game between two named players by invite link, on a 10 min + 5 s
+    clock, the friend with their own saved deck, and a few chat messages."""
     host_context = browser.new_context(viewport={"width": 1280, "height": 860})
     host = host_context.new_page()
+    _rename(host, server.url, "Noether")
     host.goto(f"{server.url}new/decoherence")
     host.select_option("#seat1", "friend")
+    host.select_option("#time_control", "10+5")
     host.click("button:has-text('Start the game')")
     invite = host.locator(".invite input").input_value()
     phone = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True,
                                 has_touch=True)
     guest = phone.new_page()
+    _rename(guest, server.url, "Curie")
+    guest.goto(f"{server.url}decks/decoherence")
+    guest.click("button.preset[data-name=weaver]")
+    guest.fill("#deck-name", "my weaver")
+    guest.click("#save")
+    guest.wait_for_selector("#saved li[data-id]")
     guest.goto(invite)
+    guest.select_option("#option\\.deck1-saved", label="my weaver")
+    guest.click("button:has-text('Take the seat')")
     guest.wait_for_selector(".dc-bottom .dc-name")
     for page, text in ((host, "Good luck! My deck is all links this time."),
                        (guest, "Thanks, you too. Watch out for my boo'd."),
@@ -127,11 +138,19 @@ def shoot_chat(browser: Browser, server: ServerThread) -> None:
                                arg=1 + [host, guest].index(page))
     host.wait_for_function("() => document.querySelectorAll('#chat li').length === 3")
     guest.wait_for_function("() => document.querySelectorAll('#chat li').length === 3")
+    host.wait_for_selector("#clocks .clock.running")
     host.screenshot(path=OUT / "chat-game.png")
     guest.locator("#chat-box").scroll_into_view_if_needed()
     guest.screenshot(path=OUT / "chat-phone.png")
     phone.close()
     host_context.close()
+
+
+def _rename(page: Page, url: str, name: str) -> None:
+    page.goto(f"{url}me")
+    page.fill("#name", name)
+    page.click("#rename button")
+    page.wait_for_selector(f"#me[data-name='{name}']", state="attached")
 
 
 def main() -> None:
