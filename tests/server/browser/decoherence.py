@@ -26,7 +26,7 @@ from quarkade.server.storage import Store, StoredSeat
 from tests.server.browser.helpers import moved
 
 MY_TURN_OR_OVER = """() => { const g = document.getElementById('game');
-  return g.dataset.turn === 'mine' || g.dataset.over === 'yes'; }"""
+  return !!g && (g.dataset.turn === 'mine' || g.dataset.over === 'yes'); }"""
 STEP_CHANGED = "(step) => document.getElementById('game').dataset.step !== step"
 STYLED = """() => { const link = document.querySelector('link[data-decoherence]');
   return link !== null && link.sheet !== null; }"""

@@ -16,8 +16,9 @@ from quarkade.server.storage import Store, StoredSeat
 from tests.server.browser.accessibility import audit
 
 # The game page's #game element carries data-turn ("mine" or "wait"), data-over and data-step.
+# Null-safe: it may first run on the page a click is leaving (a form before its redirect).
 MY_TURN_OR_OVER = """() => { const g = document.getElementById('game');
-  return g.dataset.turn === 'mine' || g.dataset.over === 'yes'; }"""
+  return !!g && (g.dataset.turn === 'mine' || g.dataset.over === 'yes'); }"""
 STEP_CHANGED = "(step) => document.getElementById('game').dataset.step !== step"
 STEP_CHANGED_OR_ASKED = """(step) => document.getElementById('game').dataset.step !== step
   || document.getElementById('confirm').open"""

@@ -30,7 +30,7 @@ from tests.server.browser.helpers import store_position
 
 OUT = Path(__file__).resolve().parents[3] / "docs" / "screenshots"
 MY_TURN_OR_OVER = """() => { const g = document.getElementById('game');
-  return g.dataset.turn === 'mine' || g.dataset.over === 'yes'; }"""
+  return !!g && (g.dataset.turn === 'mine' || g.dataset.over === 'yes'); }"""
 
 
 def play_turns(page: Page, turns: int) -> None:

@@ -20,7 +20,7 @@ from tests.server.browser.conftest import PHONE
 from tests.server.browser.helpers import moved, my_name
 
 MY_TURN_OR_OVER = """() => { const g = document.getElementById('game');
-  return g.dataset.turn === 'mine' || g.dataset.over === 'yes'; }"""
+  return !!g && (g.dataset.turn === 'mine' || g.dataset.over === 'yes'); }"""
 STEP_CHANGED = "(step) => document.getElementById('game').dataset.step !== step"
 
 
