@@ -147,3 +147,31 @@ def test_a_finished_game_with_reveal_on_shows_everyone_everything(client, game):
         for step in (0, len(history) // 3, len(history)):
             shown = client.get(f"/api/games/{game_id}/steps/{step}", params=params).json()
             assert shown["view"] == states[step].revealed_view()
+
+
+@pytest.mark.parametrize("reveal", [True, False])
+def test_a_resignation_ends_the_game_and_reveals_only_if_the_table_chose_it(client, reveal):
+    """A game the server ends (here by a resignation) is over too: with reveal on, every
+    page then sees every hidden card; with it off, the other seat still sees its own view."""
+    created = friend_game(client, "decoherence", reveal=reveal)
+    game_id, tokens = created["id"], created["seat_tokens"]
+    state = play_moves(client, game_id, tokens, 4, max)  # never "pass" (move 1): it may lose
+    assert not state.is_terminal() and state.history()
+    quitter = state.current_player()
+    answer = client.post(f"/api/games/{game_id}/resign", json={"seat": quitter},
+                         params={"token": tokens[quitter]})
+    assert answer.status_code == 200, answer.text
+    other = 1 - quitter
+    seen = seat_payload(client, game_id, tokens[other], other).json()
+    record = client.get(f"/games/{game_id}/record",
+                        params={"seat": other, "token": tokens[other]}).json()
+    last = client.get(f"/api/games/{game_id}/steps/{seen['step']}",
+                      params={"seat": other, "token": tokens[other]}).json()
+    assert seen["over"] is True and seen["outcome"]["winners"] == [other]
+    assert seen["revealed"] is reveal and record["revealed"] is reveal
+    if reveal:
+        assert seen["view"] == state.revealed_view() == last["view"]
+        assert [a["id"] for a in record["actions"]] == state.history()
+    else:
+        assert seen["view"] == state.view(other) == last["view"]
+        assert seen["options"][f"deck{quitter}"] == "hidden"
