@@ -213,3 +213,39 @@ def test_decks_follow_their_player_and_each_seat_picks_its_own_from_the_lobby(cl
     assert WEAVER not in json.dumps(ann_sees) and "Bob's" not in json.dumps(ann_sees)
     for frame in frames:
         assert surge not in frame and WEAVER not in frame and "<surge>" not in frame, frame
+
+
+def test_quick_play_takes_the_players_own_deck_at_whichever_seat_they_get(client):
+    """Quick play seats a player with their deck: in the game it opens (seat 0) and in the
+    open game the next one is given (seat 1); neither sees the other's. A deck for a game
+    without decks, or an illegal one, is refused and nothing is made."""
+    from tests.server.test_lobby_and_ratings import Devices
+    from tests.server.test_players import named
+
+    surge = deck_text(parse_deck("surge"))
+    devices = Devices(client)
+    named(devices.use("ann"), "Ann")
+    lobby = client.get("/lobby").text
+    assert 'name="deck"' in lobby and '<option value="weaver">weaver</option>' in lobby
+    client.post(URL, json={"name": "Ann's <surge>", "deck": "surge"})
+    assert "Ann&#x27;s &lt;surge&gt;</option>" in client.get("/lobby").text
+    quick = {"game": "decoherence", "players": 2, "time_control": "5+5"}
+    before = client.app.state.store.count_games()
+    refused(client.post("/api/lobby/quick", json={**quick, "deck": "kiki 12"}), 400,
+            "this deck cannot be played")
+    refused(client.post("/api/lobby/quick", json={**quick, "game": "hadronize",
+                                                  "deck": "surge"}), 400,
+            "hadronize takes no deck", "decoherence")
+    assert client.app.state.store.count_games() == before
+    opened = client.post("/api/lobby/quick", json={**quick, "deck": surge}).json()
+    assert opened["seat"] == 0 and opened["waiting"]
+    named(devices.use("bo"), "Bob")
+    found = client.post("/lobby/quick", data={**quick, "deck": "weaver"},
+                        follow_redirects=False)  # the form, without a script
+    assert found.status_code == 303, found.text
+    assert found.headers["location"] == f"/games/{opened['id']}?seat=1"
+    bob_sees = client.get(f"/api/games/{opened['id']}").json()
+    assert bob_sees["options"]["deck1"] == WEAVER and bob_sees["options"]["deck0"] == "hidden"
+    assert surge not in json.dumps(bob_sees)
+    ann_sees = devices.use("ann").get(f"/api/games/{opened['id']}").json()
+    assert ann_sees["options"]["deck0"] == surge and WEAVER not in json.dumps(ann_sees)

@@ -199,13 +199,15 @@ async def lobby(request: Request) -> Response:
 
 
 async def quick_play(request: Request) -> Response:
-    """``{"game", "players", "time_control"}``: a seat in the closest open game, or a new
-    game waiting for others."""
+    """``{"game", "players", "time_control", "deck"}``: a seat in the closest open game,
+    or a new game waiting for others (``deck``, optional: the player's own deck, in a game
+    with a deck builder)."""
     check_rate(request, "create", "new games")
     body = await body_of(request)
     player = await players_of(request).required(request)
     live, seat, token = await hub_of(request).lobby.quick(
-        player, body.get("game"), body.get("players"), body.get("time_control"))
+        player, body.get("game"), body.get("players"), body.get("time_control"),
+        body.get("deck"))
     response = JSONResponse({"id": live.id, "seat": seat, "waiting": live.waiting,
                              "url": f"/games/{live.id}?seat={seat}"})
     set_cookie(response, live.id, [*inputs.tokens(request, live.id), *([token] if token

@@ -108,6 +108,8 @@ def game_entry(name: str, plugins: Collection[str] = ()) -> dict[str, Any]:
                        *(f"bot:{agent}" for agent in agents)],
         "visibilities": list(seating.VISIBILITIES),
         "deck_builder": name in deck_games(),
+        "presets": list(getattr(game_part(name, "decks"), "PRESETS", ()))
+        if name in deck_games() else [],
         "hides": not cls.perfect_information,
     }
 

@@ -16,8 +16,11 @@ from quarkade.server.storage.players import StoredPlayer
 
 
 def lobby(games: Sequence[Mapping[str, Any]], snapshot: Mapping[str, Any],
-          player: StoredPlayer | None) -> str:
-    """The lobby: quick play, create, open games (live over ``/ws/lobby``), games to watch."""
+          player: StoredPlayer | None,
+          saved: Mapping[str, Sequence[Mapping[str, Any]]] | None = None) -> str:
+    """The lobby: quick play (with the player's deck, for a game with a deck builder: a
+    preset or one of their ``saved`` decks), create, open games (live over ``/ws/lobby``),
+    games to watch."""
     game_options = "".join(f'<option value="{escape(g["name"])}">{escape(g["title"])}</option>'
                            for g in games)
     counts = sorted({n for g in games for n in range(g["min_players"], g["max_players"] + 1)})
@@ -33,6 +36,7 @@ def lobby(games: Sequence[Mapping[str, Any]], snapshot: Mapping[str, Any],
 <label>Game <select name="game" id="quick-game">{game_options}</select></label>
 <label>Players <select name="players" id="quick-players">{count_options}</select></label>
 <label>Clock <select name="time_control" id="quick-clock">{controls}</select></label>
+{_quick_decks(games, saved or {})}
 <button class="primary" type="submit">Quick play</button></form>
 <p class="muted">Seats you in the open game closest to your rating, or opens one and waits.
 </p><p id="quick-problem" class="error" role="alert" hidden></p></section>
@@ -45,6 +49,27 @@ or a friend by invite link.</p></section>
 <section class="lobby-box" aria-labelledby="live-title"><h2 id="live-title">Games to watch</h2>
 <div id="live-games">{live_games(snapshot["live"])}</div></section>"""
     return layout("Lobby", body, "/static/js/lobby.js")
+
+
+def _quick_decks(games: Sequence[Mapping[str, Any]],
+                 saved: Mapping[str, Sequence[Mapping[str, Any]]]) -> str:
+    """For quick play: your deck in each game with a deck builder (its presets, then your
+    saved decks, as text); the lobby's script shows only the chosen game's."""
+    fields = []
+    for game in games:
+        if not game.get("deck_builder"):
+            continue
+        name = escape(game["name"])
+        presets = "".join(f'<option value="{escape(p)}">{escape(p)}</option>'
+                          for p in game.get("presets", ()))
+        own = "".join(f'<option value="{escape(d["deck"])}">{escape(d["name"])}</option>'
+                      for d in saved.get(game["name"], ()))
+        groups = (f'<optgroup label="Presets">{presets}</optgroup>' if presets else "") + (
+            f'<optgroup label="Your saved decks">{own}</optgroup>' if own else "")
+        fields.append(f'<label class="quick-deck" data-game="{name}">Your {escape(game["title"])}'
+                      f' deck <select name="deck" id="quick-deck-{name}"><option value="">'
+                      f'the default</option>{groups}</select></label>')
+    return "".join(fields)
 
 
 def open_games(entries: Sequence[Mapping[str, Any]], player: StoredPlayer | None) -> str:

@@ -110,16 +110,28 @@ class Lobby:
             with contextlib.suppress(BaseException):
                 await self.sending
 
-    async def quick(self, player: StoredPlayer, game: Any, players: Any, time_control: Any
-                    ) -> tuple[LiveGame, int, str | None]:
+    async def quick(self, player: StoredPlayer, game: Any, players: Any, time_control: Any,
+                    deck: Any = None) -> tuple[LiveGame, int, str | None]:
         """Seat ``player`` in the closest open game of this kind, or open one. Returns the
-        game, the seat, and the seat's new secret. A seat's own options (a deck) keep
-        their defaults; the lobby's join form lets a player choose them."""
-        from quarkade.server.common import known_game
+        game, the seat, and the seat's new secret. ``deck`` (a game with a deck builder
+        only) is the player's deck at whichever seat they get; without it a seat's own
+        options keep their defaults."""
+        from quarkade.server.common import deck_games, deck_options, known_game
+        from quarkade.server.decks import check_deck
 
         if not isinstance(game, str):
             raise ApiError(400, "'game' should name a game")
         known_game(game)
+        if deck is not None and deck != "":
+            if game not in deck_games():
+                raise ApiError(400, f"{game} takes no deck; leave 'deck' out (decks are for: "
+                               f"{', '.join(deck_games())})")
+            deck = check_deck(game, deck)
+        own = deck_options(game) if deck else ()
+
+        def choices(seat: int) -> dict[str, str] | None:  # the player's deck at ``seat``
+            names = [name for name in game_class(game).seat_option_names(seat) if name in own]
+            return {name: deck for name in names} or None
         try:
             count = load_game(game, **({} if players is None else {"players": players})
                               ).num_players
@@ -145,15 +157,15 @@ class Lobby:
             live = await hub.get(game_id)
             for seat in open_seats:
                 try:
-                    token = await hub.take(live, seat, player)
+                    token = await hub.take(live, seat, player, choices(seat))
                 except ApiError as problem:
                     if problem.status == 409:
                         continue  # someone took it first: the next one
                     raise
                 return live, seat, token
         specs = ["you", *[seating.OPEN] * (count - 1)]
-        live, _ = await hub.create(game, {"players": count}, specs, seating.PUBLIC,
-                                   control.text, player)
+        live, _ = await hub.create(game, {"players": count, **(choices(0) or {})}, specs,
+                                   seating.PUBLIC, control.text, player)
         return live, 0, live.seats[0].token
 
 

@@ -21,6 +21,7 @@ from quarkade.server.common import (
     catalogue,
     check_rate,
     creator_tokens,
+    deck_games,
     game_entry,
     hub_of,
     known_game,
@@ -216,8 +217,9 @@ def player_count(request: Request, game: str) -> int:
 async def lobby_page(request: Request) -> Response:
     player = await me(request, create=True)
     snapshot = await hub_of(request).lobby.snapshot()
+    saved = {game: await saved_decks(request, game) for game in deck_games()}
     return HTMLResponse(html_people.lobby(catalogue(hub_of(request).allowed_bots), snapshot,
-                                          player))
+                                          player, saved))
 
 
 async def quick_play(request: Request) -> Response:
@@ -227,7 +229,7 @@ async def quick_play(request: Request) -> Response:
     form = await request.form(max_files=0, max_fields=10, max_part_size=1024)
     live, seat, token = await hub_of(request).lobby.quick(
         player, str(form.get("game", "")), str(form.get("players", "")) or None,
-        str(form.get("time_control", "")))
+        str(form.get("time_control", "")), str(form.get("deck", ""))[:400])
     response = RedirectResponse(f"/games/{live.id}?seat={seat}", status_code=303)
     set_cookie(response, live.id, [*inputs.tokens(request, live.id), *([token] if token
                                                                         else [])])

@@ -38,6 +38,11 @@ def test_the_site_pages(page: Page, server) -> None:
     page.goto(f"{server.url}lobby")
     expect(page.locator("#open-games")).to_have_attribute("data-count", re.compile(r"\d"))
     audit(page, "the lobby")
+    page.select_option("#quick-game", "hadronize")  # quick play's deck: Decoherence only
+    expect(page.locator("label.quick-deck")).to_be_hidden()
+    page.select_option("#quick-game", "decoherence")
+    expect(page.locator("label.quick-deck")).to_be_visible()
+    audit(page, "the lobby's quick play with a deck")
     page.goto(f"{server.url}me")
     name = page.locator("#me").get_attribute("data-name")
     audit(page, "/me")

@@ -65,13 +65,25 @@ function problem(text) {
   box.hidden = !text;
 }
 
+// Quick play's deck choice is shown only for the chosen game (a game with a deck builder).
+function showDecks() {
+  const game = el("quick-game").value;
+  for (const label of document.querySelectorAll("#quick .quick-deck")) {
+    const mine = label.dataset.game === game;
+    label.hidden = !mine;
+    label.querySelector("select").disabled = !mine;
+  }
+}
+el("quick-game").addEventListener("change", showDecks);
+showDecks();
+
 el("quick").addEventListener("submit", async (event) => {
   event.preventDefault();
   const form = new FormData(event.target);
   const response = await fetch("/api/lobby/quick", {
     method: "POST", headers: { "content-type": "application/json", accept: "application/json" },
     body: JSON.stringify({ game: form.get("game"), players: Number(form.get("players")),
-      time_control: form.get("time_control") }) });
+      time_control: form.get("time_control"), ...(form.get("deck") ? { deck: form.get("deck") } : {}) }) });
   const body = await response.json();
   if (!response.ok) { problem(body.error); return; }
   location.href = body.url;
