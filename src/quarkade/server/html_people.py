@@ -168,7 +168,8 @@ def player_page(player: StoredPlayer, games: Sequence[Mapping[str, Any]],
 <section aria-labelledby="finished-title"><h2 id="finished-title">Finished games</h2>
 {_game_list(finished, own, finished=True)}</section>
 {forms}"""
-    return layout(f"{who}", body)
+    # The rating history's dates are shown in the viewer's locale by a small script.
+    return layout(f"{who}", body, "/static/js/times.js")
 
 
 def _game_list(games: Sequence[Mapping[str, Any]], own: bool, finished: bool) -> str:
@@ -244,7 +245,8 @@ def _history(history: Sequence[Mapping[str, Any]]) -> str:
     rows = "".join(
         f'<li>{escape(h["game"])} ({h["players"]} players): {h["before"]} &rarr; '
         f'<span class="rating">{h["after"]}</span> '
-        f'<span class="muted">{time.strftime("%Y-%m-%d", time.gmtime(h["at"]))}</span></li>'
+        f'<span class="muted"><time datetime="{_iso(h["at"])}">'
+        f'{time.strftime("%Y-%m-%d", time.gmtime(h["at"]))}</time></span></li>'
         for h in history[-50:])
     return f'<ol class="history">{rows}</ol>'
 
@@ -308,3 +310,8 @@ player is very likely above (rating minus its margin). Other games: {others}.</p
 <table class="board" id="leaderboard"><thead><tr><th>#</th><th>Player</th><th>Rating</th>
 <th>Margin</th><th>Games</th></tr></thead><tbody>{rows}</tbody></table>"""
     return layout(f"{game['title']} leaderboard", body)
+
+
+def _iso(seconds: float) -> str:
+    """A moment as ISO 8601 in UTC, for ``<time datetime>`` (the page shows it locally)."""
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(seconds))

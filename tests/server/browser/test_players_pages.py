@@ -197,6 +197,10 @@ def test_a_rated_game_changes_both_ratings_and_the_leaderboard(device, clocked) 
     audit(board, "a leaderboard with rated players")
     board.click("text=Rated-Bob")
     expect(board.locator("#history-title ~ .history, .history")).to_contain_text("1500")
+    stamp = board.locator(".history time").first  # in the viewer's locale (issue 16)
+    expect(stamp).to_have_text(board.evaluate(
+        "(iso) => new Date(iso).toLocaleString([], {dateStyle: 'medium', timeStyle: 'short'})",
+        stamp.get_attribute("datetime")))
     audit(board, "a player's page with a rating history")
     board.goto(f"{server.url}me")
     audit(board, "/me after a rated game")
