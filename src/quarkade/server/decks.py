@@ -26,7 +26,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from quarkade.core.registry import game_class, game_part
 from quarkade.server import html_decks, inputs
 from quarkade.server.chat import fold_text
-from quarkade.server.common import check_rate, deck_games, hub_of, players_of
+from quarkade.server.common import check_rate, deck_games, hub_of, me, players_of
 from quarkade.server.decktests import report
 from quarkade.server.errors import ApiError
 from quarkade.server.storage import StoredDeck, Unavailable, ValueTooLong
@@ -123,6 +123,7 @@ async def builder_page(request: Request) -> Response:
     """The builder; a POST (the form, without a script) saves a deck and shows the page
     again, or refuses it (4xx) with the reason and the counts as they were."""
     game = deck_game(request.path_params["game"])
+    await me(request, create=True)  # like every page: the player, named in the header
     rules = game_part(game, "decks")
     title = game_class(game).title
     described = rules.builder()
