@@ -183,14 +183,17 @@ def test_hints_are_refused_without_bots_and_off_turn(client):
     # Seats 0 (here), 1 (a friend) and 2 (a bot) move in turn: once the bot has moved (if
     # it began), seat 0 or the friend is to move; after seat 0's move the friend is to
     # move until someone moves for it.
-    # The game starts once every seat is taken (issue 15): the friend joins on a device
-    # of their own.
+    # The game starts once every seat is taken (issue 15): the friend joins through this
+    # client (a bot's first move runs on its event loop), which then holds seat 0 again.
     created = client.post("/api/games", json={"game": "hadronize", "options": {"players": 3},
                                               "seats": ["you", "friend", "bot:random"]})
     assert created.status_code == 201, created.text
     game_id = created.json()["id"]
     (invite,) = created.json()["invites"]
-    join(TestClient(client.app), game_id, invite["url"])
+    cookie = f"quarkade_{game_id}"
+    mine = client.cookies[cookie]
+    join(client, game_id, invite["url"])
+    client.cookies.set(cookie, mine)
     with client.websocket_connect(socket_url(game_id, 0)) as page:
         now = receive_until(page, lambda m: m["to_move"] in (0, 1))
     assert client.post(f"/api/games/{game_id}/hint?seat=1").status_code == 403
