@@ -1,0 +1,112 @@
+"""Holding a compiled engine (``games/<game>/compiled.py``) to its reference engine.
+
+``compiled_games`` plays seeded games with the compiled engine, one ``apply_action`` at a
+time, and keeps their actions; ``check_game`` replays one on the reference engine and,
+at every position on the way, compares what both engines say: whose move, the legal
+actions, the chance outcomes and their probabilities, the next state after the action
+played and after a few other legal ones (in the compiled layout, through the bridge),
+and the returns. ``check_position`` does that for one position.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from quarkade.core import jit
+from quarkade.core.protocol import CHANCE, Game, State
+
+
+@dataclass
+class Checked:
+    """What a differential run compared (so a test can say it compared enough)."""
+
+    positions: int = 0
+    children: int = 0
+    terminals: int = 0
+    decisions: int = 0
+    chance: int = 0
+    phases: set[int] = field(default_factory=set)  # the phases (compiled ids) seen
+
+
+def compiled_games(compiled: Any, game: Game, policies: list[int], count: int, seed: int
+                   ) -> list[list[int]]:
+    """The actions of ``count`` compiled games, seat ``s`` playing ``policies[s % len]``."""
+    players = game.num_players
+    template = compiled.new_state(game)
+    streams = np.zeros(players + 1, np.uint64)
+    seats = np.array([policies[s % len(policies)] for s in range(players)], np.int64)
+    record = np.zeros(100_000, np.int64)
+    histories = []
+    for index in range(count):
+        jit.seed_streams(streams, jit.game_seed(seed, index))
+        state = template.copy()
+        _, _, actions, _ = compiled.play_stepwise(state, streams, seats, record)
+        assert actions <= record.shape[0]
+        histories.append(record[:actions].tolist())
+    return histories
+
+
+def check_game(compiled: Any, game: Game, history: list[int], rng: random.Random,
+               checked: Checked, others: int = 3) -> State:
+    """Replay ``history`` on the reference engine, checking every position on the way."""
+    state = game.new_initial_state()
+    for action in history:
+        check_position(compiled, state, rng, checked, action, others)
+        state.apply_action(action)
+    check_position(compiled, state, rng, checked, None, others)
+    assert state.is_terminal(), "the compiled game ended where the reference goes on"
+    return state
+
+
+def check_position(compiled: Any, state: State, rng: random.Random, checked: Checked,
+                   played: int | None = None, others: int = 3) -> None:
+    """Both engines agree at ``state``: whose move, legal actions, chance outcomes, the
+    next state after ``played`` and ``others`` more legal actions, and returns."""
+    array = compiled.to_compiled(state)
+    before = array.copy()
+    player = state.current_player()
+    assert compiled.current_player(array) == player, _where(state, "current player")
+    buffer = np.zeros(compiled.MAX_ACTIONS, np.int64)
+    count = compiled.legal_actions(array, buffer)
+    legal = state.legal_actions()
+    assert buffer[:count].tolist() == legal, _where(state, "legal actions")
+    weights = np.zeros(compiled.MAX_ACTIONS, np.int64)
+    count = compiled.chance_outcomes(array, buffer, weights)
+    outcomes = state.chance_outcomes()
+    assert buffer[:count].tolist() == [a for a, _ in outcomes], _where(state, "chance")
+    total = weights[:count].sum()
+    for (_, probability), weight in zip(outcomes, weights[:count], strict=True):
+        assert abs(weight / total - probability) < 1e-12, _where(state, "probabilities")
+    values = np.zeros(state.game.num_players, np.float64)
+    compiled.returns(array, values)
+    assert values.tolist() == state.returns(), _where(state, "returns")
+    assert (array == before).all(), _where(state, "a query changed the compiled state")
+    checked.positions += 1
+    checked.phases.add(int(array[compiled.PHASE]))
+    if state.is_terminal():
+        checked.terminals += 1
+        return
+    if player == CHANCE:
+        checked.chance += 1
+    else:
+        checked.decisions += 1
+    tried = [played] if played is not None else []
+    tried += rng.sample(legal, min(others, len(legal)))
+    for action in dict.fromkeys(tried):
+        child = state.clone()
+        child.apply_action(action)
+        step = array.copy()
+        compiled.apply_action(step, action)
+        expected = compiled.to_compiled(child)
+        assert (step == expected).all(), _where(
+            state, f"state after action {action}: compiled {step.tolist()} "
+            f"reference {expected.tolist()}")
+        checked.children += 1
+
+
+def _where(state: State, what: str) -> str:
+    return f"{what} differ after {state.history()} ({state.game!r})"
