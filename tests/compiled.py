@@ -18,6 +18,7 @@ import numpy as np
 
 from quarkade.core import jit
 from quarkade.core.protocol import CHANCE, Game, State
+from quarkade.core.rng import sample_chance
 
 
 @dataclass
@@ -50,6 +51,20 @@ def compiled_games(compiled: Any, game: Game, policies: list[int], count: int, s
     return histories
 
 
+def reference_games(game: Game, policy: Any, count: int, seed: int) -> list[list[int]]:
+    """The actions of ``count`` reference games, each seat playing ``policy(state, rng)``
+    (for positions the compiled agents seldom reach)."""
+    rng = random.Random(seed)
+    histories = []
+    for _ in range(count):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            state.apply_action(sample_chance(state, rng) if state.is_chance_node()
+                               else policy(state, rng))
+        histories.append(state.history())
+    return histories
+
+
 def check_game(compiled: Any, game: Game, history: list[int], rng: random.Random,
                checked: Checked, others: int = 3) -> State:
     """Replay ``history`` on the reference engine, checking every position on the way."""
@@ -67,7 +82,7 @@ def check_position(compiled: Any, state: State, rng: random.Random, checked: Che
     """Both engines agree at ``state``: whose move, legal actions, chance outcomes, the
     next state after ``played`` and ``others`` more legal actions, and returns."""
     array = compiled.to_compiled(state)
-    before = array.copy()
+    before = array.tobytes()
     player = state.current_player()
     assert compiled.current_player(array) == player, _where(state, "current player")
     buffer = np.zeros(compiled.MAX_ACTIONS, np.int64)
@@ -84,7 +99,7 @@ def check_position(compiled: Any, state: State, rng: random.Random, checked: Che
     values = np.zeros(state.game.num_players, np.float64)
     compiled.returns(array, values)
     assert values.tolist() == state.returns(), _where(state, "returns")
-    assert (array == before).all(), _where(state, "a query changed the compiled state")
+    assert array.tobytes() == before, _where(state, "a query changed the compiled state")
     checked.positions += 1
     checked.phases.add(int(array[compiled.PHASE]))
     if state.is_terminal():
@@ -95,14 +110,14 @@ def check_position(compiled: Any, state: State, rng: random.Random, checked: Che
     else:
         checked.decisions += 1
     tried = [played] if played is not None else []
-    tried += rng.sample(legal, min(others, len(legal)))
+    tried += [legal[int(rng.random() * len(legal))] for _ in range(others)]
     for action in dict.fromkeys(tried):
         child = state.clone()
         child.apply_action(action)
         step = array.copy()
         compiled.apply_action(step, action)
         expected = compiled.to_compiled(child)
-        assert (step == expected).all(), _where(
+        assert step.tobytes() == expected.tobytes(), _where(
             state, f"state after action {action}: compiled {step.tolist()} "
             f"reference {expected.tolist()}")
         checked.children += 1
@@ -110,3 +125,35 @@ def check_position(compiled: Any, state: State, rng: random.Random, checked: Che
 
 def _where(state: State, what: str) -> str:
     return f"{what} differ after {state.history()} ({state.game!r})"
+
+
+def assert_play_one_is_stepwise(compiled: Any, state: State, policies: list[int],
+                                seeds: range) -> None:
+    """From ``state``, the fast ``play_one`` and ``play_stepwise`` play the same games:
+    the same draws in the same order, the same results and the same final state."""
+    players = state.game.num_players
+    seats = np.array([policies[s % len(policies)] for s in range(players)], np.int64)
+    template = compiled.to_compiled(state)
+    streams = np.zeros(players + 1, np.uint64)
+    for seed in seeds:
+        jit.seed_streams(streams, seed)
+        fast, slow = template.copy(), template.copy()
+        one = compiled.play_one(fast, streams.copy(), seats)
+        stepwise = compiled.play_stepwise(slow, streams.copy(), seats, np.zeros(0, np.int64))
+        assert one == stepwise, (state.game, state.history(), policies, seed)
+        assert fast.tobytes() == slow.tobytes(), (state.game, state.history(), policies, seed)
+
+
+def midgame_states(game: Game, count: int, seed: int) -> list[State]:
+    """States part way through random games, at any kind of node (mid-turn included)."""
+    rng = random.Random(seed)
+    states = []
+    for _ in range(count):
+        state = game.new_initial_state()
+        for _ in range(rng.randrange(80)):
+            if state.is_terminal():
+                break
+            state.apply_action(sample_chance(state, rng) if state.is_chance_node()
+                               else rng.choice(state.legal_actions()))
+        states.append(state)
+    return states

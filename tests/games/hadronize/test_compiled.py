@@ -10,11 +10,16 @@ import pytest
 
 from quarkade import load_game
 from quarkade.agents import make_agent, turn_for
-from quarkade.core import jit
-from quarkade.core.rng import sample_chance
 from quarkade.games.hadronize import compiled
 from quarkade.games.hadronize.notation import OBSERVE_BASE
-from tests.compiled import Checked, check_game, check_position, compiled_games
+from tests.compiled import (
+    Checked,
+    assert_play_one_is_stepwise,
+    check_game,
+    check_position,
+    compiled_games,
+    midgame_states,
+)
 from tests.perft import load_cases, position
 
 RANDOM, GREEDY = compiled.RANDOM, compiled.GREEDY
@@ -85,37 +90,15 @@ def test_the_bridge_goes_there_and_back(players):
 def test_play_one_is_play_stepwise_draw_for_draw():
     for options in VARIANTS:
         game = load_game("hadronize", **options)
-        template = compiled.new_state(game)
         for policies in ([RANDOM], [GREEDY], [GREEDY, RANDOM]):
-            seats = np.array([policies[s % len(policies)] for s in range(game.num_players)])
-            for seed in range(300):
-                streams = np.zeros(game.num_players + 1, np.uint64)
-                jit.seed_streams(streams, seed)
-                fast, slow = template.copy(), template.copy()
-                one = compiled.play_one(fast, streams.copy(), seats)
-                stepwise = compiled.play_stepwise(slow, streams.copy(), seats,
-                                                  np.zeros(0, np.int64))
-                assert one == stepwise, (options, policies, seed)
-                assert (fast == slow).all(), (options, policies, seed)
+            assert_play_one_is_stepwise(compiled, game.new_initial_state(), policies,
+                                        range(300))
 
 
 def test_play_one_finishes_a_game_handed_over_mid_turn():
     game = load_game("hadronize", players=3)
-    rng = random.Random(5)
-    seats = np.array([GREEDY, RANDOM, GREEDY])
-    for seed in range(200):
-        state = game.new_initial_state()
-        for _ in range(rng.randrange(60)):
-            if state.is_terminal():
-                break
-            state.apply_action(sample_chance(state, rng) if state.is_chance_node()
-                               else rng.choice(state.legal_actions()))
-        streams = np.zeros(4, np.uint64)
-        jit.seed_streams(streams, seed)
-        fast, slow = compiled.to_compiled(state), compiled.to_compiled(state)
-        one = compiled.play_one(fast, streams.copy(), seats)
-        assert one == compiled.play_stepwise(slow, streams.copy(), seats, np.zeros(0, np.int64))
-        assert (fast == slow).all()
+    for number, state in enumerate(midgame_states(game, 200, 5)):
+        assert_play_one_is_stepwise(compiled, state, [GREEDY, RANDOM], range(number, number + 3))
 
 
 def test_compiled_greedy_ties_between_the_moves_greedy_rates_best():

@@ -75,22 +75,14 @@ def new_state(game: HadronizeGame) -> np.ndarray:
 
 def to_compiled(state: HadronizeState) -> np.ndarray:
     """The compiled layout of a reference state (everything the rules read)."""
-    game = state.game
-    n = game.num_players
-    array = np.zeros(SIZE, dtype=np.int64)
-    array[PLAYERS] = n
-    array[GOAL] = game.options["goal"]
-    array[MAX_TURNS] = game.options["max_turns"]
-    array[PHASE] = state._phase
-    array[DEALT] = state._dealt
-    array[ACTIVE] = state._active
-    array[SUPER] = state._superposition
-    array[OBSERVER] = state._observer
-    array[TURNS] = state._turns
-    array[WINNERS] = sum(1 << seat for seat in state._winners)
-    array[HADRONIZED:HADRONIZED + n] = state._hadronized
-    array[CHAMBERS:CHAMBERS + n * NUM_FLAVOURS] = state._chambers
-    return array
+    options = state.game.options
+    n = len(state._hadronized)
+    return np.array([
+        n, options["goal"], options["max_turns"], state._phase, state._dealt, state._active,
+        state._superposition, state._observer, state._turns,
+        sum(1 << seat for seat in state._winners),
+        *state._hadronized, *[0] * (6 - n),
+        *state._chambers, *[0] * (NUM_FLAVOURS * (6 - n))], dtype=np.int64)
 
 
 def from_compiled(game: HadronizeGame, array: np.ndarray) -> HadronizeState:
