@@ -30,6 +30,8 @@ from pathlib import Path
 from typing import Any
 
 import numba
+import numba.core.cgutils
+import numba.extending
 import numpy as np
 
 
@@ -66,6 +68,38 @@ def njit_inline(function: Callable[..., Any]) -> Any:
     """``njit`` for a small function on the hot path, inlined into its callers by numba
     (a call that passes arrays costs reference counting, several times a step's work)."""
     return numba.njit(cache=True, nogil=True, inline="always")(function)
+
+
+@numba.extending.intrinsic
+def _count_trailing_zeros(typing_context: Any, mask: Any) -> Any:
+    signature = numba.types.int64(numba.types.int64)
+
+    def codegen(context: Any, builder: Any, signature: Any, arguments: Any) -> Any:
+        return builder.cttz(arguments[0], numba.core.cgutils.true_bit)
+
+    return signature, codegen
+
+
+@numba.extending.intrinsic
+def _count_ones(typing_context: Any, mask: Any) -> Any:
+    signature = numba.types.int64(numba.types.int64)
+
+    def codegen(context: Any, builder: Any, signature: Any, arguments: Any) -> Any:
+        return builder.ctpop(arguments[0])
+
+    return signature, codegen
+
+
+@njit_inline
+def lowest_bit(mask: int) -> int:
+    """The index of the lowest set bit of a non-zero mask (one machine instruction)."""
+    return _count_trailing_zeros(np.int64(mask))  # type: ignore[call-arg]
+
+
+@njit_inline
+def bit_count(mask: int) -> int:
+    """How many bits of a non-negative mask are set."""
+    return _count_ones(np.int64(mask))  # type: ignore[call-arg]
 
 
 MASK48 = (1 << 48) - 1
