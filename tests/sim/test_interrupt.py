@@ -1,19 +1,25 @@
-"""Ctrl-C in the middle of a run: the command stops cleanly and keeps whole lines."""
+"""Ctrl-C in the middle of a run: the command stops cleanly, keeps whole lines, and says
+exactly how many games the file holds."""
 
 import signal
 import subprocess
 import sys
 
-from tests.sim.helpers import lines, simulate
+import pytest
+
+from tests.sim.helpers import lines, simulate, table_rows
 
 COMMAND = [sys.executable, "-c", "from quarkade.cli.main import main; main()"]
 
 
-def test_sigint_keeps_the_finished_games_and_resume_finishes_them(tmp_path):
+@pytest.mark.parametrize(("engine", "games"), [("reference", 1_000_000),
+                                               ("compiled", 100_000_000)])
+def test_sigint_keeps_the_finished_games_and_resume_finishes_them(tmp_path, engine, games):
     out = tmp_path / "run.jsonl"
+    run = ["hadronize", "--agents", "random,greedy", "--engine", engine]
     process = subprocess.Popen(
-        [*COMMAND, "simulate", "hadronize", "--agents", "random,greedy", "--games", "1000000",
-         "--seed", "5", "--workers", "2", "--out", str(out)],
+        [*COMMAND, "simulate", *run, "--games", str(games), "--seed", "5", "--workers", "2",
+         "--out", str(out)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         # Without a terminal the command logs a line after the first games are written:
@@ -31,14 +37,15 @@ def test_sigint_keeps_the_finished_games_and_resume_finishes_them(tmp_path):
     text = out.read_text()
     assert text.endswith("\n")
     kept = lines(out)  # every line whole JSON
-    assert 0 < len(kept) < 1_000_000
+    assert 0 < len(kept) < games
     assert [r["index"] for r in kept] == list(range(len(kept)))
+    # The message and the summary count exactly the games in the file.
+    assert f"stopped: {len(kept):,} finished games kept" in stderr
+    assert table_rows(stdout, "Balance")[0][:2] == ["games", f"{len(kept):,}"]
     # The kept games are exactly the first games of the same run played without a stop...
     fresh = tmp_path / "fresh.jsonl"
-    simulate("hadronize", "--agents", "random,greedy", "--games", len(kept) + 30, "--seed", 5,
-             "--workers", 1, "--out", fresh)
+    simulate(*run, "--games", len(kept) + 30, "--seed", 5, "--workers", 1, "--out", fresh)
     assert fresh.read_text().startswith(text)
     # ... and --resume plays on from where the stop left off.
-    simulate("hadronize", "--agents", "random,greedy", "--games", len(kept) + 30,
-             "--workers", 1, "--out", out, "--resume")
+    simulate(*run, "--games", len(kept) + 30, "--workers", 1, "--out", out, "--resume")
     assert out.read_bytes() == fresh.read_bytes()

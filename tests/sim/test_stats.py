@@ -31,7 +31,7 @@ def test_rate_text_shows_the_interval_in_percent():
 
 
 def test_length_percentiles_interpolate():
-    lengths = Lengths((1, 2, 3, 4, 10))
+    lengths = Lengths.of((1, 2, 3, 4, 10))
     assert lengths.percentile(0.5) == 3
     assert lengths.percentile(0.25) == 2
     assert lengths.percentile(0.9) == pytest.approx(7.6)

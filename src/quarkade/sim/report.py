@@ -17,7 +17,7 @@ from typing import Any
 from quarkade import __version__
 from quarkade.core.errors import QuarkadeError
 from quarkade.sim.ratings import Rating
-from quarkade.sim.stats import Rate, Summary
+from quarkade.sim.stats import Lengths, Rate, Summary
 from quarkade.sim.tables import SummaryTable, summary_tables
 
 STYLE = """
@@ -64,7 +64,7 @@ def write_report(path: str | Path, summary: Summary, ratings: Sequence[Rating] |
               _figure(_rate_plot(Figure, seats.rates, summary.fair_share, "seat"),
                       "Win rate per seat and of the first mover, with 95% intervals.")]
     parts += [_html_table(balance), _html_table(lengths),
-              _figure(_length_histogram(Figure, summary.lengths.values),
+              _figure(_length_histogram(Figure, summary.lengths),
                       "How long games last: decisions per game.")]
     extras = rest
     if ratings:
@@ -164,12 +164,14 @@ def _label_axes(axes: Any, names: list[str], label: str, measure: str) -> None:
         axes.set_ylabel(label)
 
 
-def _length_histogram(Figure: Any, lengths: Sequence[int]) -> bytes:
+def _length_histogram(Figure: Any, lengths: Lengths) -> bytes:
     figure = Figure(figsize=(7, 3))
     axes = figure.add_subplot()
-    low, high = min(lengths), max(lengths)
+    values = [length for length, _ in lengths.counts]
+    low, high = values[0], values[-1]
     bins = min(60, high - low + 1)
-    axes.hist(lengths, bins=bins, range=(low - 0.5, high + 0.5), color="#55a868")
+    axes.hist(values, bins=bins, range=(low - 0.5, high + 0.5),
+              weights=[games for _, games in lengths.counts], color="#55a868")
     axes.set_xlabel("decisions per game")
     axes.set_ylabel("games")
     figure.tight_layout()
