@@ -100,8 +100,8 @@ def play(
                                                 help="Number of seats.")] = None,
     seat: Annotated[list[str] | None, typer.Option(
         "--seat", "-s", help="SEAT=AGENT, e.g. 0=human, 1=greedy, 2=random (repeatable). "
-        "Without any, seat 0 is you and the rest are greedy bots; "
-        "seats not given are greedy bots.")] = None,
+        "Seats not given keep their defaults: seat 0 is you, the rest are greedy bots "
+        "(give seat 0 a bot, e.g. 0=random, for a game of bots only).")] = None,
     option: Annotated[list[str] | None, typer.Option(
         "--option", "-o", help="A game option NAME=VALUE (repeatable).")] = None,
     seed: Annotated[int | None, typer.Option(help="Seed for a reproducible game.")] = None,
@@ -114,11 +114,11 @@ def play(
             options["players"] = players
         loaded = load_game(game, **options)
         n = loaded.num_players
-        specs = _parse_seats(seat or [], n)
-        if not specs:
-            specs = {0: "human"}
+        given = _parse_seats(seat or [], n)
         default_bot = "greedy" if "greedy" in available_agents(game) else "random"
-        specs = {s: specs.get(s, default_bot) for s in range(n)}
+        # Seats not given keep their defaults (seat 0 a person), so `--seat 1=hard` is you
+        # against hard, not two bots.
+        specs = {s: given.get(s, "human" if s == 0 else default_bot) for s in range(n)}
         names = [("you" if specs[s] == "human" and list(specs.values()).count("human") == 1
                   else f"seat {s} ({specs[s]})") for s in range(n)]
         seat_agents: list[Agent] = [
@@ -155,11 +155,10 @@ def play(
     console.print()
     console.print(faces.render(game, final.view(viewer), names,
                                you=viewer if viewer != SPECTATOR else None))
-    winners = final.winners()
-    if winners:
-        console.print("[bold]winner:[/bold] " + ", ".join(names[w] for w in winners))
-    else:
-        console.print("[bold]draw[/bold]")
+    outcome = final.outcome()
+    assert outcome is not None  # play_match plays to the end
+    ending = f" ({outcome.ending})" if outcome.ending else ""
+    console.print(f"[bold]result:[/bold] {outcome.text(names)}{ending}", highlight=False)
     console.print(f"returns: {final.returns()}")
     if record is not None:
         game_record.save(record)

@@ -1,7 +1,8 @@
 """Game records: one JSON document per game, replayable step by step.
 
 A record holds the game and its options, the seats (name and agent spec), every action
-(chance included) as its id, its notation and who took it, and the result. Replaying a
+(chance included) as its id, its notation and who took it, and the result: the returns
+and the outcome (``State.outcome()``: a win, a shared win or a draw, and who won). Replaying a
 record rebuilds every state; a record that stops replaying raises ``RecordError`` naming
 the step and the reason.
 """
@@ -50,6 +51,7 @@ class GameRecord:
     returns: list[float] | None = None
     seed: int | str | None = None
     created: str = field(default_factory=lambda: datetime.now(UTC).isoformat(timespec="seconds"))
+    outcome: dict[str, Any] | None = None
 
     @classmethod
     def from_state(
@@ -69,7 +71,9 @@ class GameRecord:
             actions.append(RecordedAction(action, replay.action_to_string(action), player))
             replay.apply_action(action)
         returns = state.returns() if state.is_terminal() else None
-        return cls(game.name, dict(game.options), list(seats), actions, returns, seed)
+        outcome = state.outcome()
+        return cls(game.name, dict(game.options), list(seats), actions, returns, seed,
+                   outcome=None if outcome is None else outcome.as_json())
 
     # -- JSON --------------------------------------------------------------------------
 
@@ -94,6 +98,11 @@ class GameRecord:
                 for a in data["actions"]
             ]
             returns = data.get("returns")
+            outcome = data.get("outcome")
+            if outcome is not None:  # older records have none
+                outcome = {"result": str(outcome["result"]),
+                           "winners": [int(w) for w in outcome["winners"]],
+                           "ending": str(outcome.get("ending", ""))}
             return cls(
                 game=str(data["game"]),
                 options=dict(data["options"]),
@@ -102,6 +111,7 @@ class GameRecord:
                 returns=None if returns is None else [float(r) for r in returns],
                 seed=data.get("seed"),
                 created=str(data.get("created", "")),
+                outcome=outcome,
             )
         except (KeyError, TypeError, ValueError) as problem:
             raise RecordError(f"malformed record: {problem!r} (needs game, options, "
@@ -156,6 +166,11 @@ class GameRecord:
         if self.returns is not None and state.returns() != self.returns:
             raise RecordError(f"replay ends with returns {state.returns()}, "
                               f"the record says {self.returns}", len(self.actions))
+        outcome = state.outcome()
+        if self.outcome is not None and (outcome is None or outcome.as_json() != self.outcome):
+            raise RecordError(f"replay ends with outcome "
+                              f"{None if outcome is None else outcome.as_json()}, "
+                              f"the record says {self.outcome}", len(self.actions))
 
     def replay(self) -> State:
         """The final state, rebuilt by replaying every action."""

@@ -235,7 +235,7 @@ class LiveGame:
             "id": self.id,
             "game": self.name,
             "title": game_class(self.name).title,
-            "options": self.options,
+            "options": self.game.options_for(viewpoint),
             "step": self.step,
             "seats": [{"seat": s.seat, "name": s.name, "kind": s.kind, "agent": s.agent,
                        "joined": s.joined} for s in self.seats],
@@ -248,6 +248,7 @@ class LiveGame:
             "over": over,
             "returns": state.returns() if over else None,
             "winners": state.winners() if over else [],
+            "outcome": _outcome(state),
             "legal": legal,
             "log": [entry.public() for entry in self.logs[viewpoint]],
             "rematch": self.rematch,
@@ -276,9 +277,9 @@ class LiveGame:
                                                       strict=True)]
         seats = [Seat(s.name, s.agent or s.kind) for s in self.seats]
         over = self.state.is_terminal()
-        record = GameRecord(self.name, dict(self.options), seats, actions,
+        record = GameRecord(self.name, self.game.options_for(viewpoint), seats, actions,
                             self.state.returns() if over else None, seed="live",
-                            created=self.created)
+                            created=self.created, outcome=_outcome(self.state))
         data = record.to_dict()
         data["viewer"] = "spectator" if viewpoint == SPECTATOR else viewpoint
         return data
@@ -295,6 +296,7 @@ class LiveGame:
         return {"step": step, "steps": self.step, "view": state.view(viewpoint),
                 "to_move": to_move if to_move >= 0 else None, "over": over,
                 "winners": state.winners() if over else [],
+                "outcome": _outcome(state),
                 "returns": state.returns() if over else None}
 
 
@@ -393,6 +395,11 @@ def _bot_choice(agent: Agent, turn: Turn) -> int:
                   agent.spec, action)
         return rng.choice(turn.legal_actions)
     return action
+
+
+def _outcome(state: State) -> dict[str, Any] | None:
+    outcome = state.outcome()
+    return None if outcome is None else outcome.as_json()
 
 
 def _without_player(view: dict[str, Any]) -> dict[str, Any]:

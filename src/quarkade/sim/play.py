@@ -6,7 +6,8 @@ A line depends only on the plan and the game's index, never on where it was play
 
 A line holds, in this order: ``index``, ``game``, ``options``, ``run_seed``, ``seed``
 (the game's own seed), ``agents`` (the matchup, the rotation list), ``seats`` (the agent
-at each seat), ``winners``, ``returns``, ``length`` (decisions taken by seats),
+at each seat), ``winners`` and ``result`` (``State.outcome()``: who won, and whether it was
+a win, a shared win or a draw), ``returns``, ``length`` (decisions taken by seats),
 ``actions`` (all actions, chance included), ``first`` (the seat that took the first
 decision), then whatever the game's analysis hook adds: ``lead_changes`` and
 ``decided_at`` (with a running score), ``events``, ``tags`` and ``tallies`` (per seat,
@@ -54,6 +55,8 @@ def play_one(plan: Plan, index: int) -> dict[str, Any]:
     state = play_game(game, agents, seed)
     hook = game_analysis(plan.game)
     walk = walk_game(state, hook.running_score)
+    outcome = state.outcome()
+    assert outcome is not None  # play_game plays to the end
     line: dict[str, Any] = {
         "index": index,
         "game": plan.game,
@@ -62,7 +65,8 @@ def play_one(plan: Plan, index: int) -> dict[str, Any]:
         "seed": seed,
         "agents": list(plan.matchups[index // plan.games]),
         "seats": specs,
-        "winners": state.winners(),
+        "winners": list(outcome.winners),
+        "result": outcome.result,
         "returns": state.returns(),
         "length": walk.decisions,
         "actions": len(state.history()),
