@@ -17,8 +17,11 @@ play: $(RUN_STAMP)
 play-terminal: $(RUN_STAMP)
 	$(BIN)/quarkade play hadronize --players 3
 
-# Browser tests share one worker (--dist loadgroup), so the run holds one Chromium.
+# Browser tests share one worker (--dist loadgroup), so the run holds one Chromium. The
+# compiled engines are compiled first, once (about a minute on a fresh clone; kept on disk),
+# rather than by each test worker at once.
 test: $(DEV_STAMP) chromium
+	$(BIN)/quarkade compile
 	$(BIN)/python -m pytest -n auto --dist loadgroup -q
 
 bench: $(DEV_STAMP)

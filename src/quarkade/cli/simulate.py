@@ -307,3 +307,22 @@ class _progress:
     def __exit__(self, *exc: object) -> None:
         if self.bar is not None:
             self.bar.stop()
+
+
+def compile_engines() -> None:
+    """Compile the compiled engines now (else the first run after an install pays it);
+    the code is kept on disk."""
+    with user_errors():
+        from quarkade.core.registry import compiled_engine, has_compiled_engine, list_games
+
+        names = [name for name in list_games() if has_compiled_engine(name)]
+        started = time.perf_counter()
+        modules = {name: compiled_engine(name) for name in names}
+        from quarkade.core import jit
+
+        console.print(f"numba loaded in {time.perf_counter() - started:.1f} s; compiled "
+                      f"code is kept in {jit.numba.config.CACHE_DIR}", markup=False)
+        for name, module in modules.items():
+            began = time.perf_counter()
+            module.warm_up(load_game(name))
+            console.print(f"{name}: ready in {time.perf_counter() - began:.1f} s", markup=False)

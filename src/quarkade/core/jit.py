@@ -235,3 +235,27 @@ def shared_returns(winners: int, players: int, out: np.ndarray) -> None:
 def new_results(games: int) -> np.ndarray:
     """An empty results array for ``games`` games (see ``start_game``)."""
     return np.zeros((games, RESULT_COLUMNS), dtype=np.int64)
+
+
+def warm_up_engine(module: Any, game: Any) -> np.ndarray:
+    """Compile (or load from the disk cache) a compiled engine's functions for ``game``, as
+    the simulator, the search bots and the tests call them; returns the state after one
+    action, for the game's own extra functions."""
+    template = module.new_state(game)
+    players = game.num_players
+    module.play_games(template, np.zeros((1, 1), np.int64), 2, 1, 0, new_results(2))
+    streams = np.zeros(players + 1, np.uint64)
+    seed_streams(streams, 1)
+    policies = np.zeros(players, np.int64)
+    module.play_one(template.copy(), streams, policies)
+    module.play_stepwise(template.copy(), streams, policies, np.zeros(4, np.int64))
+    buffer = np.zeros(module.MAX_ACTIONS, np.int64)
+    weights = np.zeros(module.MAX_ACTIONS, np.int64)
+    state = template.copy()
+    module.current_player(state)
+    module.chance_outcomes(state, buffer, weights)
+    module.returns(state, np.zeros(players, np.float64))
+    module.sample_chance(state, streams)
+    module.legal_actions(state, buffer)
+    module.apply_action(state, int(buffer[0]))
+    return state

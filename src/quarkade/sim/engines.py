@@ -24,7 +24,7 @@ from typing import Any
 
 from quarkade.agents.registry import levels, parse_spec
 from quarkade.core.errors import QuarkadeError
-from quarkade.core.protocol import shared_returns
+from quarkade.core.protocol import Outcome, shared_returns
 from quarkade.core.registry import INSTALL_FAST, compiled_engine, has_compiled_engine, load_game
 from quarkade.sim.plan import Plan, seat_agents
 from quarkade.sim.tally import Tally
@@ -155,7 +155,8 @@ def _lines(plan: Plan, start: int, results: Any) -> list[str]:
         if outcome is None:
             won = [s for s in range(players) if mask >> s & 1]
             outcome = outcome_json[mask] = (
-                f'"winners":{json.dumps(won, separators=(",", ":"))},"returns":'
+                f'"winners":{json.dumps(won, separators=(",", ":"))},"result":'
+                f'{json.dumps(Outcome.of(won).result)},"returns":'
                 f'{json.dumps(shared_returns(won, players), separators=(",", ":"))}')
         shown_first = "null" if first < 0 else str(first)
         lines.append(f'{{"index":{index},{head},"seed":{seed},{seats},{outcome},'

@@ -18,6 +18,8 @@ a slot per level).
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 
 from quarkade.core.jit import (
@@ -31,6 +33,7 @@ from quarkade.core.jit import (
     shared_returns,
     start_game,
     store_result,
+    warm_up_engine,
 )
 from quarkade.core.protocol import CHANCE, TERMINAL
 from quarkade.games.card_commons import bots
@@ -448,10 +451,7 @@ def _place(s: np.ndarray, action: int) -> None:
         if corner >= 0:
             _set_anchor(s, corner)
     s[PASSED] = 0
-    if s[PHASE] == OPENING:  # C-3: the opening fires no ability
-        _end_turn(s)
-    else:
-        _placed(s, local, cell)
+    _placed(s, local, cell)  # the opening's ability fires too (C-3, C-6)
 
 
 @njit_inline
@@ -867,3 +867,13 @@ def play_games(template: np.ndarray, matchups: np.ndarray, games_per_matchup: in
         copy_into(state, template)
         store_result(out, row, seed, play(state, streams, policies, no_record, work))
 
+
+def warm_up(game: CardCommonsGame) -> None:
+    """Compile (or load from the disk cache) every function here (see
+    ``jit.warm_up_engine``)."""
+    state = warm_up_engine(sys.modules[__name__], game)
+    work = new_work()
+    actions = np.zeros(MAX_ACTIONS, np.int64)
+    greedy_values(state, actions, np.zeros(MAX_ACTIONS, np.float64), work)
+    choose(state, np.zeros(3, np.uint64), GREEDY, work)
+    random_turn_action(state, np.zeros(3, np.uint64))

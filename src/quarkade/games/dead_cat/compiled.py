@@ -17,6 +17,8 @@ without its past rounds or history.
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 
 from quarkade.core.jit import (
@@ -28,6 +30,7 @@ from quarkade.core.jit import (
     shared_returns,
     start_game,
     store_result,
+    warm_up_engine,
 )
 from quarkade.core.protocol import CHANCE, TERMINAL
 from quarkade.games.dead_cat.notation import (
@@ -445,3 +448,11 @@ def play_games(template: np.ndarray, matchups: np.ndarray, games_per_matchup: in
         seed = start_game(matchups, games_per_matchup, run_seed, start + row, streams, policies)
         copy_into(state, template)
         store_result(out, row, seed, play_one(state, streams, policies))
+
+
+def warm_up(game: DeadCatGame) -> None:
+    """Compile (or load from the disk cache) every function here (see
+    ``jit.warm_up_engine``)."""
+    state = warm_up_engine(sys.modules[__name__], game)
+    greedy_action(state)
+    choose(state, np.zeros(game.num_players + 1, np.uint64), GREEDY)

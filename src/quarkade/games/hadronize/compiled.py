@@ -15,6 +15,8 @@ hadronized quarks (six slots) and the chambers (``CHAMBERS + seat * 6 + flavour`
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 
 from quarkade.core.jit import (
@@ -26,6 +28,7 @@ from quarkade.core.jit import (
     shared_returns,
     start_game,
     store_result,
+    warm_up_engine,
 )
 from quarkade.core.protocol import CHANCE, TERMINAL
 from quarkade.games.hadronize import bots
@@ -412,3 +415,15 @@ def play_games(template: np.ndarray, matchups: np.ndarray, games_per_matchup: in
         seed = start_game(matchups, games_per_matchup, run_seed, start + row, streams, policies)
         copy_into(state, template)
         store_result(out, row, seed, play_one(state, streams, policies))
+
+
+def warm_up(game: HadronizeGame) -> None:
+    """Compile (or load from the disk cache) every function here (see
+    ``jit.warm_up_engine``)."""
+    state = warm_up_engine(sys.modules[__name__], game)
+    while current_player(state) < 0 and state[PHASE] != OVER:
+        buffer = np.zeros(MAX_ACTIONS, np.int64)
+        legal_actions(state, buffer)
+        apply_action(state, int(buffer[0]))
+    greedy_best(state, np.zeros(6, np.int64))
+    choose(state, np.zeros(game.num_players + 1, np.uint64), GREEDY)
