@@ -320,8 +320,9 @@ def compile_engines() -> None:
         modules = {name: compiled_engine(name) for name in names}
         from quarkade.core import jit
 
+        kept = jit.numba.config.CACHE_DIR  # type: ignore[attr-defined]
         console.print(f"numba loaded in {time.perf_counter() - started:.1f} s; compiled "
-                      f"code is kept in {jit.numba.config.CACHE_DIR}", markup=False)
+                      f"code is kept in {kept}", markup=False)
         for name, module in modules.items():
             began = time.perf_counter()
             module.warm_up(load_game(name))

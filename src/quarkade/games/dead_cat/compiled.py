@@ -318,6 +318,31 @@ def returns(s: np.ndarray, out: np.ndarray) -> None:
     shared_returns(s[WINNERS] if s[PHASE] == OVER else 0, s[PLAYERS], out)
 
 
+@njit
+def resample(s: np.ndarray, seat: int, streams: np.ndarray) -> None:
+    """``DeadCatState.resample`` for what lies ahead: this round's time-deck cards that
+    ``seat`` did not peek are drawn again, in draw order, from the round's cards it has not
+    seen (earlier rounds, which the compiled state does not keep, never matter again).
+    Depends only on what ``seat`` knows (DC-3, DC-14)."""
+    n = s[PLAYERS]
+    deck = s[DECK]
+    unseen = (ALIVE_PER_SEAT + DEAD_PER_SEAT) * n
+    unseen_dead = DEAD_PER_SEAT * n
+    for index in range(deck):
+        if s[PEEKERS + index] == seat:
+            unseen -= 1
+            unseen_dead -= s[CARDS + index]
+    dead = 0
+    for index in range(deck):
+        if s[PEEKERS + index] != seat:
+            card = 1 if below(streams, 0, unseen) < unseen_dead else 0
+            s[CARDS + index] = card
+            unseen_dead -= card
+            unseen -= 1
+        dead += s[CARDS + index]
+    s[DEAD_CATS] = dead
+
+
 # -- the agents -------------------------------------------------------------------------
 
 @njit
