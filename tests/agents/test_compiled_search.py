@@ -8,7 +8,7 @@ from collections import Counter
 
 import numpy as np
 import pytest
-from scipy.stats import chi2_contingency
+from scipy.stats import chisquare
 
 import quarkade
 from quarkade.agents import make_agent, turn_for
@@ -56,29 +56,55 @@ def test_the_compiled_resample_gives_twins_the_same_draws(players):
 
 
 def test_the_compiled_resample_draws_as_the_reference_resample():
+    """Both draw the unseen cards of the round with the chances of drawing them one by one
+    from the cards the seat has not seen (DC-3): checked against those chances exactly."""
     game = quarkade.load_game("dead-cat", players=3, peek_first=True)
     rng = random.Random(5)
     state = game.new_initial_state()
-    while len(unseen_cards(compiled.to_compiled(state), 0)) < 3:  # seats that always peek
+    while len(unseen_cards(compiled.to_compiled(state), 0)) < 4:  # seats that always peek
         legal = state.legal_actions()
         state.apply_action(rng.choice(legal) if state.is_chance_node() or 1 not in legal
                            else 1)
     array = compiled.to_compiled(state)
+    exact = _chances(array, 0)
     reference = Counter(unseen_cards(compiled.to_compiled(state.resample(0, random.Random(i))),
                                      0) for i in range(3000))
     streams = np.zeros(4, np.uint64)
     jit.seed_streams(streams, 1)
     ours: Counter[tuple[int, ...]] = Counter()
-    for _ in range(30000):
+    for _ in range(200_000):
         copy = array.copy()
         compiled.resample(copy, 0, streams)
         ours[unseen_cards(copy, 0)] += 1
-        assert copy[compiled.DEAD_CATS] == sum(copy[compiled.CARDS:compiled.CARDS +
-                                                    copy[compiled.DECK]])
-    patterns = sorted(set(reference) | set(ours))
-    assert len(patterns) > 1
-    table = [[reference[p] for p in patterns], [ours[p] for p in patterns]]
-    assert chi2_contingency(table)[1] > 1e-4
+    for drawn in (reference, ours):
+        assert set(drawn) <= set(exact)
+        total = sum(drawn.values())
+        observed = [drawn[p] for p in exact]
+        expected = [total * exact[p] for p in exact]
+        assert chisquare(observed, expected).pvalue > 1e-4
+    copy = array.copy()
+    compiled.resample(copy, 0, streams)
+    assert copy[compiled.DEAD_CATS] == sum(copy[compiled.CARDS:compiled.CARDS +
+                                                copy[compiled.DECK]])
+
+
+def _chances(array: np.ndarray, seat: int) -> dict[tuple[int, ...], float]:
+    """Each way the cards ``seat`` has not seen may lie, with its chance."""
+    players = int(array[compiled.PLAYERS])
+    seen = [int(array[compiled.CARDS + i]) for i in range(array[compiled.DECK])
+            if array[compiled.PEEKERS + i] == seat]
+    pool, dead = 5 * players - len(seen), players - sum(seen)
+    chances = {(): 1.0}
+    for _ in range(len(unseen_cards(array, seat))):
+        grown = {}
+        for pattern, chance in chances.items():
+            left, dead_left = pool - len(pattern), dead - sum(pattern)
+            if dead_left:
+                grown[(*pattern, 1)] = chance * dead_left / left
+            if left > dead_left:
+                grown[(*pattern, 0)] = chance * (left - dead_left) / left
+        chances = grown
+    return chances
 
 
 @pytest.mark.parametrize("name", ["hadronize", "card-commons", "dead-cat"])
