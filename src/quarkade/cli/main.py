@@ -16,6 +16,7 @@ from quarkade.cli import faces
 from quarkade.cli.human import HumanAgent, Quit
 from quarkade.cli.output import console, errors, user_errors
 from quarkade.cli.simulate import analyze, compile_engines, simulate, tournament
+from quarkade.cli.sweep import sweep
 from quarkade.core.agent import Agent
 from quarkade.core.errors import QuarkadeError
 from quarkade.core.options import parse_option_pairs
@@ -282,6 +283,7 @@ def serve(
 app.command()(simulate)
 app.command()(tournament)
 app.command()(analyze)
+app.command()(sweep)
 app.command("compile")(compile_engines)
 
 
