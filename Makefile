@@ -8,7 +8,7 @@ PIP := $(BIN)/python -m pip --disable-pip-version-check -q
 RUN_STAMP := $(VENV)/.installed-run
 DEV_STAMP := $(VENV)/.installed-dev
 
-.PHONY: play play-terminal test bench lint screenshots chromium clean
+.PHONY: play play-terminal test bench lint screenshots chromium clean reference-stats
 
 # The web app on http://127.0.0.1:8000/ (it prints the URL); games are kept in quarkade.db.
 play: $(RUN_STAMP)
@@ -29,6 +29,13 @@ bench: $(DEV_STAMP)
 	$(BIN)/python bench/bench_search.py
 	$(BIN)/python bench/bench_sim.py
 	$(BIN)/python bench/bench_adapters.py
+	$(BIN)/python bench/bench_compiled.py
+
+# The reference engines' side of the distribution tests (tests/sim/reference_stats.json):
+# hours of CPU from scratch; --stale replays each configuration's first stored games and
+# plays again only those the reference engine no longer plays the same way.
+reference-stats: $(DEV_STAMP)
+	$(BIN)/python -m tests.sim.distribution --write --stale
 
 lint: $(DEV_STAMP)
 	$(BIN)/ruff check src tests bench

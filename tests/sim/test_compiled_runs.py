@@ -91,3 +91,10 @@ def test_the_tally_stays_small_however_many_games():
     assert outcome.tally.games == 200_000 and outcome.results == []
     assert len(outcome.tally.outcomes) <= 2 * 2 * 4 * 15  # rotations, first movers, winners
     assert len(json.dumps(list(outcome.tally.lengths.items()))) < 4000
+
+
+def test_quarkade_compile_readies_every_compiled_engine():
+    shown = run("compile")
+    assert shown.exit_code == 0, shown.output
+    for game in GAMES:
+        assert f"{game}: ready in" in shown.stdout
