@@ -157,3 +157,82 @@ def midgame_states(game: Game, count: int, seed: int) -> list[State]:
                                else rng.choice(state.legal_actions()))
         states.append(state)
     return states
+
+
+def agree_at_positions(compiled: Any, name: str, variants: list[dict[str, Any]],
+                       policies: list[list[int]], positions: int, others: int,
+                       reference_policy: Any = None, games: int = 20) -> tuple[Checked, list]:
+    """``check_game`` on batches of compiled games of each variant (the seats' policies
+    taking turns from ``policies``), and of reference games whose seats play
+    ``reference_policy(state, rng)`` if given, until ``positions`` positions have been
+    compared, spread evenly over the variants. Returns what was compared and the final
+    reference states."""
+    from quarkade import load_game
+
+    checked = Checked()
+    finals = []
+    rng = random.Random(17)
+    for number, options in enumerate(variants):
+        game = load_game(name, **options)
+        reached = checked.positions
+        batch = 0
+        while checked.positions - reached < positions // len(variants):
+            seed = 1000 * number + batch
+            histories = compiled_games(compiled, game, policies[batch % len(policies)], games,
+                                       seed)
+            if reference_policy is not None:
+                histories += reference_games(game, reference_policy, games // 2, seed)
+            for history in histories:
+                finals.append(check_game(compiled, game, history, rng, checked, others))
+            batch += 1
+    return checked, finals
+
+
+def assert_compiled_perft(compiled: Any, perft_file: Any) -> None:
+    """The compiled engine's perft counts from every position of a game's perft.json."""
+    from tests.perft import load_cases, position
+
+    for case in load_cases(perft_file):
+        array = compiled.to_compiled(position(case))
+        for depth, count in case["counts"].items():
+            assert compiled_perft(compiled, array, int(depth)) == count, case["name"]
+
+
+def compiled_perft(compiled: Any, array: np.ndarray, depth: int) -> int:
+    if depth == 0 or array[compiled.PHASE] == compiled.OVER:
+        return 1
+    buffer = np.zeros(compiled.MAX_ACTIONS, np.int64)
+    total = 0
+    for action in buffer[:compiled.legal_actions(array, buffer)]:
+        if depth == 1:
+            total += 1
+            continue
+        child = array.copy()
+        compiled.apply_action(child, int(action))
+        total += compiled_perft(compiled, child, depth - 1)
+    return total
+
+
+def assert_bridge_round_trips(compiled: Any, game: Game, policies: list[int],
+                              other_game: Game) -> None:
+    """Along a few compiled games: a reference state taken to the compiled layout and back
+    has the same layout, legal actions and chance outcomes, and agrees with the compiled
+    engine; a layout is refused for a game of other options."""
+    rng = random.Random(1)
+    checked = Checked()
+    state = game.new_initial_state()
+    for history in compiled_games(compiled, game, policies, 5, 2):
+        state = game.new_initial_state()
+        for action in history:
+            back = compiled.from_compiled(game, compiled.to_compiled(state))
+            assert compiled.to_compiled(back).tobytes() == compiled.to_compiled(state).tobytes()
+            assert back.legal_actions() == state.legal_actions()
+            assert back.chance_outcomes() == state.chance_outcomes()
+            check_position(compiled, back, rng, checked)
+            state.apply_action(action)
+    try:
+        compiled.from_compiled(other_game, compiled.to_compiled(state))
+    except ValueError as refused:
+        assert "another game" in str(refused)
+    else:
+        raise AssertionError("a layout of other options was taken")

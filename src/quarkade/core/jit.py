@@ -109,7 +109,7 @@ _MIX2 = np.uint64(0x94D049BB133111EB)
 _S30, _S27, _S31, _S32 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(32)
 
 
-@njit
+@njit_inline
 def mix64(value: np.uint64) -> np.uint64:
     """splitmix64's finalizer: a well-spread 64-bit hash of ``value``."""
     z = value
@@ -133,7 +133,7 @@ def seed_streams(streams: np.ndarray, seed: int) -> None:
         streams[i] = mix64(base + np.uint64(i + 1) * _MIX1)
 
 
-@njit
+@njit_inline
 def next_u64(streams: np.ndarray, stream: int) -> np.uint64:
     """The next 64 random bits of ``streams[stream]`` (splitmix64)."""
     state = streams[stream] + _GOLDEN
@@ -141,7 +141,7 @@ def next_u64(streams: np.ndarray, stream: int) -> np.uint64:
     return mix64(state)
 
 
-@njit
+@njit_inline
 def below(streams: np.ndarray, stream: int, k: int) -> np.int64:
     """A random integer in ``[0, k)`` (``0 < k < 2**32``) from ``streams[stream]``."""
     return np.int64(((next_u64(streams, stream) >> _S32) * np.uint64(k)) >> _S32)

@@ -15,14 +15,14 @@ from quarkade.games.card_commons.bots import candidate_actions
 from quarkade.games.card_commons.notation import PASS
 from tests.compiled import (
     Checked,
+    agree_at_positions,
+    assert_bridge_round_trips,
+    assert_compiled_perft,
     assert_play_one_is_stepwise,
     check_game,
-    check_position,
     compiled_games,
     midgame_states,
-    reference_games,
 )
-from tests.perft import load_cases, position
 
 RANDOM, GREEDY = compiled.RANDOM, compiled.GREEDY
 VARIANTS = [{"variant": v, "torus": t} for v in ("classic", "tutorial") for t in (False, True)]
@@ -30,21 +30,11 @@ POSITIONS = 100_000  # at least, over all variants
 
 
 def test_compiled_and_reference_agree_at_100000_positions():
-    checked = Checked()
-    rng = random.Random(17)
-    per_variant = POSITIONS // len(VARIANTS)
-    for number, options in enumerate(VARIANTS):
-        game = load_game("card-commons", **options)
-        reached = checked.positions
-        batch = 0
-        while checked.positions - reached < per_variant:
-            # Random seats, and seats that seldom pass (so fields fill up, Repels find
-            # room to slide into and Anchors meet full corners).
-            for history in compiled_games(compiled, game, [RANDOM], 30, 1000 * number + batch):
-                check_game(compiled, game, history, rng, checked, others=3)
-            for history in reference_games(game, _rarely_passing, 10, 1000 * number + batch):
-                check_game(compiled, game, history, rng, checked, others=3)
-            batch += 1
+    # Random seats, and seats that seldom pass (so fields fill up, Repels find room to
+    # slide into and Anchors meet full corners).
+    checked, _ = agree_at_positions(compiled, "card-commons", VARIANTS, [[RANDOM]],
+                                    POSITIONS, others=3, reference_policy=_rarely_passing,
+                                    games=30)
     assert checked.positions >= POSITIONS
     assert checked.terminals > 1000 and checked.decisions > 50_000
     assert checked.phases == set(range(6))  # every phase, the end included
@@ -68,40 +58,14 @@ def test_compiled_greedy_games_agree_too():
 
 
 def test_compiled_perft_counts_match_the_data():
-    for case in load_cases(Path(__file__).with_name("perft.json")):
-        array = compiled.to_compiled(position(case))
-        for depth, count in case["counts"].items():
-            assert _perft(array, int(depth)) == count, case["name"]
-
-
-def _perft(array: np.ndarray, depth: int) -> int:
-    if depth == 0 or array[compiled.PHASE] == compiled.OVER:
-        return 1
-    buffer = np.zeros(compiled.MAX_ACTIONS, np.int64)
-    total = 0
-    for action in buffer[:compiled.legal_actions(array, buffer)]:
-        child = array.copy()
-        compiled.apply_action(child, int(action))
-        total += _perft(child, depth - 1) if depth > 1 else 1
-    return total
+    assert_compiled_perft(compiled, Path(__file__).with_name("perft.json"))
 
 
 @pytest.mark.parametrize("options", VARIANTS, ids=lambda o: f"{o['variant']}-{o['torus']}")
 def test_the_bridge_goes_there_and_back(options):
-    game = load_game("card-commons", **options)
-    rng = random.Random(1)
-    checked = Checked()
-    for history in compiled_games(compiled, game, [RANDOM], 5, 2):
-        state = game.new_initial_state()
-        for action in history:
-            back = compiled.from_compiled(game, compiled.to_compiled(state))
-            assert (compiled.to_compiled(back) == compiled.to_compiled(state)).all()
-            assert back.legal_actions() == state.legal_actions()
-            check_position(compiled, back, rng, checked)
-            state.apply_action(action)
-    other = {**options, "torus": not options["torus"]}
-    with pytest.raises(ValueError, match="another game"):
-        compiled.from_compiled(load_game("card-commons", **other), compiled.to_compiled(state))
+    assert_bridge_round_trips(compiled, load_game("card-commons", **options), [RANDOM],
+                              load_game("card-commons", **{**options,
+                                                           "torus": not options["torus"]}))
 
 
 def test_play_one_is_play_stepwise_draw_for_draw():

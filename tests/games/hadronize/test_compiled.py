@@ -13,14 +13,13 @@ from quarkade.agents import make_agent, turn_for
 from quarkade.games.hadronize import compiled
 from quarkade.games.hadronize.notation import OBSERVE_BASE
 from tests.compiled import (
-    Checked,
+    agree_at_positions,
+    assert_bridge_round_trips,
+    assert_compiled_perft,
     assert_play_one_is_stepwise,
-    check_game,
-    check_position,
     compiled_games,
     midgame_states,
 )
-from tests.perft import load_cases, position
 
 RANDOM, GREEDY = compiled.RANDOM, compiled.GREEDY
 # Every player count, and the options that change the rules: a short goal (games end on
@@ -32,59 +31,21 @@ POSITIONS = 100_000  # at least, over all variants
 
 
 def test_compiled_and_reference_agree_at_100000_positions():
-    checked = Checked()
-    rng = random.Random(17)
-    per_variant = POSITIONS // len(VARIANTS)
-    for number, options in enumerate(VARIANTS):
-        game = load_game("hadronize", **options)
-        reached = checked.positions
-        batch = 0
-        while checked.positions - reached < per_variant:
-            policies = [[RANDOM], [GREEDY], [RANDOM, GREEDY]][batch % 3]
-            for history in compiled_games(compiled, game, policies, 20, 1000 * number + batch):
-                check_game(compiled, game, history, rng, checked, others=2)
-            batch += 1
+    checked, _ = agree_at_positions(compiled, "hadronize", VARIANTS,
+                                    [[RANDOM], [GREEDY], [RANDOM, GREEDY]], POSITIONS, others=2)
     assert checked.positions >= POSITIONS
     assert checked.terminals > 1000 and checked.decisions > 20_000
     assert checked.phases == set(range(6))  # every phase, the end included
 
 
 def test_compiled_perft_counts_match_the_data():
-    for case in load_cases(Path(__file__).with_name("perft.json")):
-        state = position(case)
-        array = compiled.to_compiled(state)
-        for depth, count in case["counts"].items():
-            assert _perft(array, int(depth)) == count, case["name"]
-
-
-def _perft(array: np.ndarray, depth: int) -> int:
-    if depth == 0 or array[compiled.PHASE] == compiled.OVER:
-        return 1
-    buffer = np.zeros(compiled.MAX_ACTIONS, np.int64)
-    total = 0
-    for action in buffer[:compiled.legal_actions(array, buffer)]:
-        child = array.copy()
-        compiled.apply_action(child, int(action))
-        total += _perft(child, depth - 1)
-    return total
+    assert_compiled_perft(compiled, Path(__file__).with_name("perft.json"))
 
 
 @pytest.mark.parametrize("players", [2, 3, 6])
 def test_the_bridge_goes_there_and_back(players):
-    game = load_game("hadronize", players=players, goal=8)
-    rng = random.Random(players)
-    checked = Checked()
-    for history in compiled_games(compiled, game, [GREEDY], 5, players):
-        state = game.new_initial_state()
-        for action in history:
-            back = compiled.from_compiled(game, compiled.to_compiled(state))
-            assert (compiled.to_compiled(back) == compiled.to_compiled(state)).all()
-            assert back.legal_actions() == state.legal_actions()
-            check_position(compiled, back, rng, checked)
-            state.apply_action(action)
-    with pytest.raises(ValueError, match="another game"):
-        compiled.from_compiled(load_game("hadronize", players=players, goal=9),
-                               compiled.to_compiled(state))
+    assert_bridge_round_trips(compiled, load_game("hadronize", players=players, goal=8),
+                              [GREEDY], load_game("hadronize", players=players, goal=9))
 
 
 def test_play_one_is_play_stepwise_draw_for_draw():

@@ -255,10 +255,13 @@ def random_turn_action(s: np.ndarray, streams: np.ndarray) -> int:
     discards = bit_count(hand) - 1
     places = 0
     inversions = 0
-    for local in range(HAND_SIZE):
-        if hand >> local & 1:
-            places += bit_count(_lit(s, local % 6 + 1, near, anchors))
-            if discards:
+    for level in range(1, 7):  # a level's two cards (red, black) go to the same cells
+        holding = (hand >> (level - 1) & 1) + (hand >> (level + 5) & 1)
+        if holding:
+            places += holding * bit_count(_lit(s, level, near, anchors))
+    if discards:
+        for local in range(HAND_SIZE):
+            if hand >> local & 1:
                 inversions += bit_count(_targets(s, local, anchors)) * discards
     pick = below(streams, 1 + s[TO_MOVE], places + inversions + (abilities != 0))
     if pick < places:

@@ -313,10 +313,19 @@ def play_stepwise(s: np.ndarray, streams: np.ndarray, policies: np.ndarray,
     """Play the game in ``s`` to its end, one ``apply_action`` at a time: (winners mask,
     decisions, actions, first seat). The actions go into ``record`` while it has room.
     ``play_one`` does the same faster; the tests hold them equal draw for draw."""
+    decisions, actions, first = _steps(s, streams, policies, record, OVER)
+    return s[WINNERS], decisions, actions, first
+
+
+@njit_inline
+def _steps(s: np.ndarray, streams: np.ndarray, policies: np.ndarray, record: np.ndarray,
+           until: int) -> tuple[int, int, int]:
+    """Play actions one at a time until the phase is ``until`` or the game is over:
+    (decisions, actions, first seat to decide or -1)."""
     decisions = 0
     actions = 0
     first = -1
-    while s[PHASE] != OVER:
+    while s[PHASE] != OVER and s[PHASE] != until:
         if s[PHASE] == OBSERVE:
             if first < 0:
                 first = s[ACTIVE]
@@ -328,7 +337,7 @@ def play_stepwise(s: np.ndarray, streams: np.ndarray, policies: np.ndarray,
         if actions < record.shape[0]:
             record[actions] = action
         actions += 1
-    return s[WINNERS], decisions, actions, first
+    return decisions, actions, first
 
 
 @njit
@@ -337,25 +346,18 @@ def play_one(s: np.ndarray, streams: np.ndarray, policies: np.ndarray
     """``play_stepwise``, a whole turn at a time (superpose, observe, collapse) on local
     copies of the scores, and four times faster. The same rules as ``_react``, the same
     draws in the same order: ``test_play_one_is_play_stepwise`` holds them equal."""
-    decisions = 0
-    actions = 0
-    first = -1
-    while s[PHASE] == DEAL or s[PHASE] == FIRST:
-        apply_action(s, sample_chance(s, streams))
-        actions += 1
-    if s[PHASE] != SUPERPOSE:  # handed over mid-turn: finish the turn step by step
-        while s[PHASE] != OVER and s[PHASE] != SUPERPOSE:
-            if s[PHASE] == OBSERVE:
-                if first < 0:
-                    first = s[ACTIVE]
-                action = choose(s, streams, policies[s[ACTIVE]])
-                decisions += 1
-            else:
-                action = sample_chance(s, streams)
-            apply_action(s, action)
-            actions += 1
-        if s[PHASE] == OVER:
-            return s[WINNERS], decisions, actions, first
+    dealt = s[DEALT]
+    if s[PHASE] == DEAL:  # the deal, laid out (H-2): as apply_action deals, draw by draw
+        for quark in range(dealt, STARTING_QUARKS * s[PLAYERS]):
+            s[CHAMBERS + quark // STARTING_QUARKS * NUM_FLAVOURS + below(streams, 0,
+                                                                         NUM_FLAVOURS)] += 1
+        s[DEALT] = STARTING_QUARKS * s[PLAYERS]
+        s[PHASE] = FIRST
+    # The first seat, and a turn handed over half played, step by step up to a new turn.
+    decisions, actions, first = _steps(s, streams, policies, s[:0], SUPERPOSE)
+    actions += s[DEALT] - dealt
+    if s[PHASE] == OVER:
+        return s[WINNERS], decisions, actions, first
     n = s[PLAYERS]
     goal = s[GOAL]
     max_turns = s[MAX_TURNS]
