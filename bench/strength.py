@@ -21,8 +21,8 @@ from pathlib import Path
 from quarkade.agents.registry import levels
 from quarkade.sim.plan import Plan
 from quarkade.sim.runner import run_plan
-from quarkade.sim.tally import Tally
 from quarkade.sim.stats import wilson
+from quarkade.sim.tally import Tally
 
 TABLES: list[tuple[str, dict[str, object]]] = [
     ("hadronize", {"players": 2}),
