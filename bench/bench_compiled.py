@@ -91,11 +91,11 @@ def workers(games: int) -> Table:
                   "against two (wall clock)")
     game = quarkade.load_game("hadronize", players=2)
     plan = simulation_plan("hadronize", dict(game.options), ["random", "greedy"], games, 1)
-    run_plan(plan, workers=1, engine="compiled")  # loaded before timing
+    run_plan(plan, workers=1, engine="compiled", keep_results=False)  # loaded before timing
     speeds = {}
     tallies = {}
     for count in (1, 2):
-        outcome = run_plan(plan, workers=count, engine="compiled")
+        outcome = run_plan(plan, workers=count, engine="compiled", keep_results=False)
         speeds[count] = outcome.games_per_second
         tallies[count] = outcome.tally
         speedup = speeds[count] / speeds[1]

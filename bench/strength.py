@@ -51,7 +51,7 @@ def measure(game: str, options: dict[str, object], hero: str, opponent: str, gam
     players = int(options["players"])  # type: ignore[call-overload]
     plan = Plan(game, dict(options), ((hero, *[opponent] * (players - 1)),), games, seed)
     start = time.perf_counter()
-    outcome = run_plan(plan, workers=workers)
+    outcome = run_plan(plan, workers=workers, keep_results=False)
     score = hero_score(outcome.tally, hero)
     low, high = wilson(score, games)
     return score / games, low, high, time.perf_counter() - start

@@ -79,7 +79,7 @@ def test_levels_that_name_compiled_agents_have_their_compiled_form():
 def test_a_compiled_tournament_rates_every_pair():
     plan = tournament_plan("dead-cat", dict(load_game("dead-cat", players=3).options),
                            ["random", "greedy", "easy"], 200, 3)
-    outcome = run_plan(plan, workers=2, engine="auto")
+    outcome = run_plan(plan, workers=2, engine="auto", keep_results=False)
     assert outcome.engine == "compiled" and outcome.tally.games == 200
     assert {matchup for matchup, *_ in outcome.tally.outcomes} == {plan.matchups[0]}
 
@@ -87,7 +87,7 @@ def test_a_compiled_tournament_rates_every_pair():
 def test_the_tally_stays_small_however_many_games():
     plan = simulation_plan("hadronize", dict(load_game("hadronize", players=4).options),
                            ["random", "greedy"], 200_000, 2)
-    outcome = run_plan(plan, workers=1, engine="compiled")
+    outcome = run_plan(plan, workers=1, engine="compiled", keep_results=False)
     assert outcome.tally.games == 200_000 and outcome.results == []
     assert len(outcome.tally.outcomes) <= 2 * 2 * 4 * 15  # rotations, first movers, winners
     assert len(json.dumps(list(outcome.tally.lengths.items()))) < 4000

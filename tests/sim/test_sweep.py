@@ -58,7 +58,7 @@ def test_a_cell_is_the_run_simulate_plays_at_that_setting():
     assert [row[:2] for row in rows] == [["3", "False"], ["3", "True"]]  # players first
     game = load_game("dead-cat", players=3, peek_first=True)
     plan = simulation_plan("dead-cat", dict(game.options), ["random", "greedy"], 3000, 7)
-    summary = summary_of(run_plan(plan, workers=1, engine="auto").tally)
+    summary = summary_of(run_plan(plan, workers=1, engine="auto", keep_results=False).tally)
     assert rows[1][-1].startswith(f"{100 * summary.agents['random'].value:.1f}%")
 
 

@@ -30,7 +30,8 @@ from rich.table import Table
 from rich.text import Text
 
 from quarkade.agents import make_agent
-from quarkade.cli.output import console, errors, user_errors
+from quarkade.agents.contained import DEFAULT_MOVE_TIME
+from quarkade.cli.output import MoveTimeOpt, check_move_time, console, errors, user_errors
 from quarkade.core.errors import QuarkadeError
 from quarkade.core.options import parse_option_pairs
 from quarkade.core.registry import load_game
@@ -85,10 +86,11 @@ def simulate(
     address: AddressOpt = None,
     resume: ResumeOpt = False,
     engine: EngineOpt = "auto",
+    move_time: MoveTimeOpt = DEFAULT_MOVE_TIME,
 ) -> None:
     """Play many games between agents, seats rotated, and summarize them."""
     _run_command("simulate", simulation_plan, game, agents, games, players, option, seed,
-                 workers, out, report, backend, address, resume, engine)
+                 workers, out, report, backend, address, resume, engine, move_time)
 
 
 def tournament(
@@ -106,10 +108,11 @@ def tournament(
     address: AddressOpt = None,
     resume: ResumeOpt = False,
     engine: EngineOpt = "auto",
+    move_time: MoveTimeOpt = DEFAULT_MOVE_TIME,
 ) -> None:
     """Round robin between agents; Bradley-Terry ratings on the Elo scale with intervals."""
     _run_command("tournament", tournament_plan, game, agents, games, players, option, seed,
-                 workers, out, report, backend, address, resume, engine)
+                 workers, out, report, backend, address, resume, engine, move_time)
 
 
 def analyze(
@@ -143,8 +146,9 @@ def analyze(
 def _run_command(kind: str, make_plan: Callable[..., Plan], game: str, agents: str, games: int,
                  players: int | None, option: list[str] | None, seed: int | None,
                  workers: int | None, out: Path | None, report: Path | None, backend: str,
-                 address: str | None, resume: bool, engine: str) -> None:
+                 address: str | None, resume: bool, engine: str, move_time: float) -> None:
     with user_errors():
+        check_move_time(move_time)
         options: dict[str, Any] = parse_option_pairs(option or [])
         if players is not None:
             options["players"] = players
@@ -173,7 +177,7 @@ def _run_command(kind: str, make_plan: Callable[..., Plan], game: str, agents: s
         if seed is None:
             seed = random.SystemRandom().randrange(1_000_000)
             console.print(f"seed {seed} (--seed {seed} plays the same games again)")
-        plan = make_plan(game, dict(loaded.options), specs, games, seed)
+        plan = make_plan(game, dict(loaded.options), specs, games, seed, move_time)
         if not (resume and out is not None and out.exists()):
             engine = choose_engine(plan, engine)  # a resumed run follows its file
         elif engine not in ENGINES:
@@ -185,7 +189,7 @@ def _run_command(kind: str, make_plan: Callable[..., Plan], game: str, agents: s
         try:
             with _progress() as advance:
                 outcome = run_plan(plan, out, workers, backend, address, resume, advance,
-                                   engine)
+                                   engine, keep_results=False)
         finally:
             signal.signal(signal.SIGINT, previous)
     command = _command_line(kind, plan, out, workers, backend, address, outcome.engine)
@@ -194,6 +198,7 @@ def _run_command(kind: str, make_plan: Callable[..., Plan], game: str, agents: s
     if outcome.resumed:
         played += f" after the {outcome.resumed:,} already in {out}"
     errors.print(played, markup=False)
+    say_flagged(outcome.tally)
     if outcome.interrupted:
         errors.print(f"stopped: {outcome.tally.games:,} finished games kept"
                      + (f" in {out}; add --resume to continue" if out else ""), markup=False)
@@ -234,6 +239,15 @@ def _show(tally: Tally, agents: list[str], report: Path | None, command: str,
         console.print(f"report written to {report}", markup=False)
 
 
+def say_flagged(tally: Tally) -> None:
+    """One line per plug-in bot stopped in some games: how many, and the first message."""
+    for agent, (count, fault) in tally.faults.items():
+        first = fault["message"] + (f" ({fault['detail']})" if fault.get("detail") else "")
+        errors.print(f"flagged: {agent} was stopped in {count:,} game"
+                     f"{'s' if count != 1 else ''} (its seat played random from "
+                     f"there); the first: {first}", markup=False, soft_wrap=True)
+
+
 def _seed_to_resume(out: Path) -> int | None:
     """The run seed of an existing results file (so ``--resume`` needs no ``--seed``)."""
     if not out.exists() or out.stat().st_size == 0:
@@ -253,6 +267,8 @@ def _command_line(kind: str, plan: Plan, out: Path | None, workers: int, backend
         if name != "players":
             words += ["--option", f"{name}={value}"]
     words += ["--seed", str(plan.seed)]
+    if plan.move_time != DEFAULT_MOVE_TIME:
+        words += ["--move-time", f"{plan.move_time:g}"]
     if out is not None:
         words += ["--out", str(out)]
     words += ["--workers", str(workers)] if backend == "local" else ["--backend", backend]

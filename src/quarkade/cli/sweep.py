@@ -81,7 +81,7 @@ def sweep(
         started = time.perf_counter()
         for number, (setting, plan) in enumerate(zip(grid, plans, strict=True), start=1):
             plan = simulation_plan(game, plan.options, specs, games, seed)
-            outcome = run_plan(plan, workers=workers, engine=engine)
+            outcome = run_plan(plan, workers=workers, engine=engine, keep_results=False)
             if outcome.interrupted:
                 raise typer.Exit(130)
             cells.append(Cell(setting, summary_of(outcome.tally), outcome.engine,

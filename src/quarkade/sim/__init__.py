@@ -4,9 +4,12 @@
 >>> plan = simulation_plan("hadronize", {"players": 2, "goal": 10, "max_turns": 0},
 ...                        ["random", "greedy"], games=20, seed=1)
 >>> outcome = run_plan(plan)  # add out="results.jsonl", workers=2, engine="auto", ...
->>> summary = summary_of(outcome.tally)  # the run's counts; keep_results=True keeps lines
->>> summary.games, sorted(summary.agents)
-(20, ['greedy', 'random'])
+>>> summary = summary_of(outcome.tally)  # the run's counts
+>>> summary.games, sorted(summary.agents), len(outcome.results)
+(20, ['greedy', 'random'], 20)
+
+``run_plan(plan, keep_results=False)`` keeps only the counts (memory flat in the number
+of games, as ``quarkade simulate`` runs).
 """
 
 from quarkade.sim.match import MatchEvent, play_game, play_match

@@ -6,9 +6,10 @@ lines are written in index order, so the results file of a run is the same byte 
 byte. Chunks that finish early wait in memory until the chunks before them are written.
 
 The summary streams: each chunk arrives with its tally (``quarkade.sim.tally``), merged
-into the run's as its lines are written, so memory stays flat in the number of games;
-``keep_results`` also keeps every result (for callers that want them; the reference
-engine's results only).
+into the run's as its lines are written. ``keep_results`` (the default, as the Python API
+always did) also keeps every result in ``RunOutcome.results``; with ``keep_results=False``
+(what ``quarkade simulate``, ``sweep`` and the benchmarks pass) memory stays flat in the
+number of games.
 
 Ctrl-C (``KeyboardInterrupt``) stops the workers, keeps every line already written (all
 whole) and returns with ``interrupted`` set; ``resume`` continues a results file. Writing
@@ -63,7 +64,7 @@ def run_plan(
     resume: bool = False,
     on_progress: Callable[[int, int], None] | None = None,
     engine: str = "reference",
-    keep_results: bool = False,
+    keep_results: bool = True,
 ) -> RunOutcome:
     """Play every game of ``plan`` not yet in ``out``, on ``engine`` (``reference``,
     ``compiled`` or ``auto``; with ``resume``, ``auto`` takes the file's engine).

@@ -46,6 +46,8 @@ class Tally:
     seat_tags: Counts = field(default_factory=dict)
     tallies: Counts = field(default_factory=dict)
     tagged_agents: dict[str, None] = field(default_factory=dict)  # as first met
+    # A plug-in bot stopped in some games: agent -> [its faults, the first one (as JSON)].
+    faults: dict[str, list[Any]] = field(default_factory=dict)
 
     @classmethod
     def of(cls, results: Iterable[Result]) -> Tally:
@@ -76,6 +78,8 @@ class Tally:
         first = result.get("first")
         length = result.get("length", 0)
         self.add_outcome(result.get("game", ""), matchup, seats, winners, first, {length: 1})
+        for fault in result.get("faults", ()):
+            self.faults.setdefault(fault["agent"], [0, fault])[0] += 1
         if result.get("lead_changes") is not None:
             changes = self.lead_changes
             changes[0] += result["lead_changes"]
@@ -126,6 +130,8 @@ class Tally:
                     total[i] += amount
         for agent in other.tagged_agents:
             self.tagged_agents.setdefault(agent)
+        for agent, (count, first) in other.faults.items():
+            self.faults.setdefault(agent, [0, first])[0] += count
         for counts, theirs in ((self.seat_tags, other.seat_tags),
                                (self.tallies, other.tallies)):
             for name, values in theirs.items():
