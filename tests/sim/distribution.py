@@ -10,9 +10,11 @@ played once and kept as data, ``reference_stats.json`` beside this file, written
 which plays each configuration's games with the reference engine on every core (``--stale``:
 only the configurations whose stored first games the current engine no longer plays the
 same way). ``tests/sim/test_distributions.py`` then plays as many games with the compiled
-engine (seconds), compares them with the stored figures, and replays the first
-``FINGERPRINT`` stored games live on the reference engine, exactly, so stored figures that
-the reference engine would no longer give fail the test rather than pass it silently.
+engine (seconds), compares them with the stored figures, and replays each configuration's
+first ``Config.fingerprint`` games live on the reference engine: their results must hash to
+the stored digest, so stored figures that the reference engine would no longer give fail
+the test rather than pass it silently. The file keeps only counts and that digest, one
+field a line (a few kB a configuration).
 
 The comparison: every win rate (each agent's, each seat's, the first mover's, the draws)
 by a two-proportion z test, and the game lengths by a chi-square test of homogeneity
@@ -24,6 +26,7 @@ fixed seeds, so a test gives the same answer every run; the threshold ``P_VALUE`
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import math
 import multiprocessing
@@ -40,20 +43,20 @@ from quarkade.core.rng import derived_rng, sample_chance
 from quarkade.sim.plan import game_seed, seat_agents
 
 DATA = Path(__file__).with_name("reference_stats.json")
-FINGERPRINT = 300  # first games of each configuration replayed live on the reference
 P_VALUE = 1e-5
 SEED = 2026
 
 
 @dataclass(frozen=True)
 class Config:
-    """One configuration: a game with its options and agents (seats rotated), and how
-    many games each side plays."""
+    """One configuration: a game with its options and agents (seats rotated), how many
+    games each side plays, and how many first games the test replays on the reference."""
 
     game: str
     options: dict[str, Any]
     agents: tuple[str, ...]
     games: int = 200_000
+    fingerprint: int = 300
 
     @property
     def name(self) -> str:
@@ -69,7 +72,8 @@ CONFIGS = [
     *(Config("card-commons", {"variant": v, "torus": t}, ("random",))
       for v in ("classic", "tutorial") for t in (False, True)),
     # The reference greedy plays about ten Card Commons games a second: fewer games.
-    *(Config("card-commons", {"variant": v, "torus": t}, RANDOM_GREEDY, games=3_000)
+    *(Config("card-commons", {"variant": v, "torus": t}, RANDOM_GREEDY, games=3_000,
+             fingerprint=20)
       for v in ("classic", "tutorial") for t in (False, True)),
 ]
 
@@ -131,6 +135,12 @@ def compiled_games(config: Config) -> list[tuple[int, int, int]]:
     module.play_games(template, matchups, config.games, SEED, 0, results)
     columns = results[:, [jit.WINNERS, jit.DECISIONS, jit.FIRST]]
     return [tuple(row) for row in columns.tolist()]  # type: ignore[misc]
+
+
+def digest(games: list[tuple[int, int, int]]) -> str:
+    """A short fingerprint of games as ``reference_games`` reports them."""
+    text = ";".join(",".join(map(str, game)) for game in games)
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
 # -- statistics ---------------------------------------------------------------------------
@@ -239,6 +249,16 @@ def load() -> dict[str, Any]:
     return data
 
 
+def dump(data: dict[str, Any]) -> str:
+    """The data file's text: a configuration a block, a field a line."""
+    blocks = []
+    for name, entry in sorted(data.items()):
+        fields = ",\n".join(f"  {json.dumps(key)}: {json.dumps(value)}"
+                            for key, value in entry.items())
+        blocks.append(f" {json.dumps(name)}: {{\n{fields}\n }}")
+    return "{\n" + ",\n".join(blocks) + "\n}\n"
+
+
 def measure(config: Config, workers: int) -> dict[str, Any]:
     """The reference side of ``config``: its statistics and its first games."""
     size = max(1, min(2_000, config.games // (workers * 8)))
@@ -248,15 +268,17 @@ def measure(config: Config, workers: int) -> dict[str, Any]:
     games = [game for part in parts for game in part]
     return {"game": config.game, "options": config.options, "agents": list(config.agents),
             "seed": SEED, **statistics(config, games),
-            "first_games": [list(game) for game in games[:FINGERPRINT]]}
+            "fingerprint": {"games": config.fingerprint,
+                            "sha256": digest(games[:config.fingerprint])}}
 
 
 def is_stale(config: Config, stored: dict[str, Any] | None) -> bool:
     """Whether the current reference engine no longer plays the stored first games."""
-    if stored is None or stored["games"] != config.games:
+    if stored is None or stored["games"] != config.games \
+            or stored.get("fingerprint", {}).get("games") != config.fingerprint:
         return True
-    fresh = reference_games(config, 0, min(FINGERPRINT, config.games))
-    return [list(game) for game in fresh] != stored["first_games"]
+    return digest(reference_games(config, 0, config.fingerprint)) \
+        != stored["fingerprint"]["sha256"]
 
 
 def main() -> None:
@@ -279,7 +301,7 @@ def main() -> None:
         print(f"{config.name}: {config.games:,} games in {time.perf_counter() - started:.0f} s",
               flush=True)
         if args.write:  # after each configuration, so a stopped run keeps what it did
-            DATA.write_text(json.dumps(dict(sorted(data.items())), indent=1) + "\n")
+            DATA.write_text(dump(data))
 
 
 if __name__ == "__main__":
