@@ -31,6 +31,7 @@ bench: $(DEV_STAMP)
 	$(BIN)/python bench/bench_sim.py
 	$(BIN)/python bench/bench_adapters.py
 	$(BIN)/python bench/bench_server.py
+	$(BIN)/python bench/bench_review.py
 	$(BIN)/python bench/bench_compiled.py
 
 # The reference engines' side of the distribution tests (tests/sim/reference_stats.json):
