@@ -8,7 +8,7 @@ PIP := $(BIN)/python -m pip --disable-pip-version-check -q
 RUN_STAMP := $(VENV)/.installed-run
 DEV_STAMP := $(VENV)/.installed-dev
 
-.PHONY: play play-terminal test bench lint screenshots chromium services clean
+.PHONY: play play-terminal test bench lint screenshots chromium services clean reference-stats
 
 # The web app on http://127.0.0.1:8000/ (it prints the URL); games are kept in quarkade.db.
 play: $(RUN_STAMP)
@@ -18,8 +18,11 @@ play-terminal: $(RUN_STAMP)
 	$(BIN)/quarkade play hadronize --players 3
 
 # Browser tests share one worker (--dist loadgroup), so the run holds one Chromium. The
-# server tests start their own PostgreSQL and redis-server (tests/server/services.py).
+# server tests start their own PostgreSQL and redis-server (tests/server/services.py). The
+# compiled engines are compiled first, once (about a minute on a fresh clone; kept on disk),
+# rather than by each test worker at once.
 test: $(DEV_STAMP) chromium services
+	$(BIN)/quarkade compile
 	$(BIN)/python -m pytest -n auto --dist loadgroup -q
 
 bench: $(DEV_STAMP)
@@ -29,6 +32,13 @@ bench: $(DEV_STAMP)
 	$(BIN)/python bench/bench_adapters.py
 	$(BIN)/python bench/bench_server.py
 	$(BIN)/python bench/bench_review.py
+	$(BIN)/python bench/bench_compiled.py
+
+# The reference engines' side of the distribution tests (tests/sim/reference_stats.json):
+# hours of CPU from scratch; --stale replays each configuration's first stored games and
+# plays again only those the reference engine no longer plays the same way.
+reference-stats: $(DEV_STAMP)
+	$(BIN)/python -m tests.sim.distribution --write --stale
 
 lint: $(DEV_STAMP)
 	$(BIN)/ruff check src tests bench

@@ -3,9 +3,16 @@ game, one process. Run with ``make bench`` or ``python bench/bench_search.py [--
 
 The position is reached by seeded random play to about the middle of a random game, with
 a seat to move that has more than one legal action. mcts runs on open-information games,
-ismcts on every game (on open games it is the same search with sampled states). Rows of
-one run can be compared as ratios; the CPU column (iterations per second of this process's
-CPU time) is the steadier one when other work shares the machine.
+ismcts on every game (on open games it is the same search with sampled states); on a game
+with a compiled engine each runs compiled (the default) and in Python (``compiled=0``).
+Rows of one run can be compared as ratios; the CPU column (iterations per second of this
+process's CPU time) is the steadier one when other work shares the machine.
+
+In the same run, OpenSpiel's C++ ``MCTSBot`` (random rollouts, through pyspiel, the
+``quarkade[rl]`` extra) on native C++ games of about the size of ours: ``pig`` (a dice
+race to 100 points, two actions a turn, chance at every roll) beside Hadronize and Dead
+Cat, ``connect_four`` (seven columns, up to 42 moves) beside Card Commons. The goal (issue
+17): our compiled search at least 0.5x its iterations per second.
 """
 
 from __future__ import annotations
@@ -19,6 +26,7 @@ from rich.table import Table
 
 import quarkade
 from quarkade.agents import make_agent, turn_for
+from quarkade.core.registry import has_compiled_engine
 from quarkade.core.rng import random_playout, sample_chance
 
 
@@ -42,25 +50,81 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=2.0, help="search time per row")
     args = parser.parse_args()
-    table = Table("game", "bot", "iterations", "iterations/s", "iterations/CPU s",
+    table = Table("game", "bot", "engine", "iterations", "iterations/s", "iterations/CPU s",
                   title="search speed, one move")
+    ours: dict[str, float] = {}
     for name in quarkade.list_games():
         state = midgame_decision(name)
         open_game = quarkade.core.game_class(name).perfect_information
+        engines = ["compiled", "python"] if has_compiled_engine(name) else ["python"]
         for algorithm in (["mcts"] if open_game else []) + ["ismcts"]:
-            agent = make_agent(f"{algorithm}:time={args.seconds},endgame=0" if
-                               algorithm == "mcts" else f"{algorithm}:time={args.seconds}", name)
-            turn = turn_for(state)
-            start, cpu_start = time.perf_counter(), time.process_time()
-            agent.act(turn, random.Random(0))
-            elapsed = time.perf_counter() - start
-            cpu = time.process_time() - cpu_start
-            iterations = agent.last_iterations  # type: ignore[attr-defined]
-            table.add_row(name, algorithm, f"{iterations:,}", f"{iterations / elapsed:,.0f}",
-                          f"{iterations / cpu:,.0f}")
-    console = Console(width=100)
+            for engine in engines:
+                spec = f"{algorithm}:time={args.seconds}" + (",endgame=0" if algorithm == "mcts"
+                                                             else "")
+                if engine == "python" and len(engines) > 1:
+                    spec += ",compiled=0"
+                if engine == "compiled":  # loaded (or compiled) before the clock starts
+                    make_agent(spec.replace(f"time={args.seconds}", "iterations=10"),
+                               name).act(turn_for(state), random.Random(0))
+                agent = make_agent(spec, name)
+                turn = turn_for(state)
+                start, cpu_start = time.perf_counter(), time.process_time()
+                agent.act(turn, random.Random(0))
+                elapsed = time.perf_counter() - start
+                cpu = time.process_time() - cpu_start
+                iterations = agent.last_iterations  # type: ignore[attr-defined]
+                table.add_row(name, algorithm, engine, f"{iterations:,}",
+                              f"{iterations / elapsed:,.0f}", f"{iterations / cpu:,.0f}")
+                if engine == "compiled":
+                    ours[name] = max(ours.get(name, 0.0), iterations / cpu)
+    console = Console(width=110)
     console.print(table)
+    console.print(against_openspiel(ours, args.seconds))
     console.print(answer_times())
+
+
+# Our game beside the OpenSpiel game of about its size.
+BESIDE = {"hadronize": "pig", "dead-cat": "pig", "card-commons": "connect_four"}
+
+
+def openspiel_rate(name: str, seconds: float) -> float:
+    """OpenSpiel's C++ MCTSBot, random rollouts, from the game's start (after its chance
+    nodes): iterations per CPU second of one step."""
+    import pyspiel
+
+    game = pyspiel.load_game(name)
+    state = game.new_initial_state()
+    rng = random.Random(0)
+    while state.is_chance_node():
+        outcomes = state.chance_outcomes()
+        state.apply_action(rng.choice(outcomes)[0])
+    simulations, spent = 1000, 0.0
+    while spent < seconds / 4:  # grow the budget until a step takes a while
+        simulations *= 2
+        bot = pyspiel.MCTSBot(game, pyspiel.RandomRolloutEvaluator(1, 0), 1.4, simulations,
+                              1000, False, 0, False)
+        start = time.process_time()
+        bot.step(state)
+        spent = time.process_time() - start
+    return simulations / spent
+
+
+def against_openspiel(ours: dict[str, float], seconds: float) -> Table:
+    table = Table("game", "our compiled search, iterations/CPU s", "OpenSpiel C++ MCTSBot on",
+                  "its iterations/CPU s", "ratio", "goal", "met",
+                  title="our compiled search against OpenSpiel's C++ MCTS, same run")
+    try:
+        import pyspiel  # noqa: F401
+    except ImportError:
+        table.caption = "pyspiel is not installed (pip install 'quarkade[rl]')"
+        return table
+    theirs = {name: openspiel_rate(name, seconds) for name in set(BESIDE.values())}
+    for name, rate in ours.items():
+        other = BESIDE[name]
+        ratio = rate / theirs[other]
+        table.add_row(name, f"{rate:,.0f}", other, f"{theirs[other]:,.0f}", f"{ratio:.1f}x",
+                      ">= 0.5x", "yes" if ratio >= 0.5 else "NO")
+    return table
 
 
 def answer_times(games: int = 2) -> Table:
@@ -89,7 +153,7 @@ def answer_times(games: int = 2) -> Table:
             seats = [hard, make_agent("greedy", name)][:: 1 if seed % 2 == 0 else -1]
             seats += [make_agent("greedy", name)] * (game.num_players - 2)
             play_match(game, seats, seed=seed)
-        table.add_row(name, quarkade.agents.registry.levels(name)["hard"], str(moves),
+        table.add_row(name, str(quarkade.agents.registry.levels(name)["hard"]), str(moves),
                       f"{slowest:.2f}", "yes" if slowest < 2.0 else "NO")
     return table
 

@@ -47,7 +47,7 @@ def main() -> None:
     results = {}
     for workers in (1, 2):
         cpu = cpu_seconds()
-        outcome = run_plan(plan, workers=workers)
+        outcome = run_plan(plan, workers=workers, keep_results=True)
         cpu = cpu_seconds() - cpu
         speeds[workers] = outcome.games_per_second
         results[workers] = outcome.results

@@ -22,6 +22,7 @@ from quarkade.agents.registry import levels
 from quarkade.sim.plan import Plan
 from quarkade.sim.runner import run_plan
 from quarkade.sim.stats import wilson
+from quarkade.sim.tally import Tally
 
 TABLES: list[tuple[str, dict[str, object]]] = [
     ("hadronize", {"players": 2}),
@@ -35,15 +36,13 @@ PAIRINGS = [("hard", "greedy"), ("hard", "random"), ("greedy", "random")]
 BEGIN, END = "<!-- strength table: begin -->", "<!-- strength table: end -->"
 
 
-def hero_score(results: list[dict], hero: str) -> float:
+def hero_score(tally: Tally, hero: str) -> float:
     total = 0.0
-    for result in results:
-        seats = result["seats"]
-        winners = result["winners"]
+    for (_, seats, winners, _), count in tally.outcomes.items():
         if not winners:
-            total += 1 / len(seats)
+            total += count / len(seats)
         elif any(seats[w] == hero for w in winners):
-            total += 1 / len(winners)
+            total += count / len(winners)
     return total
 
 
@@ -52,8 +51,8 @@ def measure(game: str, options: dict[str, object], hero: str, opponent: str, gam
     players = int(options["players"])  # type: ignore[call-overload]
     plan = Plan(game, dict(options), ((hero, *[opponent] * (players - 1)),), games, seed)
     start = time.perf_counter()
-    outcome = run_plan(plan, workers=workers)
-    score = hero_score(outcome.results, hero)
+    outcome = run_plan(plan, workers=workers, keep_results=False)
+    score = hero_score(outcome.tally, hero)
     low, high = wilson(score, games)
     return score / games, low, high, time.perf_counter() - start
 

@@ -11,15 +11,19 @@ def test_ray_gives_the_same_results_as_local(tmp_path):
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
              configure_logging=False)
     try:
-        local, remote = tmp_path / "local.jsonl", tmp_path / "ray.jsonl"
-        args = ("hadronize", "--agents", "greedy,random", "--players", 3, "--games", 60,
-                "--seed", 9)
-        simulate(*args, "--workers", 2, "--out", local)
-        shown = simulate(*args, "--backend", "ray", "--out", remote)
-        assert remote.read_bytes() == local.read_bytes()
-        assert "Win rate by agent" in shown.stdout
+        for engine in ("reference", "compiled"):
+            local, remote = tmp_path / f"local-{engine}.jsonl", tmp_path / f"ray-{engine}.jsonl"
+            args = ("hadronize", "--agents", "greedy,random", "--players", 3, "--games", 60,
+                    "--seed", 9, "--engine", engine)
+            simulate(*args, "--workers", 2, "--out", local)
+            shown = simulate(*args, "--backend", "ray", "--out", remote)
+            assert remote.read_bytes() == local.read_bytes()
+            assert "Win rate by agent" in shown.stdout
         plan = tournament_plan("hadronize", {"players": 2, "goal": 10, "max_turns": 0},
                                ["random", "greedy"], 30, 3)
-        assert run_plan(plan, backend="ray").results == run_plan(plan, workers=1).results
+        on_ray = run_plan(plan, backend="ray", keep_results=True)
+        here = run_plan(plan, workers=1, keep_results=True)
+        assert len(here.results) == 30 and on_ray.results == here.results
+        assert on_ray.tally == here.tally and here.tally.games == 30
     finally:
         ray.shutdown()

@@ -23,7 +23,7 @@ def agents_for(game):
 def test_the_report_opens_in_chromium_and_shows_its_plots(game, tmp_path, browser):
     report = tmp_path / "report.html"
     simulate(game, "--agents", agents_for(game), "--games", 40, "--seed", 1, "--workers", 1,
-             "--report", report)
+             "--report", report, "--engine", "reference")
     page = browser.new_page()
     requests = []
     page.on("request", lambda request: requests.append(request.url))

@@ -16,7 +16,9 @@ from tests.sim.helpers import (
     table_rows,
 )
 
-RANDOM_GREEDY = ("hadronize", "--agents", "random,greedy", "--seed", "1")
+# The reference engine: its result lines hold the game's extras, and play_match replays them.
+RANDOM_GREEDY = ("hadronize", "--agents", "random,greedy", "--engine", "reference", "--seed",
+                 "1")
 
 
 def test_one_and_two_workers_write_identical_files(tmp_path):
@@ -37,7 +39,7 @@ def test_one_and_two_workers_write_identical_files(tmp_path):
 def test_a_result_line_is_the_game_play_match_plays_from_its_seed(tmp_path):
     out = tmp_path / "r.jsonl"
     simulate("hadronize", "--agents", "greedy,random", "--players", 3, "--games", 5,
-             "--seed", 4, "--workers", 1, "--out", out)
+             "--seed", 4, "--workers", 1, "--out", out, "--engine", "reference")
     game = load_game("hadronize", players=3)
     for result in lines(out):
         assert result["game"] == "hadronize" and result["run_seed"] == 4
@@ -61,7 +63,7 @@ def test_resume_continues_a_cut_file_to_the_same_bytes(tmp_path):
     kept = text.splitlines(keepends=True)
     cut.write_text("".join(kept[:25]) + kept[25][:40])  # a line cut off mid-write
     shown = simulate("hadronize", "--agents", "random,greedy", "--games", 60, "--workers", 2,
-                     "--out", cut, "--resume")  # no --seed: it comes from the file
+                     "--out", cut, "--resume")  # no --seed nor --engine: from the file
     assert "after the 25 already in" in shown.stderr
     assert cut.read_bytes() == whole.read_bytes()
     again = simulate("hadronize", "--agents", "random,greedy", "--games", 60, "--out", cut,
@@ -77,6 +79,9 @@ def test_resume_refuses_a_file_from_another_run(tmp_path):
                            "--out", out, "--resume"), "line 1: seats is", "--resume needs")
     assert_clean_error(run("simulate", *RANDOM_GREEDY[:-1], "2", "--games", 8, "--out", out,
                            "--resume"), "run_seed is 1")
+    assert_clean_error(run("simulate", *RANDOM_GREEDY, "--games", 8, "--out", out, "--resume",
+                           "--engine", "compiled"), "played by the reference engine",
+                       "--engine reference")
     assert_clean_error(run("simulate", *RANDOM_GREEDY, "--games", 3, "--out", out, "--resume"),
                        "already holds 4 games")
     assert_clean_error(run("simulate", *RANDOM_GREEDY, "--games", 8, "--out", out),
@@ -105,6 +110,12 @@ def test_resume_refuses_a_file_from_another_run(tmp_path):
     (["simulate", "hadronize", "--agents", "random", "--resume"], ["--out"]),
     (["tournament", "hadronize", "--agents", "greedy"], ["at least two agents"]),
     (["analyze", "/no/such/results.jsonl"], ["cannot read"]),
+    (["simulate", "hadronize", "--agents", "random", "--engine", "jet"],
+     ["--engine 'jet'", "auto, compiled, reference"]),
+    (["simulate", "hadronize", "--agents", "random,mcts", "--engine", "compiled"],
+     ["mcts has no compiled form", "compiled agents: random, greedy"]),
+    (["simulate", "decoherence", "--agents", "random", "--engine", "compiled"],
+     ["decoherence has no compiled engine"]),
 ])
 def test_bad_input_gets_one_clear_line(args, fragments):
     assert_clean_error(run(*args), *fragments)
@@ -146,7 +157,7 @@ def test_analyze_merges_runs_of_several_player_counts(tmp_path):
     for players in (2, 4):
         out = tmp_path / f"p{players}.jsonl"
         simulate("hadronize", "--agents", "greedy", "--players", players, "--games", 12,
-                 "--seed", 1, "--workers", 1, "--out", out)
+                 "--seed", 1, "--workers", 1, "--out", out, "--engine", "reference")
         files.append(out)
     shown = run("analyze", *files)
     assert shown.exit_code == 0, shown.output
@@ -158,7 +169,7 @@ def test_analyze_merges_runs_of_several_player_counts(tmp_path):
 def test_the_summary_shows_the_games_extras_with_their_notes(game):
     extra = {"decoherence": ["--option", "deck0=random"]}.get(game, [])
     shown = simulate(game, "--agents", "random", "--games", 30, "--seed", 3, "--workers", 1,
-                     *extra)
+                     "--engine", "reference", *extra)
     text = " ".join(shown.stdout.split())  # notes wrap across lines
     titles = EXTRA_TABLES[game] + (["Win rate by random deck holds"] if extra else [])
     for title in titles:
@@ -170,7 +181,7 @@ def test_the_summary_shows_the_games_extras_with_their_notes(game):
 def test_dead_cat_lines_hold_each_seats_tallies(tmp_path):
     out = tmp_path / "d.jsonl"
     simulate("dead-cat", "--agents", "random,greedy", "--players", 3, "--games", 6,
-             "--seed", 2, "--workers", 1, "--out", out)
+             "--seed", 2, "--workers", 1, "--out", out, "--engine", "reference")
     name = "announcer's round win rate by time-deck size when announcing (3 players)"
     for result in lines(out):
         assert len(result["tallies"]) == 3

@@ -3,6 +3,7 @@
 import pytest
 
 from quarkade.sim.stats import Lengths, Rate, summarize, wilson
+from quarkade.sim.tally import Tally
 
 
 # Newcombe (1998), "Two-sided confidence intervals for the single proportion", Table I,
@@ -31,7 +32,7 @@ def test_rate_text_shows_the_interval_in_percent():
 
 
 def test_length_percentiles_interpolate():
-    lengths = Lengths((1, 2, 3, 4, 10))
+    lengths = Lengths.of((1, 2, 3, 4, 10))
     assert lengths.percentile(0.5) == 3
     assert lengths.percentile(0.25) == 2
     assert lengths.percentile(0.9) == pytest.approx(7.6)
@@ -141,3 +142,21 @@ def test_a_games_notes_go_with_its_tables():
     by_players, by_order = summary.breakdowns
     assert by_players.note == ""
     assert by_order.note.startswith("1 is the seat chance picked to begin")
+
+
+def test_chunk_tallies_merged_count_what_one_tally_of_every_result_counts():
+    def fault(agent, move):
+        return {"seat": 0, "agent": agent, "move": move, "kind": "raised",
+                "message": f"stopped at move {move}"}
+
+    results = [result(["a", "b"], [0], length=7),
+               result(["b", "a"], [], first=1, length=9, faults=[fault("a", 3)]),
+               result(["a", "b"], [1], length=7, faults=[fault("a", 5), fault("b", 2)]),
+               result(["b", "a"], [0], first=1, length=11, faults=[fault("a", 1)])]
+    whole = Tally.of(results)
+    merged = Tally()
+    for start in (0, 1, 3):  # chunks of 1, 2 and 1 games, merged in index order
+        merged.merge(Tally.of(results[start:{0: 1, 1: 3, 3: 4}[start]]))
+    assert merged == whole
+    assert whole.games == 4 and whole.lengths == {7: 2, 9: 1, 11: 1}
+    assert whole.faults == {"a": [3, fault("a", 3)], "b": [1, fault("b", 2)]}

@@ -23,6 +23,7 @@ from quarkade.core.registry import game_class, load_game
 from quarkade.sim.ladder import COLUMNS, about, run_ladder, table_rows, table_title
 from quarkade.sim.plan import split_agent_list
 from quarkade.sim.results import read_results
+from quarkade.sim.tally import Tally
 
 DEFAULT_RESULTS = Path("ladder")
 ResultsOpt = Annotated[Path, typer.Option(
@@ -92,7 +93,7 @@ def ladder(
         for row in table_rows(table):
             shown.add_row(*row)
         console.print(shown)
-        say_flagged(read_results(results / game / f"games-{table['players']}p.jsonl")[0])
+        say_flagged(Tally.of(read_results(results / game / f"games-{table['players']}p.jsonl")[0]))
     folder = results / game
     console.print(f"written: {folder / 'ladder.md'}, {folder / 'ladder.html'}, "
                   f"{folder / 'ladder.json'}", markup=False, soft_wrap=True)

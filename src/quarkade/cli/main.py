@@ -24,7 +24,8 @@ from quarkade.cli.learn import hint_source, learn
 from quarkade.cli.new_bot import new_bot
 from quarkade.cli.output import MoveTimeOpt, check_move_time, console, errors, user_errors
 from quarkade.cli.review import review
-from quarkade.cli.simulate import analyze, simulate, tournament
+from quarkade.cli.simulate import analyze, compile_engines, simulate, tournament
+from quarkade.cli.sweep import sweep
 from quarkade.core.agent import Agent
 from quarkade.core.errors import QuarkadeError
 from quarkade.core.options import parse_option_pairs
@@ -433,6 +434,8 @@ def allowed_plugins(text: str) -> list[str]:
 app.command()(simulate)
 app.command()(tournament)
 app.command()(analyze)
+app.command()(sweep)
+app.command("compile")(compile_engines)
 # Tutorials, hints and reviews (quarkade.learn).
 app.command()(learn)
 app.command()(review)

@@ -36,13 +36,15 @@ from quarkade.core.errors import QuarkadeError
 from quarkade.core.options import parse_option_pairs
 from quarkade.core.registry import load_game
 from quarkade.sim.backends import BACKENDS, ray_module
+from quarkade.sim.engines import COMPILED, ENGINES, REFERENCE, choose_engine
 from quarkade.sim.plan import Plan, simulation_plan, split_agent_list, tournament_plan
-from quarkade.sim.ratings import Rating, rate
+from quarkade.sim.ratings import Rating, rate_tally
 from quarkade.sim.report import matplotlib_figure, write_report
-from quarkade.sim.results import Result, read_results
+from quarkade.sim.results import engine_of, iter_results
 from quarkade.sim.runner import run_plan
-from quarkade.sim.stats import summarize
+from quarkade.sim.stats import summary_of
 from quarkade.sim.tables import summary_tables
+from quarkade.sim.tally import Tally
 
 INTERRUPTED = 130  # the shell's code for a command stopped by Ctrl-C
 
@@ -64,6 +66,10 @@ AddressOpt = Annotated[str | None, typer.Option(
     help="The Ray cluster to use, HOST:PORT (with --backend ray).")]
 ResumeOpt = Annotated[bool, typer.Option(
     "--resume", help="Continue the --out file of an earlier, stopped run.")]
+EngineOpt = Annotated[str, typer.Option(
+    help="auto (the compiled engine when every agent has a compiled form, else the "
+    "reference engine), compiled, or reference (the only one whose results hold the "
+    "game's own tables).")]
 
 
 def simulate(
@@ -79,11 +85,12 @@ def simulate(
     backend: BackendOpt = "local",
     address: AddressOpt = None,
     resume: ResumeOpt = False,
+    engine: EngineOpt = "auto",
     move_time: MoveTimeOpt = DEFAULT_MOVE_TIME,
 ) -> None:
     """Play many games between agents, seats rotated, and summarize them."""
     _run_command("simulate", simulation_plan, game, agents, games, players, option, seed,
-                 workers, out, report, backend, address, resume, move_time)
+                 workers, out, report, backend, address, resume, engine, move_time)
 
 
 def tournament(
@@ -100,11 +107,12 @@ def tournament(
     backend: BackendOpt = "local",
     address: AddressOpt = None,
     resume: ResumeOpt = False,
+    engine: EngineOpt = "auto",
     move_time: MoveTimeOpt = DEFAULT_MOVE_TIME,
 ) -> None:
     """Round robin between agents; Bradley-Terry ratings on the Elo scale with intervals."""
     _run_command("tournament", tournament_plan, game, agents, games, players, option, seed,
-                 workers, out, report, backend, address, resume, move_time)
+                 workers, out, report, backend, address, resume, engine, move_time)
 
 
 def analyze(
@@ -113,26 +121,32 @@ def analyze(
 ) -> None:
     """Summarize results files (several runs of one game together, e.g. player counts)."""
     with user_errors():
-        results: list[Result] = []
+        tally = Tally()
+        names: set[str] = set()
+        engines: set[str] = set()
         for path in files:
-            results.extend(read_results(path)[0])
-        if not results:
+            for result in iter_results(path):
+                tally.add(result)
+                names.add(result["game"])
+                engines.add(engine_of(result))
+        if not tally.games:
             raise QuarkadeError("the files hold no results")
-        names = sorted({r["game"] for r in results})
         if len(names) > 1:
-            raise QuarkadeError(f"the files mix games ({', '.join(names)}); analyze one game")
+            raise QuarkadeError(f"the files mix games ({', '.join(sorted(names))}); analyze "
+                                "one game")
         if report is not None:
             matplotlib_figure()
-    agents = list(dict.fromkeys(spec for r in results for spec in r["seats"]))
+    agents = list(dict.fromkeys(spec for _, seats, _, _ in tally.outcomes for spec in seats))
     command = "quarkade analyze " + " ".join(shlex.quote(str(f)) for f in files)
-    _show(results, agents, report, command,
-          {"game": names[0], "games": f"{len(results):,}", "files": ", ".join(map(str, files))})
+    _show(tally, agents, report, command,
+          {"game": tally.game, "games": f"{tally.games:,}", "files": ", ".join(map(str, files)),
+           "engine": ", ".join(sorted(engines))})
 
 
 def _run_command(kind: str, make_plan: Callable[..., Plan], game: str, agents: str, games: int,
                  players: int | None, option: list[str] | None, seed: int | None,
                  workers: int | None, out: Path | None, report: Path | None, backend: str,
-                 address: str | None, resume: bool, move_time: float) -> None:
+                 address: str | None, resume: bool, engine: str, move_time: float) -> None:
     with user_errors():
         check_move_time(move_time)
         options: dict[str, Any] = parse_option_pairs(option or [])
@@ -164,40 +178,53 @@ def _run_command(kind: str, make_plan: Callable[..., Plan], game: str, agents: s
             seed = random.SystemRandom().randrange(1_000_000)
             console.print(f"seed {seed} (--seed {seed} plays the same games again)")
         plan = make_plan(game, dict(loaded.options), specs, games, seed, move_time)
+        if not (resume and out is not None and out.exists()):
+            engine = choose_engine(plan, engine)  # a resumed run follows its file
+        elif engine not in ENGINES:
+            choose_engine(plan, engine)  # says which engines there are
         workers = workers or os.cpu_count() or 1
         # Ctrl-C must reach us even when started from a shell that ignores it for
         # background jobs (a script's `cmd &`): the run stops cleanly on it.
         previous = signal.signal(signal.SIGINT, signal.default_int_handler)
         try:
             with _progress() as advance:
-                outcome = run_plan(plan, out, workers, backend, address, resume, advance)
+                outcome = run_plan(plan, out, workers, backend, address, resume, advance,
+                                   engine, keep_results=False)
         finally:
             signal.signal(signal.SIGINT, previous)
-    command = _command_line(kind, plan, out, workers, backend, address)
+    command = _command_line(kind, plan, out, workers, backend, address, outcome.engine)
     played = (f"{outcome.played:,} games in {outcome.seconds:.1f} s "
-              f"({outcome.games_per_second:,.0f} games/s)")
+              f"({outcome.games_per_second:,.0f} games/s, {ENGINE_NAMES[outcome.engine]})")
     if outcome.resumed:
         played += f" after the {outcome.resumed:,} already in {out}"
     errors.print(played, markup=False)
-    say_flagged(outcome.results)
+    say_flagged(outcome.tally)
     if outcome.interrupted:
-        errors.print(f"stopped: {len(outcome.results):,} finished games kept"
+        errors.print(f"stopped: {outcome.tally.games:,} finished games kept"
                      + (f" in {out}; add --resume to continue" if out else ""), markup=False)
-    if outcome.results:
+    if outcome.tally.games:
         about = {"game": game, "options": ", ".join(f"{k}={v}" for k, v in plan.options.items()),
                  "agents": ", ".join(plan.agents), "seed": str(plan.seed),
-                 "games": f"{len(outcome.results):,} of {plan.total:,}"}
-        _show(outcome.results, plan.agents, report, command, about, seed=plan.seed)
+                 "games": f"{outcome.tally.games:,} of {plan.total:,}",
+                 "engine": ENGINE_NAMES[outcome.engine]}
+        _show(outcome.tally, plan.agents, report, command, about, seed=plan.seed)
+        if outcome.engine == COMPILED:
+            console.print(COMPILED_NOTE, markup=False)
     if outcome.interrupted:
         raise typer.Exit(INTERRUPTED)
 
 
-def _show(results: list[Result], agents: list[str], report: Path | None, command: str,
+ENGINE_NAMES = {COMPILED: "compiled engine", REFERENCE: "reference engine"}
+COMPILED_NOTE = ("Played by the compiled engine: the game's own tables (tags, tallies, lead "
+                 "changes) come with --engine reference.")
+
+
+def _show(tally: Tally, agents: list[str], report: Path | None, command: str,
           about: dict[str, str], seed: int = 0) -> None:
-    summary = summarize(results)
+    summary = summary_of(tally)
     ratings: list[Rating] | None = None
     if len(agents) >= 2:
-        ratings = rate(results, agents, seed=seed)
+        ratings = rate_tally(tally, agents, seed=seed)
     for table in summary_tables(summary, ratings):
         rich_table = Table(*table.columns, title=table.title, title_justify="left",
                            show_edge=False, caption=table.note or None,
@@ -212,17 +239,12 @@ def _show(results: list[Result], agents: list[str], report: Path | None, command
         console.print(f"report written to {report}", markup=False)
 
 
-def say_flagged(results: list[Result]) -> None:
+def say_flagged(tally: Tally) -> None:
     """One line per plug-in bot stopped in some games: how many, and the first message."""
-    stopped: dict[str, list[dict[str, Any]]] = {}
-    for result in results:
-        for fault in result.get("faults", ()):
-            stopped.setdefault(fault["agent"], []).append(fault)
-    for agent, faults in stopped.items():
-        first = faults[0]["message"] + (f" ({faults[0]['detail']})"
-                                        if faults[0].get("detail") else "")
-        errors.print(f"flagged: {agent} was stopped in {len(faults):,} game"
-                     f"{'s' if len(faults) != 1 else ''} (its seat played random from "
+    for agent, (count, fault) in tally.faults.items():
+        first = fault["message"] + (f" ({fault['detail']})" if fault.get("detail") else "")
+        errors.print(f"flagged: {agent} was stopped in {count:,} game"
+                     f"{'s' if count != 1 else ''} (its seat played random from "
                      f"there); the first: {first}", markup=False, soft_wrap=True)
 
 
@@ -230,15 +252,14 @@ def _seed_to_resume(out: Path) -> int | None:
     """The run seed of an existing results file (so ``--resume`` needs no ``--seed``)."""
     if not out.exists() or out.stat().st_size == 0:
         return None
-    results, _ = read_results(out)
-    if not results:
-        return None
-    seed = results[0].get("run_seed")
-    return seed if isinstance(seed, int) else None
+    for result in iter_results(out):
+        seed = result.get("run_seed")
+        return seed if isinstance(seed, int) else None
+    return None
 
 
 def _command_line(kind: str, plan: Plan, out: Path | None, workers: int, backend: str,
-                  address: str | None) -> str:
+                  address: str | None, engine: str = REFERENCE) -> str:
     """The command that plays the same games again (every choice spelled out)."""
     words = ["quarkade", kind, plan.game, "--agents", ",".join(plan.agents),
              "--games", str(plan.games), "--players", str(plan.players)]
@@ -253,6 +274,7 @@ def _command_line(kind: str, plan: Plan, out: Path | None, workers: int, backend
     words += ["--workers", str(workers)] if backend == "local" else ["--backend", backend]
     if address:
         words += ["--address", address]
+    words += ["--engine", engine]
     return " ".join(shlex.quote(w) for w in words)
 
 
@@ -301,3 +323,23 @@ class _progress:
     def __exit__(self, *exc: object) -> None:
         if self.bar is not None:
             self.bar.stop()
+
+
+def compile_engines() -> None:
+    """Compile the compiled engines now (else the first run after an install pays it);
+    the code is kept on disk."""
+    with user_errors():
+        from quarkade.core.registry import compiled_engine, has_compiled_engine, list_games
+
+        names = [name for name in list_games() if has_compiled_engine(name)]
+        started = time.perf_counter()
+        modules = {name: compiled_engine(name) for name in names}
+        from quarkade.core import jit
+
+        kept = jit.numba.config.CACHE_DIR  # type: ignore[attr-defined]
+        console.print(f"numba loaded in {time.perf_counter() - started:.1f} s; compiled "
+                      f"code is kept in {kept}", markup=False)
+        for name, module in modules.items():
+            began = time.perf_counter()
+            module.warm_up(load_game(name))
+            console.print(f"{name}: ready in {time.perf_counter() - began:.1f} s", markup=False)

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from typing import Any
 
-from quarkade.core.errors import GameOptionError
+from quarkade.core.errors import GameOptionError, QuarkadeError
 from quarkade.core.protocol import Game
 
 # name -> "module:GameClass". A new game needs one line here (and its rules, view, renderer).
@@ -49,3 +50,22 @@ def game_part(name: str, part: str) -> Any:
 def load_game(name: str, **options: Any) -> Game:
     """The game ``name`` with ``options`` (``players=`` is an option of every game)."""
     return game_class(name)(**options)
+
+
+INSTALL_FAST = "pip install 'quarkade[fast]'"
+
+
+def has_compiled_engine(name: str) -> bool:
+    """Whether game ``name`` has a compiled engine (``compiled.py`` beside its rules),
+    whether or not numba is installed to run it."""
+    return importlib.util.find_spec(f"{game_package(name)}.compiled") is not None
+
+
+def compiled_engine(name: str) -> Any:
+    """Game ``name``'s compiled engine (its ``compiled`` module, run by numba); a
+    ``QuarkadeError`` says when the game has none or numba is missing."""
+    if not has_compiled_engine(name):
+        raise QuarkadeError(f"{name} has no compiled engine; use the reference engine")
+    if importlib.util.find_spec("numba") is None:
+        raise QuarkadeError(f"the compiled engines need numba: {INSTALL_FAST}")
+    return game_part(name, "compiled")

@@ -1,7 +1,7 @@
 """Back ends: where the chunks of a plan are played.
 
-Each back end is a generator of ``(start, lines)`` chunks in whatever order they finish;
-the runner puts them back in index order. Closing the generator (as the runner does on
+Each back end is a generator of ``Chunk`` s (``quarkade.sim.play``) in whatever order
+they finish; the runner puts them back in index order. Closing the generator (as the runner does on
 Ctrl-C) stops the work still running.
 
 - ``local`` with one worker plays in this process; with more, a pool of forked processes
@@ -20,12 +20,13 @@ from typing import Any
 
 from quarkade.core.errors import QuarkadeError
 from quarkade.sim.plan import Plan
-from quarkade.sim.play import play_chunk
+from quarkade.sim.play import Chunk, play_chunk
 
 BACKENDS = ("local", "ray")
 
-Chunk = tuple[int, list[str]]
 Chunks = Generator[Chunk, None, None]
+# The ranges to play and how: (plan, engine, whether to keep the lines).
+Job = tuple[Plan, str, bool]
 
 
 def chunks_of(start: int, stop: int, size: int) -> list[tuple[int, int]]:
@@ -33,25 +34,29 @@ def chunks_of(start: int, stop: int, size: int) -> list[tuple[int, int]]:
     return [(low, min(low + size, stop)) for low in range(start, stop, size)]
 
 
-def chunk_size(remaining: int, workers: int) -> int:
+def chunk_size(remaining: int, workers: int, engine: str = "reference") -> int:
     """Chunks small enough to balance the workers and show progress, large enough that
-    sending them costs little: about 16 per worker, 1 to 100 games each."""
+    sending them costs little: about 16 per worker, 1 to 100 games each (a compiled
+    engine's chunks: about 8 per worker, up to 50,000 games, some 50 ms of play)."""
+    if engine == "compiled":
+        return max(1, min(50_000, remaining // max(1, workers * 8)))
     return max(1, min(100, remaining // max(1, workers * 16)))
 
 
-def run_local(plan: Plan, ranges: Sequence[tuple[int, int]], workers: int) -> Chunks:
+def run_local(job: Job, ranges: Sequence[tuple[int, int]], workers: int) -> Chunks:
+    plan, engine, lines = job
     if workers <= 1 or len(ranges) <= 1:
-        return (play_chunk(plan, start, stop) for start, stop in ranges)
+        return (play_chunk(plan, start, stop, engine, lines) for start, stop in ranges)
     # The pool is made now, before the caller starts any thread (a progress display):
     # forked workers then inherit no lock held by another thread. Fork, not spawn, so a
     # worker starts at once, without importing the caller's main module again.
     pool = multiprocessing.get_context("fork").Pool(workers, initializer=_ignore_ctrl_c)
-    return _pooled(pool, plan, ranges)
+    return _pooled(pool, job, ranges)
 
 
-def _pooled(pool: Any, plan: Plan, ranges: Sequence[tuple[int, int]]) -> Chunks:
+def _pooled(pool: Any, job: Job, ranges: Sequence[tuple[int, int]]) -> Chunks:
     try:
-        yield from pool.imap_unordered(_play_range, [(plan, start, stop)
+        yield from pool.imap_unordered(_play_range, [(*job, start, stop)
                                                      for start, stop in ranges])
         pool.close()
     finally:
@@ -63,8 +68,9 @@ def _ignore_ctrl_c() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _play_range(task: tuple[Plan, int, int]) -> Chunk:
-    return play_chunk(*task)
+def _play_range(task: tuple[Plan, str, bool, int, int]) -> Chunk:
+    plan, engine, lines, start, stop = task
+    return play_chunk(plan, start, stop, engine, lines)
 
 
 def ray_module() -> Any:
@@ -76,8 +82,8 @@ def ray_module() -> Any:
     return ray
 
 
-def run_ray(plan: Plan, ranges: Sequence[tuple[int, int]], address: str | None
-            ) -> Chunks:
+def run_ray(job: Job, ranges: Sequence[tuple[int, int]], address: str | None) -> Chunks:
+    plan, engine, lines = job
     ray = ray_module()
     if address is not None:
         if ray.is_initialized():
@@ -94,7 +100,7 @@ def run_ray(plan: Plan, ranges: Sequence[tuple[int, int]], address: str | None
         while pending or running:
             while pending and len(running) < limit:
                 start, stop = pending.pop()
-                running.append(remote.remote(plan, start, stop))
+                running.append(remote.remote(plan, start, stop, engine, lines))
             done, running = ray.wait(running, num_returns=1)
             yield ray.get(done[0])
     finally:
@@ -102,14 +108,14 @@ def run_ray(plan: Plan, ranges: Sequence[tuple[int, int]], address: str | None
             ray.cancel(ref, force=True)
 
 
-def run_chunks(plan: Plan, ranges: Sequence[tuple[int, int]], workers: int,
+def run_chunks(job: Job, ranges: Sequence[tuple[int, int]], workers: int,
                backend: str = "local", address: str | None = None) -> Chunks:
     """The chunks of ``ranges``, played on ``backend``, in the order they finish."""
     if backend == "local":
         if address is not None:
             raise QuarkadeError("--address goes with --backend ray (the Ray cluster's "
                                 "HOST:PORT)")
-        return run_local(plan, ranges, workers)
+        return run_local(job, ranges, workers)
     if backend == "ray":
-        return run_ray(plan, ranges, address)
+        return run_ray(job, ranges, address)
     raise QuarkadeError(f"--backend {backend!r}: the back ends are {', '.join(BACKENDS)}")

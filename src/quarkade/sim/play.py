@@ -33,6 +33,7 @@ from quarkade.core.registry import load_game
 from quarkade.sim.hooks import game_analysis
 from quarkade.sim.match import play_game
 from quarkade.sim.plan import Plan
+from quarkade.sim.tally import Tally
 
 
 @cache
@@ -150,6 +151,31 @@ def to_line(result: dict[str, Any]) -> str:
     return json.dumps(result, separators=(",", ":")) + "\n"
 
 
-def play_chunk(plan: Plan, start: int, stop: int) -> tuple[int, list[str]]:
-    """The lines of games ``start`` to ``stop - 1``, with ``start`` (to put them in order)."""
-    return start, [to_line(play_one(plan, index)) for index in range(start, stop)]
+@dataclass
+class Chunk:
+    """Games ``start`` to ``start + count - 1`` of a run: their result lines (None when the
+    run keeps no file) and their tally."""
+
+    start: int
+    count: int
+    lines: list[str] | None
+    tally: Tally
+
+
+def play_chunk(plan: Plan, start: int, stop: int, engine: str = "reference",
+               lines: bool = True) -> Chunk:
+    """Games ``start`` to ``stop - 1`` of ``plan`` on ``engine`` (``reference`` or
+    ``compiled``, see ``quarkade.sim.engines``)."""
+    if engine == "compiled":
+        from quarkade.sim.engines import play_compiled_chunk
+
+        kept, tally = play_compiled_chunk(plan, start, stop, lines)
+        return Chunk(start, stop - start, kept, tally)
+    tally = Tally()
+    written: list[str] | None = [] if lines else None
+    for index in range(start, stop):
+        result = play_one(plan, index)
+        tally.add(result)
+        if written is not None:
+            written.append(to_line(result))
+    return Chunk(start, stop - start, written, tally)

@@ -13,7 +13,10 @@ update, so it does not depend on the order in which games were played.) ``prior`
 that many virtual drawn comparisons to every compared pair, which keeps a clean sweep
 finite; the tournament uses one.
 
-Intervals: the games of each matchup are resampled with replacement ``rounds`` times,
+Intervals: the games of each matchup are resampled with replacement ``rounds`` times
+(game by game up to ``EXACT_RESAMPLE`` games; past that, each outcome's count is drawn
+from its binomial, in the normal approximation, which is as good at those sizes and
+costs the same for ten games or ten million),
 the model refitted each time, and the 2.5% and 97.5% quantiles of each rating kept.
 """
 
@@ -22,11 +25,12 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from quarkade.sim.results import Result
 from quarkade.sim.stats import quantile
+from quarkade.sim.tally import Tally
 
 Comparison = tuple[int, int, float]  # agent i, agent j (i < j), i's score: 1, 0.5 or 0
 
@@ -43,8 +47,14 @@ class Rating:
 
 def comparisons(result: Result, index: dict[str, int]) -> tuple[Comparison, ...]:
     """The pairwise comparisons one game gives (agents as indices into ``index``)."""
-    seats = [index[spec] for spec in result["seats"]]
-    winners = set(result["winners"])
+    return outcome_comparisons(result["seats"], result["winners"], index)
+
+
+def outcome_comparisons(seat_agents: Sequence[str], winning_seats: Sequence[int],
+                        index: dict[str, int]) -> tuple[Comparison, ...]:
+    """The pairwise comparisons of a game with these seats and winners."""
+    seats = [index[spec] for spec in seat_agents]
+    winners = set(winning_seats)
     found: list[Comparison] = []
     for s, a in enumerate(seats):
         for t in range(s + 1, len(seats)):
@@ -110,17 +120,44 @@ def elo_scale(strengths: Sequence[float]) -> list[float]:
     return [1500 + value - mean for value in logs]
 
 
-def rate(results: Sequence[Result], agents: Sequence[str], prior: float = 1.0,
+EXACT_RESAMPLE = 20_000
+
+
+def _resample(rng: random.Random, counts: list[int]) -> Counter[int]:
+    """How often each outcome comes up when ``sum(counts)`` games are drawn with
+    replacement from games with these outcome counts (a multinomial draw)."""
+    total = sum(counts)
+    if total <= EXACT_RESAMPLE:
+        return Counter(rng.choices(range(len(counts)), weights=counts, k=total))
+    picked: Counter[int] = Counter()
+    left, share_left = total, 1.0
+    for outcome, count in enumerate(counts):  # conditional binomials
+        share = min(1.0, count / total / share_left) if share_left > 0 else 1.0
+        mean = left * share
+        drawn = round(rng.gauss(mean, math.sqrt(max(mean * (1 - share), 0.0))))
+        drawn = min(left, max(0, drawn)) if outcome < len(counts) - 1 else left
+        picked[outcome] = drawn
+        left -= drawn
+        share_left -= count / total
+    return picked
+
+
+def rate(results: Iterable[Result], agents: Sequence[str], prior: float = 1.0,
          rounds: int = 200, seed: int = 0) -> list[Rating]:
     """Ratings of ``agents`` from ``results``, strongest first."""
+    return rate_tally(Tally.of(results), agents, prior, rounds, seed)
+
+
+def rate_tally(tally: Tally, agents: Sequence[str], prior: float = 1.0, rounds: int = 200,
+               seed: int = 0) -> list[Rating]:
+    """Ratings of ``agents`` from the results counted in ``tally``, strongest first."""
     index = {spec: i for i, spec in enumerate(agents)}
     k = len(agents)
     # Games of one matchup, reduced to how often each distinct outcome happened: the
     # bootstrap resamples these counts rather than the games themselves.
     by_matchup: dict[tuple[str, ...], Counter[tuple[Comparison, ...]]] = defaultdict(Counter)
-    for result in results:
-        matchup = tuple(result.get("agents") or sorted(set(result["seats"])))
-        by_matchup[matchup][comparisons(result, index)] += 1
+    for (matchup, seats, winners, _), count in tally.outcomes.items():
+        by_matchup[matchup][outcome_comparisons(seats, winners, index)] += count
     groups = [(list(outcomes), list(outcomes.values())) for outcomes in by_matchup.values()]
 
     def fit(samples: list[list[tuple[tuple[Comparison, ...], int]]]) -> list[float]:
@@ -140,7 +177,7 @@ def rate(results: Sequence[Result], agents: Sequence[str], prior: float = 1.0,
     for _ in range(rounds):
         sample = []
         for outcomes, counts in groups:
-            picked = Counter(rng.choices(range(len(outcomes)), weights=counts, k=sum(counts)))
+            picked = _resample(rng, counts)
             sample.append([(outcomes[o], c) for o, c in picked.items()])
         draws.append(fit(sample))
     totals = [[0.0, 0.0] for _ in agents]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import base64
 import html
 import io
+import math
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -17,7 +18,16 @@ from typing import Any
 from quarkade import __version__
 from quarkade.core.errors import QuarkadeError
 from quarkade.sim.ratings import Rating
-from quarkade.sim.stats import Rate, Summary
+from quarkade.sim.stats import Lengths, Rate, Summary
+from quarkade.sim.sweep import (
+    Axis,
+    Cell,
+    Measure,
+    interval_text,
+    measure_title,
+    measures,
+    settings,
+)
 from quarkade.sim.tables import SummaryTable, summary_tables
 
 STYLE = """
@@ -64,7 +74,7 @@ def write_report(path: str | Path, summary: Summary, ratings: Sequence[Rating] |
               _figure(_rate_plot(Figure, seats.rates, summary.fair_share, "seat"),
                       "Win rate per seat and of the first mover, with 95% intervals.")]
     parts += [html_table(balance), html_table(lengths),
-              _figure(_length_histogram(Figure, summary.lengths.values),
+              _figure(_length_histogram(Figure, summary.lengths),
                       "How long games last: decisions per game.")]
     extras = rest
     if ratings:
@@ -164,12 +174,14 @@ def _label_axes(axes: Any, names: list[str], label: str, measure: str) -> None:
         axes.set_ylabel(label)
 
 
-def _length_histogram(Figure: Any, lengths: Sequence[int]) -> bytes:
+def _length_histogram(Figure: Any, lengths: Lengths) -> bytes:
     figure = Figure(figsize=(7, 3))
     axes = figure.add_subplot()
-    low, high = min(lengths), max(lengths)
+    values = [length for length, _ in lengths.counts]
+    low, high = values[0], values[-1]
     bins = min(60, high - low + 1)
-    axes.hist(lengths, bins=bins, range=(low - 0.5, high + 0.5), color="#55a868")
+    axes.hist(values, bins=bins, range=(low - 0.5, high + 0.5),
+              weights=[games for _, games in lengths.counts], color="#55a868")
     axes.set_xlabel("decisions per game")
     axes.set_ylabel("games")
     figure.tight_layout()
@@ -186,5 +198,91 @@ def _ladder(Figure: Any, ratings: Sequence[Rating]) -> bytes:
     axes.set_yticks(positions, [r.agent for r in ratings])
     axes.invert_yaxis()
     axes.set_xlabel("rating (Elo scale, mean 1500)")
+    figure.tight_layout()
+    return _png(figure)
+
+
+def write_sweep_report(path: str | Path, game: str, agents: list[str], axes: list[Axis],
+                       cells: list[Cell], command: str, about: dict[str, str]) -> None:
+    """Write a sweep's report to ``path``: its table, and a heat map per measure (per
+    value of any axes beyond the first two that vary)."""
+    Figure = matplotlib_figure()
+    shown = measures(agents)
+    columns = (*(axis.name for axis in axes), "games",
+               *(measure_title(m, agents) + " [95% CI]" for m in shown), "engine")
+    rows = tuple((*(str(cell.setting[axis.name]) for axis in axes),
+                  f"{cell.summary.games:,}",
+                  *(interval_text(m.read(cell.summary, agents[0]), m.unit) for m in shown),
+                  cell.engine) for cell in cells)
+    parts = [
+        "<!doctype html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        f"<title>Quarkade sweep: {html.escape(game)}</title>",
+        f"<style>{STYLE}</style></head><body>",
+        f"<h1>Quarkade sweep: {html.escape(game)}</h1>",
+        f"<p>Command: <code>{html.escape(command)}</code></p>",
+        html_table(SummaryTable("Run", ("", "value"), tuple(about.items()))),
+        html_table(SummaryTable("Every setting", columns, rows)),
+    ]
+    varying = [axis for axis in axes if len(axis.values) > 1]
+    across, down = [*varying, Axis("", ("",)), Axis("", ("",))][:2]
+    facets = settings(varying[2:]) or [{}]
+    for measure in shown:
+        title = measure_title(measure, agents)
+        parts.append(f"<h2>Heat map: {html.escape(title)}</h2>")
+        for facet in facets:
+            grid = _grid(cells, across, down, facet, measure, agents[0])
+            where = ", ".join(f"{k}={v}" for k, v in facet.items())
+            caption = (f"{title}{' (' + measure.unit + ')' if measure.unit else ''} by "
+                       f"{across.name or 'setting'}{' and ' + down.name if down.name else ''}"
+                       f"{', ' + where if where else ''}; each cell shows the value and the "
+                       "half-width of its 95% interval.")
+            parts.append(_figure(_heat_map(Figure, grid, across, down, measure), caption))
+    parts.append(f"<p><small>quarkade {__version__}</small></p></body></html>")
+    Path(path).write_text("\n".join(parts) + "\n", encoding="utf-8")
+
+
+def _grid(cells: list[Cell], across: Axis, down: Axis, facet: dict[str, Any],
+          measure: Measure, agent: str) -> list[list[Any]]:
+    """``grid[row][column]``: the measure's interval in the cell at ``down`` value ``row``
+    and ``across`` value ``column`` within ``facet`` (None where there is none)."""
+    grid: list[list[Any]] = [[None] * len(across.values) for _ in down.values]
+    for cell in cells:
+        if any(cell.setting[name] != value for name, value in facet.items()):
+            continue
+        column = across.values.index(cell.setting[across.name]) if across.name else 0
+        row = down.values.index(cell.setting[down.name]) if down.name else 0
+        grid[row][column] = measure.read(cell.summary, agent)
+    return grid
+
+
+def _heat_map(Figure: Any, grid: list[list[Any]], across: Axis, down: Axis,
+              measure: Measure) -> bytes:
+    values = [[math.nan if v is None else v[0] for v in row] for row in grid]
+    known = [v for row in values for v in row if not math.isnan(v)]
+    figure = Figure(figsize=(max(4.0, 1.0 + 0.85 * len(across.values)),
+                             max(2.0, 1.0 + 0.6 * len(down.values))))
+    axes = figure.add_subplot()
+    if measure.diverging:
+        reach = max((abs(v) for v in known), default=1.0) or 1.0
+        image = axes.imshow(values, cmap="RdBu_r", vmin=-reach, vmax=reach, aspect="auto")
+    else:
+        image = axes.imshow(values, cmap="viridis", aspect="auto")
+    middle = (min(known) + max(known)) / 2 if known else 0.0
+    for row, cells in enumerate(grid):
+        for column, cell in enumerate(cells):
+            if cell is None:
+                continue
+            value, low, high = cell
+            dark = (abs(value) > max(abs(v) for v in known) / 2) if measure.diverging \
+                else value < middle
+            axes.text(column, row, f"{value:.1f}\n±{(high - low) / 2:.1f}", ha="center",
+                      va="center", fontsize=7, color="white" if dark else "black")
+    axes.set_xticks(range(len(across.values)), [str(v) for v in across.values])
+    axes.set_yticks(range(len(down.values)), [str(v) for v in down.values])
+    axes.set_xlabel(across.name)
+    if down.name:
+        axes.set_ylabel(down.name)
+    figure.colorbar(image, ax=axes, label=measure.unit or None)
     figure.tight_layout()
     return _png(figure)

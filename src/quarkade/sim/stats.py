@@ -35,7 +35,6 @@ seat.
 from __future__ import annotations
 
 import math
-from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -43,6 +42,7 @@ from typing import Any
 from quarkade.core.errors import GameOptionError
 from quarkade.sim.hooks import game_analysis
 from quarkade.sim.results import Result
+from quarkade.sim.tally import DRAWS, FAIR, FIRST_TRIALS, FIRST_WINS, GAMES, LENGTH, Tally
 
 Z95 = 1.959963984540054
 
@@ -102,30 +102,63 @@ class Rate:
 
 @dataclass(frozen=True)
 class Lengths:
-    """The distribution of game lengths (decisions per game)."""
+    """The distribution of game lengths (decisions per game), as ``(length, games)`` pairs
+    in ascending length: a histogram, so it stays small however many games there are."""
 
-    values: tuple[int, ...]
+    counts: tuple[tuple[int, int], ...]
+
+    @classmethod
+    def of(cls, values: Iterable[int]) -> Lengths:
+        histogram: dict[int, int] = {}
+        for value in values:
+            histogram[value] = histogram.get(value, 0) + 1
+        return cls.histogram(histogram)
+
+    @classmethod
+    def histogram(cls, counts: dict[int, int]) -> Lengths:
+        return cls(tuple(sorted((length, n) for length, n in counts.items() if n)))
+
+    @property
+    def games(self) -> int:
+        return sum(n for _, n in self.counts)
 
     @property
     def mean(self) -> float:
-        return sum(self.values) / len(self.values) if self.values else 0.0
+        games = self.games
+        return sum(v * n for v, n in self.counts) / games if games else 0.0
 
     @property
     def sd(self) -> float:
-        n = len(self.values)
-        if n < 2:
+        games = self.games
+        if games < 2:
             return 0.0
         mean = self.mean
-        return math.sqrt(sum((v - mean) ** 2 for v in self.values) / (n - 1))
+        return math.sqrt(sum(n * (v - mean) ** 2 for v, n in self.counts) / (games - 1))
+
+    def value_at(self, rank: int) -> int:
+        """The ``rank``-th length (from 0) in ascending order."""
+        for value, n in self.counts:
+            if rank < n:
+                return value
+            rank -= n
+        raise IndexError(rank)
 
     def percentile(self, q: float) -> float:
-        return quantile(sorted(self.values), q) if self.values else 0.0
+        """The ``q`` quantile, interpolating linearly between lengths (numpy's default)."""
+        games = self.games
+        if not games:
+            return 0.0
+        position = (games - 1) * q
+        low = math.floor(position)
+        below, above = self.value_at(low), self.value_at(min(low + 1, games - 1))
+        return below + (above - below) * (position - low)
 
     def row(self) -> dict[str, float]:
-        return {"mean": self.mean, "sd": self.sd, "min": min(self.values, default=0),
+        return {"mean": self.mean, "sd": self.sd,
+                "min": self.counts[0][0] if self.counts else 0,
                 "p10": self.percentile(0.1), "p25": self.percentile(0.25),
                 "median": self.percentile(0.5), "p75": self.percentile(0.75),
-                "p90": self.percentile(0.9), "max": max(self.values, default=0)}
+                "p90": self.percentile(0.9), "max": self.counts[-1][0] if self.counts else 0}
 
 
 @dataclass(frozen=True)
@@ -172,110 +205,80 @@ class Summary:
         return self.first_mover.value - fair, low - fair, high - fair
 
 
-def summarize(results: Sequence[Result]) -> Summary:
+def summarize(results: Iterable[Result]) -> Summary:
     """The summary of ``results`` (one game or many player counts alike)."""
-    if not results:
+    return summary_of(Tally.of(results))
+
+
+def summary_of(tally: Tally) -> Summary:
+    """The summary of the results counted in ``tally``."""
+    if not tally.games:
         raise ValueError("no results to summarize")
-    agent_wins: dict[str, int] = defaultdict(int)
-    agent_trials: dict[str, int] = defaultdict(int)
-    agent_draws: dict[str, int] = defaultdict(int)
-    seat_wins: dict[int, int] = defaultdict(int)
-    seat_trials: dict[int, int] = defaultdict(int)
+    agent_wins: dict[str, int] = {}
+    agent_trials: dict[str, int] = {}
+    agent_draws: dict[str, int] = {}
+    seat_wins: dict[int, int] = {}
+    seat_trials: dict[int, int] = {}
     first_wins = first_trials = draws = 0
     fair = 0.0
-    lead_changes: list[int] = []
-    decided: list[float] = []
-    for result in results:
-        seats = result["seats"]
-        winners = set(result["winners"])
-        fair += 1 / len(seats)
-        if not winners:
-            draws += 1
+    players = set()
+    for (_, seats, winners, first), count in tally.outcomes.items():
+        won = set(winners)
+        fair += count / len(seats)
+        players.add(len(seats))
+        if not won:
+            draws += count
         for seat, spec in enumerate(seats):
-            agent_trials[spec] += 1
-            seat_trials[seat] += 1
-            if seat in winners:
-                agent_wins[spec] += 1
-                seat_wins[seat] += 1
-            elif not winners:
-                agent_draws[spec] += 1
-        first = result.get("first")
+            agent_trials[spec] = agent_trials.get(spec, 0) + count
+            seat_trials[seat] = seat_trials.get(seat, 0) + count
+            agent_wins.setdefault(spec, 0)
+            seat_wins.setdefault(seat, 0)
+            if seat in won:
+                agent_wins[spec] += count
+                seat_wins[seat] += count
+            elif not won:
+                agent_draws[spec] = agent_draws.get(spec, 0) + count
         if first is not None:
-            first_trials += 1
-            first_wins += first in winners
-        if result.get("lead_changes") is not None:
-            lead_changes.append(result["lead_changes"])
-        if result.get("decided_at") is not None:
-            decided.append(result["decided_at"])
+            first_trials += count
+            first_wins += count if first in won else 0
     seat_rates = {seat: Rate(seat_wins[seat], seat_trials[seat]) for seat in sorted(seat_trials)}
     values = [rate.value for rate in seat_rates.values()]
-    n = len(results)
+    n = tally.games
+    changes, changed_games, with_change = tally.lead_changes
+    decided, decided_games = tally.decided
     return Summary(
-        game=results[0]["game"],
+        game=tally.game,
         games=n,
-        players=tuple(sorted({len(r["seats"]) for r in results})),
+        players=tuple(sorted(players)),
         agents={spec: Rate(agent_wins[spec], agent_trials[spec]) for spec in agent_trials},
-        agent_draws=dict(agent_draws),
+        agent_draws=agent_draws,
         seats=seat_rates,
         first_mover=Rate(first_wins, first_trials),
         draws=Rate(draws, n),
         fair_share=fair / n,
-        lengths=Lengths(tuple(r["length"] for r in results)),
+        lengths=Lengths.histogram(tally.lengths),
         balance=1 - (max(values) - min(values)),
-        lead_changes=sum(lead_changes) / len(lead_changes) if lead_changes else None,
-        lead_change_games=Rate(sum(1 for c in lead_changes if c > 0), len(lead_changes))
-        if lead_changes else None,
-        decided_at=sum(decided) / len(decided) if decided else None,
-        breakdowns=_with_notes(results[0]["game"], tag_breakdowns(results)),
+        lead_changes=changes / changed_games if changed_games else None,
+        lead_change_games=Rate(int(with_change), int(changed_games)) if changed_games else None,
+        decided_at=decided / decided_games if decided_games else None,
+        breakdowns=_with_notes(tally.game, tag_breakdowns(tally)),
     )
 
 
-Counts = dict[str, dict[Any, dict[str, list[int]]]]  # name -> value -> agent -> [hits, trials]
-
-
-def tag_breakdowns(results: Iterable[Result]) -> list[Breakdown]:
+def tag_breakdowns(tally: Tally) -> list[Breakdown]:
     """The game's extras: a table per game tag, per seat tag and per tally (see
     ``quarkade.sim.hooks``)."""
-    by_game_tag: dict[str, dict[Any, list[Result]]] = defaultdict(lambda: defaultdict(list))
-    seat_wins: Counts = defaultdict(lambda: defaultdict(lambda: defaultdict(lambda: [0, 0])))
-    tallied: Counts = defaultdict(lambda: defaultdict(lambda: defaultdict(lambda: [0, 0])))
-    agents: dict[str, None] = {}  # the agents of tagged or tallied seats, as they appear
-    for result in results:
-        for seat, seat_tallies in enumerate(result.get("tallies", [])):
-            agent = result["seats"][seat]
-            for name, counts in seat_tallies.items():
-                agents.setdefault(agent)
-                for value, hits, trials in counts:
-                    total = tallied[name][_key(value)][agent]
-                    total[0] += hits
-                    total[1] += trials
-        tags = result.get("tags")
-        if not tags:
-            continue
-        for name, value in tags.get("game", {}).items():
-            by_game_tag[name][_key(value)].append(result)
-        winners = set(result["winners"])
-        for seat, seat_tags in enumerate(tags.get("seats", [])):
-            agent = result["seats"][seat]
-            for name, value in seat_tags.items():
-                agents.setdefault(agent)
-                for item in value if isinstance(value, list) else [value]:
-                    counts = seat_wins[name][_key(item)][agent]
-                    counts[0] += seat in winners
-                    counts[1] += 1
     tables: list[Breakdown] = []
-    for name, groups in by_game_tag.items():
+    for name, groups in tally.game_tags.items():
         rows: list[tuple[str, ...]] = []
         rates: list[tuple[str, Rate]] = []
         for value in sorted(groups, key=_order):
-            group = groups[value]
-            first = Rate(sum(1 for r in group if r.get("first") in set(r["winners"])),
-                         sum(1 for r in group if r.get("first") is not None))
-            fair = sum(1 / len(r["seats"]) for r in group) / len(group)
-            draw = Rate(sum(1 for r in group if not r["winners"]), len(group))
-            mean_length = sum(r["length"] for r in group) / len(group)
-            rows.append((str(value), str(len(group)), draw.text(), first.text(),
-                         f"{100 * fair:.1f}%", f"{mean_length:.1f}"))
+            row = groups[value]
+            games = int(row[GAMES])
+            first = Rate(int(row[FIRST_WINS]), int(row[FIRST_TRIALS]))
+            draw = Rate(int(row[DRAWS]), games)
+            rows.append((str(value), str(games), draw.text(), first.text(),
+                         f"{100 * row[FAIR] / games:.1f}%", f"{row[LENGTH] / games:.1f}"))
             rates.append((str(value), first))
         tables.append(Breakdown(
             f"By {name}", (name, "games", "draws", "first mover wins", "fair share",
@@ -283,11 +286,11 @@ def tag_breakdowns(results: Iterable[Result]) -> list[Breakdown]:
             name))
     # With several agents each value is also split by the agent holding the seat: what a
     # value seems worth is often only who tends to hold it.
-    split = tuple(agents) if len(agents) > 1 else ()
-    for name, counted in seat_wins.items():
+    split = tuple(tally.tagged_agents) if len(tally.tagged_agents) > 1 else ()
+    for name, counted in tally.seat_tags.items():
         tables.append(_split_table(f"Win rate by {name}", name, (name, "seats", "win rate"),
                                    "the win rate of the seats", counted, split))
-    for name, counted in tallied.items():
+    for name, counted in tally.tallies.items():
         what, by = name.rsplit(" by ", 1) if " by " in name else ("rate", "value")
         tables.append(_split_table(name[:1].upper() + name[1:], name, (by, "count", what),
                                    what, counted, split))
@@ -325,10 +328,6 @@ def _with_notes(game: str, tables: list[Breakdown]) -> list[Breakdown]:
     except GameOptionError:
         return tables
     return [replace(table, note=hook.note(table.name)) for table in tables]
-
-
-def _key(value: Any) -> Any:
-    return tuple(value) if isinstance(value, list) else value
 
 
 def _order(value: Any) -> tuple[int, Any]:

@@ -64,7 +64,22 @@ def test_the_simulator_counts_it_as_a_shared_win(tmp_path):
     assert line["result"] == "shared win" and line["returns"] == [0.0, 0.0]
     out = tmp_path / "one.jsonl"
     result = runner.invoke(app, ["simulate", "dead-cat", "--agents", "random", "--games", "1",
-                                 "--seed", str(found), "--out", str(out)])
+                                 "--seed", str(found), "--out", str(out),
+                                 "--engine", "reference"])
     assert result.exit_code == 0, result.output
     written = json.loads(out.read_text().splitlines()[0])
     assert written["result"] == "shared win" and written["winners"] == [0, 1]
+
+
+def test_the_compiled_engine_writes_it_as_a_shared_win(tmp_path):
+    out = tmp_path / "many.jsonl"
+    result = CliRunner().invoke(app, ["simulate", "dead-cat", "--agents", "random", "--games",
+                                      "1000", "--seed", "1", "--out", str(out), "--workers",
+                                      "1", "--engine", "compiled"])
+    assert result.exit_code == 0, result.output
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    shared = [line for line in lines if line["winners"] == [0, 1]]
+    assert shared, "no 4-4 game in 1,000 compiled games (about 1 in 4,000 is; game 414 here)"
+    assert all(line["engine"] == "compiled" and line["result"] == "shared win"
+               and line["returns"] == [0.0, 0.0] for line in shared)
+    assert all(line["result"] == "win" for line in lines if len(line["winners"]) == 1)

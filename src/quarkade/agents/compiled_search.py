@@ -1,0 +1,309 @@
+"""mcts and ismcts on a compiled engine: the same search as ``search.py``, in numba.
+
+``search.py``'s bots hand their whole search here (``run``, then ``search``) when the game
+has a compiled engine (and numba is installed) and their playouts have a compiled form
+(``rollout=random`` or ``greedy``, to the end of the game).
+
+The tree lives in arrays, one row a node, children in a list sorted by key. Selection
+(UCB1 over the children, with their availability counts), expansion, chance sampling, the
+playout and the backup are ``search.py``'s, step for step; only the random draws differ
+(the compiled streams). Where nothing is hidden (Hadronize, Card Commons) ``mcts`` and
+``ismcts`` walk the same tree. ``ismcts`` on Dead Cat draws the hidden cards again at every
+iteration (``dead_cat.compiled.resample``: from what its seat knows only) and keys another
+seat's draw by what its seat sees of it (``REDACTED``: one node whatever the card), as
+``ISMCTSAgent`` keys by ``action_string_for``.
+
+The compiled engines are reached through small dispatchers on a game number (``GAMES``),
+not passed as functions: numba cannot keep a function that takes other functions as
+arguments in its disk cache. A new compiled game adds a branch to each dispatcher.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from quarkade.core.jit import below, copy_into, njit, shared_returns
+from quarkade.core.protocol import CHANCE, TERMINAL
+from quarkade.games.card_commons import compiled as card_commons
+from quarkade.games.dead_cat import compiled as dead_cat
+from quarkade.games.hadronize import compiled as hadronize
+
+GAMES = {"hadronize": 0, "dead-cat": 1, "card-commons": 2}
+MODULES = {"hadronize": hadronize, "dead-cat": dead_cat, "card-commons": card_commons}
+HADRONIZE, DEAD_CAT, CARD_COMMONS = 0, 1, 2
+MAX_ACTIONS = max(module.MAX_ACTIONS for module in MODULES.values())
+
+# A node's columns in the tree (``new_tree``); its reward sum is kept apart, as a float.
+MOVER, VISITS, AVAILABLE, KEY, FIRST_CHILD, NEXT = range(6)
+NO_NODE = -1
+REDACTED = -2  # the key of a chance outcome the searching seat does not see
+
+
+# -- the engines, by game number -------------------------------------------------------------
+
+@njit
+def _player(game: int, s: np.ndarray) -> int:
+    if game == HADRONIZE:
+        return hadronize.current_player(s)
+    if game == DEAD_CAT:
+        return dead_cat.current_player(s)
+    return card_commons.current_player(s)
+
+
+@njit
+def _legal(game: int, s: np.ndarray, out: np.ndarray) -> int:
+    if game == HADRONIZE:
+        return hadronize.legal_actions(s, out)
+    if game == DEAD_CAT:
+        return dead_cat.legal_actions(s, out)
+    return card_commons.legal_actions(s, out)
+
+
+@njit
+def _sample(game: int, s: np.ndarray, streams: np.ndarray) -> int:
+    if game == HADRONIZE:
+        return hadronize.sample_chance(s, streams)
+    if game == DEAD_CAT:
+        return dead_cat.sample_chance(s, streams)
+    return card_commons.sample_chance(s, streams)
+
+
+@njit
+def _resample(game: int, s: np.ndarray, seat: int, streams: np.ndarray) -> None:
+    """A state ``seat`` cannot tell from ``s``, drawn in place (nothing to do where nothing
+    is hidden)."""
+    if game == DEAD_CAT:
+        dead_cat.resample(s, seat, streams)
+
+
+@njit
+def _chance_key(game: int, s: np.ndarray, seat: int, action: int) -> int:
+    """The key of a chance outcome as ``seat`` sees it: another seat's draw is hidden."""
+    if game == DEAD_CAT and s[dead_cat.PHASE] == dead_cat.DRAW and s[dead_cat.MOVER] != seat:
+        return REDACTED
+    return action
+
+
+@njit
+def _apply(game: int, s: np.ndarray, action: int) -> None:
+    if game == HADRONIZE:
+        hadronize.apply_action(s, action)
+    elif game == DEAD_CAT:
+        dead_cat.apply_action(s, action)
+    else:
+        card_commons.apply_action(s, action)
+
+
+@njit
+def _play_out(game: int, s: np.ndarray, streams: np.ndarray, policies: np.ndarray,
+              work: np.ndarray) -> int:
+    """Play ``s`` to the end with each seat's policy; the winners as a bit mask."""
+    if game == HADRONIZE:
+        return hadronize.play_one(s, streams, policies)[0]
+    if game == DEAD_CAT:
+        return dead_cat.play_one(s, streams, policies)[0]
+    return card_commons.play(s, streams, policies, work[0, :0], work)[0]
+
+
+# -- the tree ---------------------------------------------------------------------------------
+
+def new_tree(capacity: int) -> tuple[np.ndarray, np.ndarray]:
+    """An empty tree for ``capacity`` nodes: its integer columns and its reward sums."""
+    tree = np.full((max(2, capacity), 6), NO_NODE, np.int64)
+    tree[:, VISITS] = 0
+    tree[:, AVAILABLE] = 0
+    return tree, np.zeros(max(2, capacity), np.float64)
+
+
+def grow(tree: np.ndarray, rewards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The same tree with room for twice as many nodes."""
+    more, more_rewards = new_tree(2 * len(tree))
+    more[:len(tree)] = tree
+    more_rewards[:len(rewards)] = rewards
+    return more, more_rewards
+
+
+@njit
+def _add_child(tree: np.ndarray, used: int, parent: int, key: int, mover: int) -> int:
+    """A new node ``used`` under ``parent``, kept in the children's ascending key order."""
+    tree[used, MOVER] = mover
+    tree[used, KEY] = key
+    tree[used, FIRST_CHILD] = NO_NODE
+    previous = NO_NODE
+    child = tree[parent, FIRST_CHILD]
+    while child != NO_NODE and tree[child, KEY] < key:
+        previous, child = child, tree[child, NEXT]
+    tree[used, NEXT] = child
+    if previous == NO_NODE:
+        tree[parent, FIRST_CHILD] = used
+    else:
+        tree[previous, NEXT] = used
+    return used
+
+
+@njit
+def _find_child(tree: np.ndarray, parent: int, key: int) -> int:
+    child = tree[parent, FIRST_CHILD]
+    while child != NO_NODE and tree[child, KEY] < key:
+        child = tree[child, NEXT]
+    return child if child != NO_NODE and tree[child, KEY] == key else NO_NODE
+
+
+@njit
+def search(game: int, root: np.ndarray, seat: int, hidden: bool, iterations: int, c: float,
+           policy: int, streams: np.ndarray, tree: np.ndarray, rewards: np.ndarray,
+           used: int, work: np.ndarray) -> int:
+    """Run ``iterations`` more iterations from ``root``, where ``seat`` is to move, on the
+    tree (``used`` nodes so far, node 0 the root); returns the nodes used.
+
+    As ``MCTSAgent._iterate`` (``ISMCTSAgent._iterate`` when ``hidden``: the root's hidden
+    part drawn again first, and chance keyed by what ``seat`` sees): walk down (a sampled
+    outcome at a chance node; at a decision, the untried actions first, one of them at
+    random, else UCB1 over the children, counting each child's availability), add one
+    node, play out with ``policy`` for every seat, and back each seat's reward up the
+    path. The caller leaves room for ``iterations`` more nodes.
+    """
+    if used == 0:
+        tree[0, MOVER] = CHANCE
+        tree[0, FIRST_CHILD] = NO_NODE
+        used = 1
+    players = root[0]
+    state = np.empty_like(root)
+    path = np.empty(4096, np.int64)
+    legal = np.empty(MAX_ACTIONS, np.int64)
+    untried = np.empty(MAX_ACTIONS, np.int64)
+    values = np.empty(players, np.float64)
+    policies = np.full(players, policy, np.int64)
+    for _ in range(iterations):
+        copy_into(state, root)
+        if hidden:
+            _resample(game, state, seat, streams)
+        node = 0
+        depth = 0
+        path[0] = 0
+        expanded = False
+        while not expanded:
+            player = _player(game, state)
+            if player == TERMINAL or depth + 1 >= path.shape[0]:
+                break
+            if player == CHANCE:
+                action = _sample(game, state, streams)
+                key = _chance_key(game, state, seat, action) if hidden else action
+                child = _find_child(tree, node, key)
+                if child == NO_NODE:
+                    child = _add_child(tree, used, node, key, CHANCE)
+                    used += 1
+                    expanded = True
+            else:
+                action, child, expanded = _choose(tree, rewards, node, legal,
+                                                  _legal(game, state, legal), player, c,
+                                                  untried, streams, used)
+                used += expanded
+            _apply(game, state, action)
+            node = child
+            depth += 1
+            path[depth] = node
+        shared_returns(_play_out(game, state, streams, policies, work), players, values)
+        for step in range(depth + 1):
+            visited = path[step]
+            tree[visited, VISITS] += 1
+            mover = tree[visited, MOVER]
+            if mover >= 0:
+                rewards[visited] += (values[mover] + 1.0) / 2.0
+    return used
+
+
+@njit
+def _choose(tree: np.ndarray, rewards: np.ndarray, node: int, legal: np.ndarray, count: int,
+            player: int, c: float, untried: np.ndarray, streams: np.ndarray, used: int
+            ) -> tuple[int, int, bool]:
+    """``_Search._choose``: count the availability of the children already there, then
+    add one of the untried actions at random, or take the UCB1 best; (action, child, added)."""
+    open_count = 0
+    child = tree[node, FIRST_CHILD]
+    for i in range(count):  # children and legal actions both ascend: one merged walk
+        while child != NO_NODE and tree[child, KEY] < legal[i]:
+            child = tree[child, NEXT]
+        if child != NO_NODE and tree[child, KEY] == legal[i]:
+            tree[child, AVAILABLE] += 1
+        else:
+            untried[open_count] = legal[i]
+            open_count += 1
+    if open_count:
+        action = untried[below(streams, 1 + player, open_count)]
+        added = _add_child(tree, used, node, action, player)
+        tree[added, AVAILABLE] = 1
+        return action, added, True
+    best = -1.0
+    best_action = legal[0]
+    best_child = NO_NODE
+    child = tree[node, FIRST_CHILD]
+    for i in range(count):
+        while tree[child, KEY] < legal[i]:
+            child = tree[child, NEXT]
+        visits = tree[child, VISITS]
+        score = rewards[child] / visits + c * np.sqrt(np.log(tree[child, AVAILABLE]) / visits)
+        if score > best:
+            best, best_action, best_child = score, legal[i], child
+    return best_action, best_child, False
+
+
+# -- what search.py calls ------------------------------------------------------------------
+
+def run(game_name: str, root_state: object, seat: int, hidden: bool, turn_actions: list[int],
+        iterations: int, seconds: float, clock: object, c: float, rollout: str, rng: object
+        ) -> tuple[int, int, dict[int, tuple[int, float]]]:
+    """A whole search from ``root_state`` (a reference state): the action played (the
+    most visited root child, then the most rewarded, as ``_Search.act``), the iterations
+    run, and each root child's (visits, reward sum).
+
+    Budgets as ``_Search``: ``iterations`` (0: none), ``seconds`` of ``clock`` (0: none),
+    whichever runs out first, at least one iteration. The clock is read once to set the
+    deadline and then after each batch of iterations: a batch is one iteration unless
+    the clock is ``time.perf_counter`` (a clock whose pace is known), when batches grow
+    to about a tenth of the time left.
+    """
+    import time
+
+    from quarkade.core import jit
+
+    game = GAMES[game_name]
+    module = MODULES[game_name]
+    root = module.to_compiled(root_state)
+    streams = np.zeros(root[0] + 1, np.uint64)
+    jit.seed_streams(streams, rng.getrandbits(62))  # type: ignore[attr-defined]
+    policy = module.AGENTS[rollout]
+    work = card_commons.new_work() if game == CARD_COMMONS else np.zeros((1, 1), np.int64)
+    tree, rewards = new_tree(iterations + 2 if iterations else 4096)
+    now = clock
+    deadline = now() + seconds if seconds else 0.0  # type: ignore[operator]
+    measured = now is time.perf_counter
+    done = used = 0
+    batch = iterations if iterations and not seconds else 1
+    previous = deadline - seconds
+    while True:
+        if iterations:
+            batch = min(batch, iterations - done)
+        while used + batch + 1 > len(tree):
+            tree, rewards = grow(tree, rewards)
+        used = search(game, root, seat, hidden, batch, c, policy, streams, tree, rewards, used,
+                      work)
+        done += batch
+        if iterations and done >= iterations:
+            break
+        if seconds:
+            reading = now()  # type: ignore[operator]
+            if reading >= deadline:
+                break
+            if measured:
+                each = max((reading - previous) / batch, 1e-7)
+                batch = max(1, min(4 * batch, int((deadline - reading) / each / 10)))
+            previous = reading
+    children = {}
+    child = tree[0, FIRST_CHILD]
+    while child != NO_NODE:
+        children[int(tree[child, KEY])] = (int(tree[child, VISITS]), float(rewards[child]))
+        child = tree[child, NEXT]
+    best = max(turn_actions, key=lambda a: children.get(a, (-1, 0.0)))
+    return best, done, children
+

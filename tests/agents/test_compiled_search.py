@@ -1,0 +1,128 @@
+"""mcts and ismcts on the compiled engines (``quarkade.agents.compiled_search``): the same
+search as in Python, and a compiled resample that knows only what its seat knows."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import numpy as np
+import pytest
+from scipy.stats import chisquare
+
+import quarkade
+from quarkade.agents import make_agent, turn_for
+from quarkade.core import jit
+from quarkade.core.errors import AgentSpecError
+from quarkade.games.dead_cat import compiled
+from tests.agents.test_search import midgame
+from tests.twins import history_with_secrets, twin_history
+
+
+def replayed(game, history):
+    state = game.new_initial_state()
+    for action in history:
+        state.apply_action(action)
+    return state
+
+
+def unseen_cards(array: np.ndarray, seat: int) -> tuple[int, ...]:
+    deck = array[compiled.DECK]
+    return tuple(int(array[compiled.CARDS + i]) for i in range(deck)
+                 if array[compiled.PEEKERS + i] != seat)
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_compiled_resample_gives_twins_the_same_draws(players):
+    game = quarkade.load_game("dead-cat", players=players)
+    rng = random.Random(players)
+    compared = 0
+    for seed in range(12):
+        seat = seed % players
+        history = history_with_secrets(game, seat, rng, 8 + seed)
+        twin = twin_history(game, history, seat, random.Random(seed))
+        arrays = [compiled.to_compiled(replayed(game, h)) for h in (history, twin)]
+        for draw in range(5):
+            drawn = []
+            for array in arrays:
+                streams = np.zeros(players + 1, np.uint64)
+                jit.seed_streams(streams, draw)
+                copy = array.copy()
+                compiled.resample(copy, seat, streams)
+                drawn.append(copy)
+            assert (drawn[0] == drawn[1]).all()
+            compared += 1
+    assert compared == 60
+
+
+def test_the_compiled_resample_draws_as_the_reference_resample():
+    """Both draw the unseen cards of the round with the chances of drawing them one by one
+    from the cards the seat has not seen (DC-3): checked against those chances exactly."""
+    game = quarkade.load_game("dead-cat", players=3, peek_first=True)
+    rng = random.Random(5)
+    state = game.new_initial_state()
+    while len(unseen_cards(compiled.to_compiled(state), 0)) < 4:  # seats that always peek
+        legal = state.legal_actions()
+        state.apply_action(rng.choice(legal) if state.is_chance_node() or 1 not in legal
+                           else 1)
+    array = compiled.to_compiled(state)
+    exact = _chances(array, 0)
+    reference = Counter(unseen_cards(compiled.to_compiled(state.resample(0, random.Random(i))),
+                                     0) for i in range(3000))
+    streams = np.zeros(4, np.uint64)
+    jit.seed_streams(streams, 1)
+    ours: Counter[tuple[int, ...]] = Counter()
+    for _ in range(200_000):
+        copy = array.copy()
+        compiled.resample(copy, 0, streams)
+        ours[unseen_cards(copy, 0)] += 1
+    for drawn in (reference, ours):
+        assert set(drawn) <= set(exact)
+        total = sum(drawn.values())
+        observed = [drawn[p] for p in exact]
+        expected = [total * exact[p] for p in exact]
+        assert chisquare(observed, expected).pvalue > 1e-4
+    copy = array.copy()
+    compiled.resample(copy, 0, streams)
+    assert copy[compiled.DEAD_CATS] == sum(copy[compiled.CARDS:compiled.CARDS +
+                                                copy[compiled.DECK]])
+
+
+def _chances(array: np.ndarray, seat: int) -> dict[tuple[int, ...], float]:
+    """Each way the cards ``seat`` has not seen may lie, with its chance."""
+    players = int(array[compiled.PLAYERS])
+    seen = [int(array[compiled.CARDS + i]) for i in range(array[compiled.DECK])
+            if array[compiled.PEEKERS + i] == seat]
+    pool, dead = 5 * players - len(seen), players - sum(seen)
+    chances = {(): 1.0}
+    for _ in range(len(unseen_cards(array, seat))):
+        grown = {}
+        for pattern, chance in chances.items():
+            left, dead_left = pool - len(pattern), dead - sum(pattern)
+            if dead_left:
+                grown[(*pattern, 1)] = chance * dead_left / left
+            if left > dead_left:
+                grown[(*pattern, 0)] = chance * (left - dead_left) / left
+        chances = grown
+    return chances
+
+
+@pytest.mark.parametrize("name", ["hadronize", "card-commons", "dead-cat"])
+def test_a_compiled_search_counts_its_iterations_at_the_root(name):
+    state = midgame(name)
+    algorithm = "mcts" if quarkade.core.game_class(name).perfect_information else "ismcts"
+    agent = make_agent(f"{algorithm}:iterations=500", name)
+    action = agent.act(turn_for(state), random.Random(1))
+    assert action in state.legal_actions() and agent.last_iterations == 500
+    children = agent.last_root.children
+    assert sum(child.visits for child in children.values()) == 500
+    assert set(children) <= set(state.legal_actions())
+    assert max(children, key=lambda a: (children[a].visits, children[a].reward)) == action
+    python = make_agent(f"{algorithm}:iterations=50,compiled=0", name)
+    assert python.act(turn_for(state), random.Random(1)) in state.legal_actions()
+    assert sum(child.visits for child in python.last_root.children.values()) == 50
+
+
+def test_compiled_is_zero_or_one():
+    with pytest.raises(AgentSpecError, match="compiled is 1"):
+        make_agent("mcts:compiled=2", "hadronize")
