@@ -49,11 +49,11 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
 $(RUN_STAMP): pyproject.toml | $(BIN)/python
-	$(PIP) install -e '.[web]'
+	$(PIP) install -e '.[web,solve]'
 	touch $@
 
 $(DEV_STAMP): pyproject.toml | $(BIN)/python
-	$(PIP) install -e '.[dev,web,sim,ray,rl]'
+	$(PIP) install -e '.[dev,web,sim,ray,rl,solve]'
 	touch $@ $(RUN_STAMP)
 
 clean:

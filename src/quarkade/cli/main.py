@@ -16,6 +16,7 @@ from quarkade.cli import faces
 from quarkade.cli.human import HumanAgent, Quit
 from quarkade.cli.output import console, errors, user_errors
 from quarkade.cli.simulate import analyze, simulate, tournament
+from quarkade.cli.solve import solve
 from quarkade.core.agent import Agent
 from quarkade.core.errors import QuarkadeError
 from quarkade.core.options import parse_option_pairs
@@ -283,6 +284,8 @@ def serve(
 app.command()(simulate)
 app.command()(tournament)
 app.command()(analyze)
+# Card Commons solved (the compiled solver, extra quarkade[solve]).
+app.command()(solve)
 
 
 if __name__ == "__main__":  # pragma: no cover

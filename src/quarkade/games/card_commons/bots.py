@@ -1,4 +1,4 @@
-"""Card Commons bots that read only their own turn: ``greedy`` and ``solver``.
+"""Card Commons bots that read only their own turn: ``greedy``, ``solver`` and ``perfect``.
 
 ``endgame`` (from ``solver``) is also exported here: the generic ``mcts`` bot calls it at
 its root to play solved endgames perfectly.
@@ -181,11 +181,47 @@ class SolverAgent(Agent):
                 return rng.choice(winners)
         return self._greedy.act(turn, rng)
 
+class PerfectAgent(Agent):
+    """The Tutorial game played perfectly: the opening book, then the compiled solver.
+
+    It opens with an opening its seat wins if there is one, plays a winning move whenever
+    the position is won (from the book while play stays in it, else by searching), and in
+    a lost position plays greedy's move, the likeliest to trip an imperfect opponent.
+    ``nodes`` caps one search (0: none); past it (only possible early on, off the book)
+    it also plays greedy's move. In Classic, which is not solved, it is the ``solver`` bot.
+    Needs the ``solve`` extra (numba); the solver and its table are shared per process.
+    """
+
+    spec = "perfect"
+
+    def __init__(self, nodes: int = 50_000_000) -> None:
+        if nodes < 0:
+            raise ValueError("nodes is 0 (no cap) or more")
+        from quarkade.games.card_commons.solve import perfect
+
+        perfect.require()
+        self.nodes = int(nodes)
+        self._greedy = GreedyAgent()
+        self._classic = SolverAgent()
+        self.solved = False  # whether the last move came from the book or the solver
+
+    def act(self, turn: Turn, rng: random.Random) -> int:
+        from quarkade.games.card_commons.solve import perfect
+
+        state = cast(State, turn.sample_state(rng))
+        if state.variant != "tutorial":
+            self.solved = False
+            return self._classic.act(turn, rng)
+        action = perfect.winning_action(state, rng, self.nodes)
+        self.solved = action is not None
+        return action if action is not None else self._greedy.act(turn, rng)
+
+
 # Difficulty levels (see docs/AGENTS.md): hard searches 1,000 playouts (capped at 1.8 s)
 # and plays solved endgames perfectly.
 LEVELS = {"easy": "random", "medium": "greedy", "hard": "mcts:iterations=1000,time=1.8"}
 
 
-BOTS = {"greedy": GreedyAgent, "solver": SolverAgent}
+BOTS = {"greedy": GreedyAgent, "perfect": PerfectAgent, "solver": SolverAgent}
 
-__all__ = ["BOTS", "GreedyAgent", "SolverAgent", "endgame", "evaluate"]
+__all__ = ["BOTS", "GreedyAgent", "PerfectAgent", "SolverAgent", "endgame", "evaluate"]

@@ -1,0 +1,97 @@
+"""``quarkade solve``: who wins Card Commons with perfect play (the compiled solver).
+
+The work is in ``quarkade.games.card_commons.solve``; this module reads the command line,
+prints the values as they come and writes the opening book.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.table import Table
+
+from quarkade.cli.output import console, user_errors
+from quarkade.core.errors import QuarkadeError
+from quarkade.core.options import parse_option_pairs
+from quarkade.core.registry import load_game
+
+SOLVABLE = ("card-commons",)
+
+
+def solve(
+    game: Annotated[str, typer.Argument(help="The game to solve: card-commons.")],
+    option: Annotated[list[str] | None, typer.Option(
+        "--option", "-o", help="A game option NAME=VALUE (repeatable): variant=tutorial, "
+        "torus=true.")] = None,
+    book: Annotated[Path | None, typer.Option(
+        help="Write the opening book here (default: card-commons-tutorial[-torus].json "
+        "in this directory).")] = None,
+    plies: Annotated[int, typer.Option(
+        help="How deep the book follows the solution from each opening.")] = 4,
+    table_bits: Annotated[int, typer.Option(
+        help="The transposition table holds 2^N positions of 32 bytes (25: 1 GiB).")] = 24,
+) -> None:
+    """Solve a game: the value of every opening, node counts, time, and an opening book."""
+    with user_errors():
+        if game not in SOLVABLE:
+            raise QuarkadeError(f"no solver for {game!r}; solvable: {', '.join(SOLVABLE)}")
+        options: dict[str, Any] = parse_option_pairs(option or [])
+        loaded = load_game(game, **options)
+        if loaded.options["variant"] != "tutorial":
+            raise QuarkadeError("only the Tutorial game is solved (--option variant=tutorial);"
+                                " Classic has an exact endgame solver, measured in "
+                                "docs/ANALYSIS.md")
+        if not 16 <= table_bits <= 30:
+            raise QuarkadeError(f"--table-bits {table_bits}: 16-30 allowed")
+        if not 0 <= plies <= 8:
+            raise QuarkadeError(f"--plies {plies}: 0-8 allowed")
+        from quarkade.games.card_commons.solve.jit import require
+
+        require()
+    from quarkade.games.card_commons.solve.book import build_book, solve_openings
+    from quarkade.games.card_commons.solve.tutorial import TutorialSolver
+
+    torus = bool(loaded.options["torus"])
+    where = book or Path(f"card-commons-tutorial{'-torus' if torus else ''}.json")
+    field = "torus" if torus else "flat field"
+    console.print(f"Card Commons, Tutorial game, {field}: solving the 32 openings "
+                  f"(table 2^{table_bits} positions)", markup=False)
+    solver = TutorialSolver(torus=torus, table_bits=table_bits)
+    start = time.perf_counter()
+
+    def report(opening: Any) -> None:
+        if opening.nodes:
+            console.print(f"  {opening.card} {opening.cell}: the first mover "
+                          f"{'wins' if opening.value == 'win' else 'loses'} "
+                          f"({opening.nodes:,} nodes, {opening.seconds:.1f} s)", markup=False)
+
+    rows = solve_openings(solver, report)
+    solved = time.perf_counter() - start
+    table = Table("opening", "cells", "first mover", "a winning first move", "nodes",
+                  "seconds", show_edge=False)
+    groups: dict[int, list[Any]] = {}
+    for row in rows:
+        groups.setdefault(row.group, []).append(row)
+    by_card: dict[tuple[str, int], list[str]] = {}
+    for row in rows:
+        by_card.setdefault((row.card, row.group), []).append(row.cell)
+    for (card, group), cells in by_card.items():
+        first = rows[group]
+        own = first.card == card and first.cell in cells
+        table.add_row(card, " ".join(cells), "wins" if first.value == "win" else "loses",
+                      first.first_move if own else "",
+                      f"{first.nodes:,}" if own else f"= {first.card} {first.cell}",
+                      f"{first.seconds:.1f}" if own else "")
+    console.print(table)
+    nodes = sum(r.nodes for r in rows)
+    console.print(f"{len(groups)} classes of openings, {nodes:,} nodes, {solved:.1f} s",
+                  markup=False)
+    book_start = time.perf_counter()
+    opening_book = build_book(solver, rows, plies)
+    opening_book.save(where)
+    console.print(f"book: {len(opening_book.positions):,} positions, {plies} plies deep, "
+                  f"{where.stat().st_size:,} bytes, written to {where} "
+                  f"({time.perf_counter() - book_start:.1f} s)", markup=False)
