@@ -1,7 +1,9 @@
 """Card Commons bots that read only their own turn: ``greedy``, ``solver`` and ``perfect``.
 
-``endgame`` (from ``solver``) is also exported here: the generic ``mcts`` bot calls it at
-its root to play solved endgames perfectly.
+``endgame`` is also exported here: the generic ``mcts`` bot calls it at its root to play
+solved endgames perfectly. With numba (the ``solve`` extra) it is the compiled solver
+(``solve.endgame``: Classic from 8 empty cells, the Tutorial from 11); without, the Python
+one (``solver``: 6 empty cells).
 
 
 ``greedy`` looks one whole turn ahead for itself and one for its opponent: for each way to
@@ -42,8 +44,8 @@ from quarkade.games.card_commons.solver import (
     BudgetExceeded,
     Solver,
     empty_cells,
-    endgame,
 )
+from quarkade.games.card_commons.solver import endgame as python_endgame
 
 WIN = 100_000.0
 OPEN_CELL = 100.0
@@ -85,6 +87,17 @@ def candidate_actions(legal: list[int]) -> list[int]:
                 _spare(decode_invert(best)[2], placements_per_card):
             chosen[key] = action
     return sorted(kept + list(chosen.values()))
+
+
+def endgame(state: State, rng: random.Random) -> int | None:
+    """A winning action in a small enough won position, else None (see the docstring)."""
+    from quarkade.games.card_commons.solve import jit
+
+    if jit.MISSING is not None:
+        return python_endgame(state, rng)
+    from quarkade.games.card_commons.solve.endgame import endgame as compiled_endgame
+
+    return compiled_endgame(state, rng)
 
 
 class GreedyAgent(Agent):

@@ -593,6 +593,18 @@ class ClassicSolver:
                         bool(frame[1, F_PASSED]), int(frame[1, F_PHASE]),
                         int(frame[1, F_ABILITY]))
 
+    def best_move(self, position: Position, budget: int = 0
+                  ) -> tuple[int, tuple[int, int] | None]:
+        """(value for the seat to move, a winning (move, discard) when it wins); the value
+        is ABORTED when ``budget`` nodes did not settle it."""
+        value = self.value(position, budget).value
+        if value != WIN:
+            return value, None
+        winners = self.winning_moves(position, first=True, budget=budget)
+        if winners is None:
+            return ABORTED, None
+        return WIN, winners[0]
+
     def winning_moves(self, position: Position, first: bool = False, budget: int = 0
                       ) -> list[tuple[int, int]] | None:
         """The (move, discard) pairs after which the seat to move wins (with ``first``,
