@@ -53,6 +53,10 @@ NUM_CODES = 25
 MAX_PLY = 32
 MAX_MOVES = 224  # 12 kinds x 16 cells of channels, 16 inversion groups
 SCRATCH = MAX_MOVES  # the score rows' last columns: counts for the ordering
+ETC_FROM = 5  # the fewest empty cells at which a node looks its children up first
+# Move order weights: the opponent's placements after a move count four times the mover's
+# own (of 1:0, 2:1, 4:1, 4:3, 8:1 and 16:1, 4:1 needed the fewest nodes; docs/ANALYSIS.md).
+THEIRS, MINE = 4, 1
 INVERT = 256  # a move id at or above is an inversion (discard chosen in the search)
 WIN, LOSS, UNKNOWN, ABORTED = 1, 0, 2, 3
 
@@ -285,11 +289,11 @@ def _order(state, ply, cells, geo, mover, other, moves, scores, n):
         scores[ply, SCRATCH + lv] = 0
     rest = other
     while rest:
-        scores[ply, SCRATCH + LEVEL[LOW_BIT[rest]]] += 4
+        scores[ply, SCRATCH + LEVEL[LOW_BIT[rest]]] += THEIRS
         rest &= rest - 1
     rest = mover
     while rest:
-        scores[ply, SCRATCH + LEVEL[LOW_BIT[rest]]] -= 1
+        scores[ply, SCRATCH + LEVEL[LOW_BIT[rest]]] -= MINE
         rest &= rest - 1
     they_invert = other & (other - 1)
     for i in range(n):
@@ -298,8 +302,8 @@ def _order(state, ply, cells, geo, mover, other, moves, scores, n):
         left = mover & ~(1 << kind)
         if move >= INVERT:
             old = _land(state, ply, cells, geo, move)
-            scores[ply, i] = 4 * _mobility(state, ply + 1, other) - _mobility(state, ply + 1,
-                                                                              left)
+            scores[ply, i] = THEIRS * _mobility(state, ply + 1, other) - MINE * _mobility(
+                state, ply + 1, left)
             cells[move & 15] = old
             continue
         cell = move & 15
@@ -311,7 +315,7 @@ def _order(state, ply, cells, geo, mover, other, moves, scores, n):
             reach = POP16[free & state[ply, LAW + lv] & ~(around & FORBIDS[code, lv])]
             total += reach * scores[ply, SCRATCH + lv]
             if lv == LEVEL[kind]:
-                total += reach  # the mover no longer holds this card
+                total += MINE * reach  # the mover no longer holds this card
         if they_invert:
             rest = other
             while rest:
@@ -321,8 +325,8 @@ def _order(state, ply, cells, geo, mover, other, moves, scores, n):
                 targets = state[ply, TARGET_SLOT[theirs]]
                 if TARGET_SLOT[theirs] == SINGLES + kind:
                     targets |= 1 << cell
-                total += 4 * POP16[targets & state[ply, LAW + lv]
-                                   & ~(around & FORBIDS[code, lv])]
+                total += THEIRS * POP16[targets & state[ply, LAW + lv]
+                                        & ~(around & FORBIDS[code, lv])]
         if left & (left - 1):
             rest = left
             while rest:
@@ -332,8 +336,52 @@ def _order(state, ply, cells, geo, mover, other, moves, scores, n):
                 targets = state[ply, TARGET_SLOT[mine]]
                 if TARGET_SLOT[mine] == SINGLES + kind:
                     targets |= 1 << cell
-                total -= POP16[targets & state[ply, LAW + lv] & ~(around & FORBIDS[code, lv])]
+                total -= MINE * POP16[targets & state[ply, LAW + lv]
+                                      & ~(around & FORBIDS[code, lv])]
         scores[ply, i] = total
+
+
+@inline
+def _spare_first(state, ply, spare):
+    """The card to discard first: the one with the fewest places to go on row ``ply``."""
+    free = state[ply, NEAR] & ~state[ply, OCCUPIED]
+    best = 0
+    fewest = 99
+    rest = spare
+    while rest:
+        kind = LOW_BIT[rest]
+        rest &= rest - 1
+        law = state[ply, LAW_SLOT[kind]]
+        places = POP16[free & law] + POP16[state[ply, TARGET_SLOT[kind]] & law]
+        if places < fewest:
+            fewest = places
+            best = kind
+    return 1 << best
+
+
+@inline
+def _known_win_first(cells, keys, sym, nsym, sym_from, table, moves, ply, n, mover, other,
+                     empty):
+    """Enhanced transposition cutoff: a channel whose child the table already knows to be
+    lost (for the opponent) moves to the front, where it wins at once."""
+    for i in range(n):
+        move = moves[ply, i]
+        if move >= INVERT:
+            continue
+        cell = move & 15
+        kind = move >> 4
+        code = SINGLE + kind
+        keys[0, sym[0, cell, SYM_WORD]] ^= sym[0, cell, code]
+        cells[cell] = code
+        hi, lo, _ = _canonical(keys, cells, sym, nsym if empty - 1 >= sym_from else 1,
+                               other, mover & ~(1 << kind))
+        cells[cell] = 0
+        keys[0, sym[0, cell, SYM_WORD]] ^= sym[0, cell, code]
+        at = tt.probe(table, hi, lo)
+        if at >= 0 and table[at] & 3 == LOSS:
+            moves[ply, i] = moves[ply, 0]
+            moves[ply, 0] = move
+            return
 
 
 @inline
@@ -472,6 +520,9 @@ def _search(cells, mover, other, limit, stop, state, keys, geo, sym, nsym, sym_f
                                 scores[ply, i] = 0
                     if ordering or remembered >= 0:
                         _sort(moves, scores, ply, n)
+                    if empty >= ETC_FROM:
+                        _known_win_first(cells, keys, sym, nsym, sym_from, table, moves, ply,
+                                         n, me, them, empty)
                     value = NEXT_MOVE
         if value == NEXT_MOVE:
             i = frame[ply, F_NEXT]
@@ -513,7 +564,7 @@ def _search(cells, mover, other, limit, stop, state, keys, geo, sym, nsym, sym_f
         elif wait == DISCARD and not won:
             spare = frame[ply, F_SPARE]
         if spare:
-            low = spare & -spare
+            low = _spare_first(state, ply + 1, spare)
             frame[ply, F_SPARE] = spare ^ low
             frame[ply, F_WAIT] = DISCARD
             frame[ply + 1, F_MOVER] = frame[ply, F_OTHER]
