@@ -33,6 +33,12 @@ def solve(
         help="How deep the book follows the solution from each opening.")] = 4,
     table_bits: Annotated[int, typer.Option(
         help="The transposition table holds 2^N positions of 32 bytes (25: 1 GiB).")] = 24,
+    verbose: Annotated[bool, typer.Option(
+        "--verbose", "-v", help="Print each of the opener's replies as it is settled.")
+    ] = False,
+    moves: Annotated[str | None, typer.Option(
+        help="Solve the position after these moves instead (the game's notation, separated "
+        "by commas, from the start: 'opener 0, 3H b2, 4D b1, ...').")] = None,
 ) -> None:
     """Solve a game: the value of every opening, node counts, time, and an opening book."""
     with user_errors():
@@ -51,6 +57,17 @@ def solve(
         from quarkade.games.card_commons.solve.jit import require
 
         require()
+        if moves is not None:
+            state = loaded.new_initial_state()
+            for text in filter(None, (m.strip() for m in moves.split(","))):
+                if state.is_terminal():
+                    raise QuarkadeError(f"--moves: the game is over before {text!r}")
+                state.apply_action(state.string_to_action(text))
+            if state.phase() != "turn":
+                raise QuarkadeError(f"--moves: the position is in its {state.phase()} phase; "
+                                    "the solver reads positions where a seat takes its turn")
+            _solve_position(state, table_bits)
+            return
     from quarkade.games.card_commons.solve.book import build_book, solve_openings
     from quarkade.games.card_commons.solve.tutorial import TutorialSolver
 
@@ -68,7 +85,11 @@ def solve(
                           f"{'wins' if opening.value == 'win' else 'loses'} "
                           f"({opening.nodes:,} nodes, {opening.seconds:.1f} s)", markup=False)
 
-    rows = solve_openings(solver, report)
+    def step(line: str) -> None:
+        if verbose:
+            console.print(f"    {line}", markup=False, soft_wrap=True)
+
+    rows = solve_openings(solver, report, step)
     solved = time.perf_counter() - start
     table = Table("opening", "cells", "first mover", "a winning first move", "nodes",
                   "seconds", show_edge=False)
@@ -95,3 +116,24 @@ def solve(
     console.print(f"book: {len(opening_book.positions):,} positions, {plies} plies deep, "
                   f"{where.stat().st_size:,} bytes, written to {where} "
                   f"({time.perf_counter() - book_start:.1f} s)", markup=False)
+
+
+def _solve_position(state: Any, table_bits: int) -> None:
+    """Print the value of one Tutorial position and every winning move."""
+    from quarkade.games.card_commons.solve.tutorial import (
+        WIN,
+        TutorialSolver,
+        action_of,
+        position_of,
+    )
+
+    solver = TutorialSolver(torus=bool(state.game.options["torus"]), table_bits=table_bits)
+    position = position_of(state)
+    seat = state.current_player()
+    result = solver.value(position)
+    verdict = "wins" if result.value == WIN else "loses"
+    console.print(f"seat {seat} to move {verdict} with best play ({result.nodes:,} nodes, "
+                  f"{result.seconds:.2f} s)", markup=False)
+    winners = solver.winning_moves(position) or []
+    texts = sorted(state.action_to_string(action_of(m, d)) for m, d in winners)
+    console.print(f"winning moves ({len(texts)}): {', '.join(texts) or 'none'}", markup=False)

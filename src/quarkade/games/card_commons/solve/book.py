@@ -102,22 +102,24 @@ def openings(solver: TutorialSolver) -> list[Opening]:
 
 
 def solve_openings(solver: TutorialSolver,
-                   progress: Callable[[Opening], None] | None = None) -> list[Opening]:
-    """Every opening's value for the seat that moves after it (one search per class)."""
+                   progress: Callable[[Opening], None] | None = None,
+                   steps: Callable[[str], None] | None = None) -> list[Opening]:
+    """Every opening's value for the seat that moves after it (one search per class);
+    ``steps`` hears of each of the opener's replies settled (see ``TutorialSolver.solve``).
+    """
     rows = openings(solver)
     for opening in rows:
         if opening.group != rows.index(opening):
             first = rows[opening.group]
             opening.value, opening.first_move = first.value, ""
         else:
-            result = solver.value(opening.position)
+            label = f"{opening.card} {opening.cell}: "
+            result = solver.solve(opening.position, progress=None if steps is None else (
+                lambda line, label=label: steps(label + line)))
             opening.value = "win" if result.value == WIN else "loss"
             opening.nodes, opening.seconds = result.nodes, round(result.seconds, 2)
-            if result.value == WIN:
-                winners = solver.winning_moves(opening.position, first=True)
-                if winners:
-                    move, discard = winners[0]
-                    opening.first_move = describe(move, discard, 1)
+            if result.move is not None:
+                opening.first_move = describe(*result.move, seat=1)
         if progress is not None:
             progress(opening)
     return rows

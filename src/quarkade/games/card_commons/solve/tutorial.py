@@ -37,6 +37,7 @@ Search
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from quarkade.games.card_commons.notation import invert_action, place_action
@@ -691,6 +692,7 @@ class Result:
     nodes: int
     hits: int
     seconds: float
+    move: tuple[int, int] | None = None  # a winning (move, discard), where one was found
 
     def __add__(self, other: Result) -> Result:
         return Result(other.value, self.nodes + other.nodes, self.hits + other.hits,
@@ -734,6 +736,73 @@ class TutorialSolver:
         spent = self.stats - before
         return Result(int(value), int(spent[NODES]), int(spent[HITS]),
                       time.perf_counter() - start)
+
+    def solve(self, position: Position, split: int = 2,
+              progress: Callable[[str], None] | None = None) -> Result:
+        """``value``, with its top ``split`` levels of the seat to move searched here, move
+        by move and reply by reply, in the kernel's order, so ``progress`` hears how far
+        it has come (a long search otherwise says nothing for hours)."""
+        start = time.perf_counter()
+        before = int(self.stats[NODES]), int(self.stats[HITS])
+        if split == 0:
+            value, move = self.best_move(position)
+        else:
+            value, move = self._choose(position, split, progress, "")
+        return Result(value, int(self.stats[NODES]) - before[0],
+                      int(self.stats[HITS]) - before[1], time.perf_counter() - start, move)
+
+    def _choose(self, position: Position, split: int,
+                progress: Callable[[str], None] | None, path: str
+                ) -> tuple[int, tuple[int, int] | None]:
+        """(WIN and a winning (move, discard), or LOSS and None) for the seat to move."""
+        if split == 0:
+            return self.value(position).value, None
+        children: dict[tuple[int, int], tuple[tuple[int, int], Position]] = {}
+        for move, discard in self.ordered_moves(position):
+            child = position.after(move, discard)
+            hi, lo, _ = self.key(child)
+            children.setdefault((hi, lo), ((move, discard), child))  # images once
+        for index, (move_played, child) in enumerate(children.values()):
+            where = f"{path}move {index + 1}/{len(children)}"
+            if not self._refuted(child, split, progress, where):
+                return WIN, move_played
+        return LOSS, None
+
+    def _refuted(self, child: Position, split: int,
+                 progress: Callable[[str], None] | None, path: str) -> bool:
+        """Whether the opponent, to move in ``child``, wins."""
+        replies = self.ordered_moves(child)
+        for index, (reply, discard) in enumerate(replies):
+            start = time.perf_counter()
+            nodes = int(self.stats[NODES])
+            where = f"{path}, reply {index + 1}/{len(replies)}"
+            value, _ = self._choose(child.after(reply, discard), split - 1, progress,
+                                    where + ": ")
+            if progress is not None:
+                progress(f"{where}: {'won' if value == WIN else 'LOST'} "
+                         f"({int(self.stats[NODES]) - nodes:,} nodes, "
+                         f"{time.perf_counter() - start:.1f} s)")
+            if value == LOSS:
+                return True
+        return False
+
+    def ordered_moves(self, position: Position) -> list[tuple[int, int]]:
+        """``moves`` in the order the search tries them (fewest replies first)."""
+        state, _ = initial_rows(position.cells, self.board, self.sym)
+        cells = np.array(position.cells, dtype=np.int64)
+        moves = np.zeros((MAX_PLY + 1, MAX_MOVES), dtype=np.int64)
+        scores = np.zeros((MAX_PLY + 1, SCRATCH + 7), dtype=np.int64)
+        n = _ordered_at_root(state, cells, self.geo, position.mover, position.other, moves,
+                             scores)
+        found = []
+        for move in (int(m) for m in moves[0, :n]):
+            if move < INVERT:
+                found.append((move, -1))
+                continue
+            kind = (move & 255) >> 4
+            spare = position.mover & ~(1 << kind)
+            found += [(move, d) for d in range(NUM_KINDS) if spare >> d & 1]
+        return found
 
     def deepen(self, position: Position, step: int = 2) -> Result:
         """The value by iterative deepening: ply limits ``step``, ``2 * step``, ..."""
@@ -783,7 +852,7 @@ class TutorialSolver:
         if result.value != WIN:
             return result.value, None
         known = self.remembered(position)
-        candidates = self.moves(position)
+        candidates = self.ordered_moves(position)
         if known is not None and known[1] >= 0:
             candidates.sort(key=lambda pair: pair[0] != known[1])
         for move, discard in candidates:
@@ -816,6 +885,14 @@ def legal_moves(position: Position, shape: Board) -> list[int]:
     moves = np.zeros((MAX_PLY + 1, MAX_MOVES), dtype=np.int64)
     n = _generate_at_root(state, position.mover, moves)
     return [int(m) for m in moves[0, :n]]
+
+
+@njit
+def _ordered_at_root(state, cells, geo, mover, other, moves, scores):
+    n = _generate(state, 0, mover, moves)
+    _order(state, 0, cells, geo, mover, other, moves, scores, n)
+    _sort(moves, scores, 0, n)
+    return n
 
 
 @njit
