@@ -58,7 +58,40 @@ def main() -> None:
             iterations = agent.last_iterations  # type: ignore[attr-defined]
             table.add_row(name, algorithm, f"{iterations:,}", f"{iterations / elapsed:,.0f}",
                           f"{iterations / cpu:,.0f}")
-    Console(width=100).print(table)
+    console = Console(width=100)
+    console.print(table)
+    console.print(answer_times())
+
+
+def answer_times(games: int = 2) -> Table:
+    """The slowest move of each game's hard level over a few games against greedy (the goal:
+    within 2 s on one core). Tests check that the budget is kept on a clock they control;
+    how long a move really takes is measured here."""
+    from quarkade.sim import play_match
+
+    table = Table("game", "hard is", "moves", "slowest move s", "within 2 s",
+                  title="hard level, answer time")
+    for name in quarkade.list_games():
+        game = quarkade.load_game(name, **({"peek_first": True} if name == "dead-cat" else {}))
+        hard = make_agent("hard", name)
+        slowest, moves = 0.0, 0
+
+        def timed(turn, rng, act=hard.act):
+            nonlocal slowest, moves
+            start = time.perf_counter()
+            action = act(turn, rng)
+            slowest = max(slowest, time.perf_counter() - start)
+            moves += 1
+            return action
+
+        hard.act = timed  # type: ignore[method-assign]
+        for seed in range(games):
+            seats = [hard, make_agent("greedy", name)][:: 1 if seed % 2 == 0 else -1]
+            seats += [make_agent("greedy", name)] * (game.num_players - 2)
+            play_match(game, seats, seed=seed)
+        table.add_row(name, quarkade.agents.registry.levels(name)["hard"], str(moves),
+                      f"{slowest:.2f}", "yes" if slowest < 2.0 else "NO")
+    return table
 
 
 if __name__ == "__main__":

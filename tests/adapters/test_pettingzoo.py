@@ -14,7 +14,7 @@ from quarkade import IllegalActionError
 from quarkade.adapters import encoding
 from quarkade.adapters.pettingzoo import env, raw_env
 from tests.adapters.cases import CASES, HIDDEN, IDS
-from tests.twins import twin_history
+from tests.twins import history_with_secrets, twin_history
 
 # PettingZoo warns about every dict observation outside its own list of classic games.
 DICT_OBSERVATION_WARNINGS = ("Observation is not a NumPy array",
@@ -165,9 +165,9 @@ def test_an_agent_cannot_tell_its_observation_from_a_twin_games(name):
     aec = raw_env(name)
     rng = random.Random(8)
     for seed in range(3):
-        play_randomly(aec, seed)
-        history = aec.game_state.history()[:45]
         for seat, agent in enumerate(aec.possible_agents):
+            # Each twin differs from its game in what the seat has not seen.
+            history = history_with_secrets(aec.game, seat, random.Random(seed), 45)
             twin = twin_history(aec.game, history, seat, rng)
             observed = []
             for actions in (history, twin):

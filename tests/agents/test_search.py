@@ -1,13 +1,13 @@
 """Search bots (mcts, ismcts) and difficulty levels, on every game that has landed."""
 
 import random
-import time
 
 import pytest
 
 import quarkade
 from quarkade.agents import make_agent, turn_for
 from quarkade.agents.registry import LEVEL_NAMES, levels
+from quarkade.agents.search import _Search
 from quarkade.core.errors import AgentSpecError
 from quarkade.core.rng import sample_chance
 from quarkade.sim import play_match
@@ -43,29 +43,42 @@ def test_same_seed_same_moves(name):
     assert runs[0].history() == runs[1].history()
 
 
+class SteppingClock:
+    """A clock the test controls: each reading is ``step`` seconds after the last."""
+
+    def __init__(self, step: float) -> None:
+        self.now, self.step, self.readings = 0.0, step, 0
+
+    def __call__(self) -> float:
+        self.readings += 1
+        self.now += self.step
+        return self.now
+
+
 @pytest.mark.parametrize("name", quarkade.list_games())
 @pytest.mark.parametrize("algorithm", ["mcts", "ismcts"])
-def test_answers_within_the_time_budget(name, algorithm):
+def test_a_time_budget_stops_the_search_at_its_deadline(name, algorithm):
+    # The clock advances 0.01 s per reading: one reading sets the deadline, one follows
+    # each iteration, so a 0.3 s budget allows exactly 30 iterations. (How long a real
+    # second buys is a benchmark: bench/bench_search.py.)
     state = midgame(name)
     agent = make_agent(f"{algorithm}:time=0.3", name)
-    start = time.perf_counter()
+    agent.clock = SteppingClock(0.01)
     action = agent.act(turn_for(state), random.Random(0))
-    elapsed = time.perf_counter() - start
     assert action in state.legal_actions()
-    assert elapsed < 0.3 + 0.5  # the budget, one iteration, the set-up, and a busy machine
-    assert agent.last_iterations > 0
+    assert agent.last_iterations == 30 and agent.clock.readings == 31
 
 
 def test_iterations_with_a_time_cap_stop_at_whichever_comes_first():
     state = midgame("hadronize")
     capped = make_agent("mcts:iterations=50,time=5", "hadronize")
+    capped.clock = SteppingClock(0.01)
     capped.act(turn_for(state), random.Random(0))
-    assert capped.last_iterations == 50
+    assert capped.last_iterations == 50  # 0.5 s of the clock: the iterations ran out first
     hurried = make_agent("mcts:iterations=10000000,time=0.2", "hadronize")
-    start = time.perf_counter()
+    hurried.clock = SteppingClock(0.01)
     hurried.act(turn_for(state), random.Random(0))
-    assert time.perf_counter() - start < 0.2 + 0.5
-    assert 0 < hurried.last_iterations < 10000000
+    assert hurried.last_iterations == 20  # the deadline came first
 
 
 @pytest.mark.parametrize("algorithm", ["mcts", "ismcts"])
@@ -102,21 +115,14 @@ def test_every_level_makes_an_agent(name):
 
 
 @pytest.mark.parametrize("name", quarkade.list_games())
-def test_the_hard_level_answers_within_two_seconds(name):
+def test_the_hard_level_keeps_to_its_budget(name):
+    # Where hard searches on a time budget, it stops at the deadline of the clock it is
+    # given (2 s on one core is measured by bench/bench_search.py, not asserted here).
     state = midgame(name)
-    start = time.perf_counter()
-    action = make_agent("hard", name).act(turn_for(state), random.Random(0))
-    assert action in state.legal_actions()
-    assert time.perf_counter() - start < 2.0
-
-
-def test_a_level_can_depend_on_the_number_of_seats():
-    hard = make_agent("hard", "hadronize")
-    assert hard.spec_for(2).startswith("mcts:") and hard.spec_for(4) == "greedy"
-    state = quarkade.load_game("hadronize", players=4).new_initial_state()
-    rng = random.Random(3)
-    while state.is_chance_node():
-        state.apply_action(sample_chance(state, rng))
-    turn = turn_for(state)
-    assert hard.act(turn, random.Random(1)) == \
-        make_agent("greedy", "hadronize").act(turn, random.Random(1))
+    agent = make_agent("hard", name)
+    if isinstance(agent, _Search) and agent.time:
+        agent.clock = SteppingClock(agent.time / 8)  # an exact fraction of the budget
+        assert agent.act(turn_for(state), random.Random(0)) in state.legal_actions()
+        assert agent.last_iterations == 8
+    else:  # a bot without a time budget (Dead Cat's sleuth)
+        assert agent.act(turn_for(state), random.Random(0)) in state.legal_actions()

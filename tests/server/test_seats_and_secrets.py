@@ -9,6 +9,7 @@ import pytest
 
 from quarkade import list_games
 from quarkade.core.protocol import SPECTATOR
+from quarkade.core.registry import game_class
 from quarkade.server.live import LiveGame
 from quarkade.server.storage import StoredGame, StoredSeat
 from tests.server.helpers import (
@@ -20,7 +21,9 @@ from tests.server.helpers import (
     true_states,
     viewpoints,
 )
-from tests.twins import twin_history
+from tests.twins import history_with_secrets, twin_history
+
+HIDDEN = [name for name in list_games() if not game_class(name).perfect_information]
 
 
 def expected_log(states, viewpoint):
@@ -130,27 +133,28 @@ def test_the_record_a_seat_downloads_is_redacted_like_its_log(client, game):
             assert shown["view"] == states[step].view(viewpoint)
 
 
-@pytest.mark.parametrize("game", list_games())
+@pytest.mark.parametrize("game", HIDDEN)
 def test_a_seat_cannot_tell_games_apart_that_differ_only_in_what_it_cannot_see(client, game):
     """Two games whose histories differ only in what a seat cannot know (the twin plays,
     at every step, an action that seat sees the same way) give it the same payload:
-    nothing hidden leaks through the server."""
+    nothing hidden leaks through the server. Each twin really differs from its game."""
     created = friend_game(client, game)
     game_id, tokens = created["id"], created["seat_tokens"]
-    rng = random.Random(9)
-    play_moves(client, game_id, tokens, 10, rng.choice)
     live = client.app.state.hub.games[game_id]
+    seats = [StoredSeat(s.seat, s.kind, s.agent, s.name, s.token, s.joined)
+             for s in live.seats]
+
+    def stored(history):
+        return LiveGame(live.hub, StoredGame(game_id, game, live.options, live.host_token,
+                                             live.created, seats, history, None, None))
+
     for viewpoint in range(live.game.num_players):
-        twin_history_ = twin_history(live.game, live.state.history(), viewpoint,
-                                     random.Random(4))
-        seats = [StoredSeat(s.seat, s.kind, s.agent, s.name, s.token, s.joined)
-                 for s in live.seats]
-        twin = LiveGame(live.hub, StoredGame("twin", game, live.options, live.host_token,
-                                             live.created, seats, twin_history_,
-                                             None, None))
+        history = history_with_secrets(live.game, viewpoint, random.Random(viewpoint), 30)
+        twin_history_ = twin_history(live.game, history, viewpoint, random.Random(4))
+        assert twin_history_ != history
+        original, twin = stored(history), stored(twin_history_)
         holder = live.holder([tokens[viewpoint]])
-        assert twin.payload(viewpoint, holder) | {"id": game_id} == live.payload(
-            viewpoint, holder)
+        assert twin.payload(viewpoint, holder) == original.payload(viewpoint, holder)
 
 
 def test_the_creating_device_holds_its_seats_and_sees_the_invites(client):
@@ -172,3 +176,21 @@ def test_the_creating_device_holds_its_seats_and_sees_the_invites(client):
     mine = client.get(f"/api/games/{created['id']}", params={"seat": 2}).json()
     assert mine["held"] == [2] and "invites" not in mine
     assert mine["seats"][2]["joined"] is True
+
+
+def test_a_seat_sees_only_its_own_deck_option(client):  # D-21
+    """Decoherence decklists are private: the page data and the record of each seat name
+    its own deck and hide the other one; a spectator sees neither."""
+    created = friend_game(client, "decoherence", deck0="surge", deck1="observer")
+    game_id, tokens = created["id"], created["seat_tokens"]
+    for seat, mine, theirs in ((0, "surge", "deck1"), (1, "observer", "deck0")):
+        payload = seat_payload(client, game_id, tokens[seat], seat).json()
+        assert payload["options"][f"deck{seat}"] == mine
+        assert payload["options"][theirs] == "hidden"
+        record = client.get(f"/games/{game_id}/record",
+                            params={"token": tokens[seat], "seat": seat}).json()
+        assert record["options"][f"deck{seat}"] == mine and record["options"][theirs] == "hidden"
+        other = "observer" if seat == 0 else "surge"
+        assert other not in json.dumps(payload) and other not in json.dumps(record)
+    spectator = seat_payload(client, game_id, None, "spectator").json()
+    assert spectator["options"]["deck0"] == spectator["options"]["deck1"] == "hidden"

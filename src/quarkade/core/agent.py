@@ -9,54 +9,64 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from quarkade.core.errors import NotationError
 from quarkade.core.protocol import JSON, Game, State
 
 
 @dataclass(frozen=True)
 class Turn:
-    """One decision: who decides, what they know, what they may do."""
+    """One decision: who decides, what they know, what they may do.
+
+    A turn holds nothing that leads back to the real state: its notation, parser and
+    samples come from ``_model``, a state the seat cannot tell from the real one that was
+    built from the seat's knowledge alone (``seat_model``). So an agent, or anything else
+    handed a turn, can learn from it only what the seat may know.
+    """
 
     game: Game
     player: int
     view: JSON
     legal_actions: list[int]
-    _sampler: Callable[[random.Random], State] = field(repr=False, compare=False)
-    _namer: Callable[[int], str] = field(repr=False, compare=False)
-    _parser: Callable[[str], int] | None = field(default=None, repr=False, compare=False)
+    _model: State = field(repr=False, compare=False)
 
     def sample_state(self, rng: random.Random) -> State:
         """A full state consistent with this seat's view, hidden part drawn with ``rng``."""
-        return self._sampler(rng)
+        return self._model.resample(self.player, rng)
 
     def action_text(self, action: int) -> str:
-        """The notation of one of the legal actions."""
-        return self._namer(action)
+        """The notation of one of the legal actions, as this seat sees it."""
+        return self._model.action_string_for(self.player, action)
 
     def parse(self, text: str) -> int:
-        """The legal action ``text`` names, read by the game's own notation parser (which
-        may accept more spellings than ``action_text`` gives); a ``NotationError`` says why
-        ``text`` names none."""
-        if self._parser is None:
-            raise NotationError(f"{text!r}: this turn has no notation parser")
-        return self._parser(text)
+        """The legal action ``text`` names in this seat's notation (the game may accept
+        other spellings of it); a ``NotationError`` says why ``text`` names none."""
+        return self._model.string_to_action_for(self.player, text)
+
+
+def seat_model(state: State, player: int) -> State:
+    """A state seat ``player`` cannot tell from ``state``, made from what it knows only.
+
+    In a perfect-information game that is a copy. Otherwise it is a resample with a fixed
+    rng: ``resample`` depends only on the seat's knowledge, so the hidden part of the result
+    is invented, never read from ``state``; and the seat's view, legal actions and
+    notation are the same as in ``state``.
+    """
+    if state.game.perfect_information:
+        return state.clone()
+    return state.resample(player, random.Random(0))
 
 
 def turn_for(state: State) -> Turn:
     """The ``Turn`` the seat to move in ``state`` is handed (its view, never the state)."""
     player = state.current_player()
-    frozen = state.clone()
+    model = seat_model(state, player)
     return Turn(
-        game=state.game,
+        game=model.game,
         player=player,
         view=state.view(player),
         legal_actions=state.legal_actions(),
-        _sampler=lambda rng: frozen.resample(player, rng),
-        _namer=lambda action: frozen.action_string_for(player, action),
-        _parser=frozen.string_to_action,
+        _model=model,
     )
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from quarkade.core.errors import IllegalActionError, NotationError
@@ -28,8 +29,45 @@ TERMINAL = -4
 # Pass as the player to view() and action_string_for() for what someone watching the table,
 # holding no seat, may know: the public view.
 SPECTATOR = -2
+# What ``Game.options_for`` shows in place of an option the seat may not know.
+HIDDEN_OPTION = "hidden"
 
 JSON = dict[str, Any]
+
+# How a finished game ended (``Outcome.result``).
+WIN, SHARED_WIN, DRAW = "win", "shared win", "draw"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended: who won, and whether it was a win, a shared win or a draw.
+
+    ``result`` is ``"win"`` (one winner), ``"shared win"`` (several seats won together) or
+    ``"draw"`` (nobody won). ``ending`` says how it ended in the game's own words
+    (``"reached the goal"``, ``"decohered"``), or is empty. Every face (web, terminal,
+    records, simulator) reads the result from here, so they all say the same thing.
+    """
+
+    result: str
+    winners: tuple[int, ...]
+    ending: str = ""
+
+    @classmethod
+    def of(cls, winners: Sequence[int], ending: str = "") -> Outcome:
+        """The outcome with these winners: none is a draw, several a shared win."""
+        won = tuple(sorted(winners))
+        result = DRAW if not won else WIN if len(won) == 1 else SHARED_WIN
+        return cls(result, won, ending)
+
+    def text(self, names: Sequence[str]) -> str:
+        """``"Ann wins"``, ``"Ann and Bo share the win"`` or ``"a draw"``."""
+        if self.result == DRAW:
+            return "a draw"
+        shown = " and ".join(names[seat] for seat in self.winners)
+        return f"{shown} wins" if self.result == WIN else f"{shown} share the win"
+
+    def as_json(self) -> JSON:
+        return {"result": self.result, "winners": list(self.winners), "ending": self.ending}
 
 
 class Game(ABC):
@@ -61,6 +99,20 @@ class Game(ABC):
     @abstractmethod
     def new_initial_state(self) -> State:
         """The state before anything has happened (usually a chance node: the deal)."""
+
+    def options_for(self, player: int) -> dict[str, Any]:
+        """The options as seat ``player`` (or ``SPECTATOR``) may know them.
+
+        Most options are public; a game whose options hold a secret (Decoherence's
+        private decklists, D-21) replaces it with ``HIDDEN_OPTION``. Every face shows a seat
+        these, never ``options``.
+        """
+        return dict(self.options)
+
+    def for_seat(self, player: int) -> Game:
+        """This game as seat ``player`` may know it: itself, unless an option is secret
+        (then a game whose secret options are stand-ins). Agents are handed this one."""
+        return self
 
     def __repr__(self) -> str:
         shown = ", ".join(f"{k}={v!r}" for k, v in self.options.items())
@@ -100,22 +152,59 @@ class State(ABC):
 
     @abstractmethod
     def apply_action(self, action: int) -> None:
-        """Play ``action``; raise ``IllegalActionError`` (state unchanged) if it is not legal."""
+        """Play ``action``; raise ``IllegalActionError`` (state unchanged) if it is not legal.
+
+        The refusal is worded for the seat to move: it names actions in that seat's
+        notation and says nothing that seat may not know, so a face may show it to the
+        seat that sent the action."""
 
     @abstractmethod
     def action_to_string(self, action: int) -> str:
         """Readable notation of ``action`` here; unique among the legal actions."""
 
     def string_to_action(self, text: str) -> int:
-        """The legal action whose notation is ``text`` (case and spacing do not matter)."""
+        """The legal action whose full notation is ``text`` (case and spacing do not matter).
+
+        This reads the omniscient notation, so it is for whoever holds the whole state (the
+        simulator, a record's replay); a seat's text goes through ``string_to_action_for``.
+        """
         wanted = normalize_notation(text)
         legal = self.legal_actions()
         for action in legal:
             if normalize_notation(self.action_to_string(action)) == wanted:
                 return action
-        shown = ", ".join(self.action_to_string(a) for a in legal[:12])
-        more = f" and {len(legal) - 12} more" if len(legal) > 12 else ""
-        raise NotationError(f"{text!r} is not a legal action here; legal: {shown}{more}")
+        raise NotationError(f"{text!r} is not a legal action here; "
+                            f"legal: {legal_text(self, None, legal)}")
+
+    def string_to_action_for(self, player: int, text: str) -> int:
+        """The legal action seat ``player`` names with ``text``, in its own notation.
+
+        Only the seat to move may name an action, and only in the notation it is shown
+        (``action_string_for``), so accepting or refusing a text tells the seat nothing it
+        did not know; the refusal lists the seat's own notation. Games that accept other
+        spellings override this, still reading only what the seat may see.
+        """
+        legal = self._legal_for(player, text)
+        seen = [self.action_string_for(player, action) for action in legal]
+        if seen == [self.action_to_string(action) for action in legal]:
+            # The seat reads every legal move as it is: the game's own parser, with the
+            # other spellings it accepts, tells it nothing new.
+            return self.string_to_action(text)
+        wanted = normalize_notation(text)
+        for action, notation in zip(legal, seen, strict=True):
+            if normalize_notation(notation) == wanted:
+                return action
+        raise NotationError(f"{text!r} is not a legal action here; "
+                            f"legal: {legal_text(self, player, legal)}")
+
+    def _legal_for(self, player: int, text: str) -> list[int]:
+        """The legal actions, if ``player`` is the seat to move; else a ``NotationError``."""
+        mover = self.current_player()
+        if player != mover:
+            whose = ("the game is over" if mover == TERMINAL else "chance acts next"
+                     if mover == CHANCE else f"seat {mover} is to move")
+            raise NotationError(f"{text!r}: seat {player} cannot act now ({whose})")
+        return self.legal_actions()
 
     def action_string_for(self, player: int, action: int) -> str:
         """The notation of ``action`` (about to be applied here) as seat ``player`` may see it.
@@ -153,9 +242,21 @@ class State(ABC):
         ``player`` cannot see give the same result for the same ``rng``.
         """
 
+    def outcome(self) -> Outcome | None:
+        """How the game ended (``None`` while it goes on).
+
+        By default the seats with a positive return won, and a finished game without one is
+        a draw. A game where every seat can win together (all returns 0, yet not a draw)
+        overrides this.
+        """
+        if not self.is_terminal():
+            return None
+        return Outcome.of([seat for seat, value in enumerate(self.returns()) if value > 0])
+
     def winners(self) -> list[int]:
-        """Seats with a positive return, once the game is over."""
-        return [seat for seat, value in enumerate(self.returns()) if value > 0]
+        """The seats that won (``outcome().winners``); empty for a draw or an unfinished game."""
+        outcome = self.outcome()
+        return list(outcome.winners) if outcome is not None else []
 
     def __str__(self) -> str:
         return f"{self.game.name} after {len(self.history())} actions"
@@ -167,6 +268,16 @@ def as_action_id(action: Any, size: int) -> int:
     if isinstance(action, bool) or not hasattr(action, "__index__"):
         raise IllegalActionError(f"an action is an integer id 0-{size - 1}, not {action!r}")
     return int(action.__index__())
+
+
+def legal_text(state: State, player: int | None, legal: Sequence[int], limit: int = 12) -> str:
+    """The legal actions as a refusal lists them: in seat ``player``'s notation (``None``:
+    the full notation, for whoever holds the whole state), ``limit`` at most."""
+    name = state.action_to_string if player is None else (
+        lambda action: state.action_string_for(player, action))
+    shown = ", ".join(name(action) for action in legal[:limit])
+    more = f" and {len(legal) - limit} more" if len(legal) > limit else ""
+    return (shown + more) or "none"
 
 
 def normalize_notation(text: str) -> str:

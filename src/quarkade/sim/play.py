@@ -6,11 +6,14 @@ A line depends only on the plan and the game's index, never on where it was play
 
 A line holds, in this order: ``index``, ``game``, ``options``, ``run_seed``, ``seed``
 (the game's own seed), ``agents`` (the matchup, the rotation list), ``seats`` (the agent
-at each seat), ``winners``, ``returns``, ``length`` (decisions taken by seats),
+at each seat), ``winners`` and ``result`` (``State.outcome()``: who won, and whether it was
+a win, a shared win or a draw), ``returns``, ``length`` (decisions taken by seats),
 ``actions`` (all actions, chance included), ``first`` (the seat that took the first
 decision), then whatever the game's analysis hook adds: ``lead_changes`` and
 ``decided_at`` (with a running score), ``events``, ``tags`` and ``tallies`` (per seat,
 each table as a list of ``[value, hits, trials]``, so that numbers stay numbers in JSON).
+A game in which a plug-in bot was stopped has ``faults`` (``quarkade.core.records.Fault``
+as JSON, before the hook's keys): its seat played ``random`` from then on.
 """
 
 from __future__ import annotations
@@ -18,11 +21,12 @@ from __future__ import annotations
 import copy
 import json
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from functools import cache
 from typing import Any
 
 from quarkade.agents import make_agent
+from quarkade.agents.contained import faults_of
 from quarkade.core.agent import Agent
 from quarkade.core.protocol import CHANCE, Game, State
 from quarkade.core.registry import load_game
@@ -37,8 +41,8 @@ def _game(name: str, options_json: str) -> Game:
 
 
 @cache
-def _prototype(spec: str, game: str) -> Agent:
-    return make_agent(spec, game)
+def _prototype(spec: str, game: str, move_time: float) -> Agent:
+    return make_agent(spec, game, move_time=move_time)
 
 
 def play_one(plan: Plan, index: int) -> dict[str, Any]:
@@ -48,11 +52,13 @@ def play_one(plan: Plan, index: int) -> dict[str, Any]:
     # Fresh agents for every game (copies of a never-used one, cheaper than parsing the
     # spec again): no memory carried from game to game, so a game's result cannot depend
     # on which games a worker happened to play before it.
-    agents = [copy.deepcopy(_prototype(spec, plan.game)) for spec in specs]
+    agents = [copy.deepcopy(_prototype(spec, plan.game, plan.move_time)) for spec in specs]
     seed = plan.game_seed(index)
     state = play_game(game, agents, seed)
     hook = game_analysis(plan.game)
     walk = walk_game(state, hook.running_score)
+    outcome = state.outcome()
+    assert outcome is not None  # play_game plays to the end
     line: dict[str, Any] = {
         "index": index,
         "game": plan.game,
@@ -61,12 +67,16 @@ def play_one(plan: Plan, index: int) -> dict[str, Any]:
         "seed": seed,
         "agents": list(plan.matchups[index // plan.games]),
         "seats": specs,
-        "winners": state.winners(),
+        "winners": list(outcome.winners),
+        "result": outcome.result,
         "returns": state.returns(),
         "length": walk.decisions,
         "actions": len(state.history()),
         "first": walk.first,
     }
+    faults = faults_of(agents)
+    if faults:  # a plug-in bot was stopped: the game is flagged
+        line["faults"] = [asdict(fault) for fault in faults]
     if hook.running_score is not None:
         line["lead_changes"], line["decided_at"] = walk.lead_changes, walk.decided_at
     if hook.key_events is not None:

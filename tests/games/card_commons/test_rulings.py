@@ -63,11 +63,51 @@ def test_opening_takes_a_two_to_five_on_a_centre_cell():  # C-3
         state.apply_action(state.string_to_action("pass"))
 
 
-@pytest.mark.parametrize("card", ["5H", "3S"])
-def test_opening_card_fires_no_ability(card):  # C-3
+@pytest.mark.parametrize("card", ["3S", "4H", "2S"])
+def test_an_opening_card_with_nothing_to_act_on_ends_the_opening(card):  # C-3
     state = play("opener 0", f"{card} c3")
     assert state.phase() == "turn" and state.current_player() == 1
     assert field(state) == {"c3": card}
+
+
+@pytest.mark.parametrize("choice", ["polarize c3", "no polarize"])
+def test_an_opening_five_may_turn_itself_face_down(choice):  # C-3, C-6, C-9
+    """The opening places a card, and Polarize acts after a 5 is placed, on the 5 itself
+    or a neighbour: with nothing beside it, the opener may turn the 5 face down."""
+    state = play("opener 0", "5H c3")
+    assert state.phase() == "polarize" and state.current_player() == 0
+    assert texts(state) == ["polarize c3", "no polarize"]
+    state.apply_action(state.string_to_action(choice))
+    assert state.phase() == "turn" and state.current_player() == 1
+    assert field(state) == {"c3": "5H-" if choice == "polarize c3" else "5H"}
+    if choice == "polarize c3":  # a face-down particle is neutral: any level may go beside it
+        assert set(state.lit_cells("AD")) == set(state.lit_cells("6D")) == {"c2", "b3", "d3",
+                                                                             "c4"}
+
+
+def complete_moves(state, depth):
+    """Complete moves to ``depth``: a seat's follow-up decision (Repel, Polarize) is part
+    of the move it follows."""
+    if depth == 0 or state.is_terminal():
+        return 1
+    seat, total = state.current_player(), 0
+    for action in state.legal_actions():
+        child = state.clone()
+        child.apply_action(action)
+        if not child.is_terminal() and child.current_player() == seat:
+            total += complete_moves(child, depth)
+        else:
+            total += complete_moves(child, depth - 1)
+    return total
+
+
+@pytest.mark.parametrize("torus", [False, True])
+def test_the_opening_five_adds_its_polarize_choice_to_the_move_count(torus):  # C-3
+    """From one opener, 32 openings become 40 complete moves (each opening 5 may turn
+    itself face down or not), and 1,656 two-move lines become 2,240."""
+    state = play("opener 0", variant="classic", torus=torus)
+    assert complete_moves(state, 1) == 40
+    assert complete_moves(state, 2) == 2240
 
 
 def test_law_is_strict_and_ignores_the_placed_cards_colour():  # C-4

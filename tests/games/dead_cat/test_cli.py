@@ -31,7 +31,7 @@ def test_rules_prints_the_rules_page():
 def test_five_bots_play_to_the_end():
     result = run("play", "dead-cat", *FIVE_BOTS)
     assert result.exit_code == 0, result.output
-    assert re.search(r"winner: seat \d \((bayes|random|greedy)\)", result.output)
+    assert re.search(r"result: seat \d \((bayes|random|greedy)\) wins", result.output)
     assert result.output.count("game over") == 1
     assert run("play", "dead-cat", *FIVE_BOTS).output == result.output
 

@@ -220,10 +220,12 @@ def test_new_round_resets_dice_and_cards():  # DC-12
     assert [p for _, p in state.chance_outcomes()] == [pytest.approx(0.8), pytest.approx(0.2)]
 
 
-def test_both_players_reaching_four_is_a_draw():  # DC-13
+def test_both_players_reaching_four_share_the_win():  # DC-13
     state = with_cubes([3, 3])
     for bet in [2, 2, 3, 3, 4, 4, 5, 5]:
         peek(state, "alive", bet)  # the box runs out with both on 5: both score
     assert state.cubes() == [4, 4]
-    assert state.is_terminal() and state.game_winners() == [0, 1]
-    assert state.returns() == [0.0, 0.0] and state.winners() == []
+    assert state.is_terminal() and state.game_winners() == [0, 1] == state.winners()
+    # Nothing is won from anyone (returns 0 each), but it is a shared win, not a draw.
+    assert state.returns() == [0.0, 0.0]
+    assert state.outcome().result == "shared win"

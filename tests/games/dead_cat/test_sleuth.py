@@ -2,7 +2,6 @@
 hand-built rounds, its memory follows the game, and it beats greedy with peek_first."""
 
 import random
-import time
 from fractions import Fraction
 from itertools import combinations
 
@@ -239,24 +238,6 @@ def test_the_sleuth_beats_greedy_with_peek_first():
 def test_the_sleuth_beats_bayes_with_peek_first():
     # Bayes's bets and announcements give its cards away as well: 0.98 over 200 games.
     assert _share("sleuth", "bayes", 2, 30, peek_first=True) > 0.8
-
-
-def test_every_move_is_quick():
-    # The hard level must answer within 2 s on one core; the sleuth takes about 0.02 s.
-    game = load_game("dead-cat", players=2, peek_first=True)
-    slowest = 0.0
-
-    class Timed(SleuthAgent):
-        def act(self, turn, rng):
-            nonlocal slowest
-            start = time.perf_counter()
-            action = super().act(turn, rng)
-            slowest = max(slowest, time.perf_counter() - start)
-            return action
-
-    for seed, opponent in enumerate(["random", "greedy", "bayes"]):
-        play_match(game, [Timed(), make_agent(opponent, "dead-cat")], seed=seed)
-    assert 0.0 < slowest < 1.0
 
 
 def test_as_written_nobody_beats_greedy_unless_they_begin():  # DC-6

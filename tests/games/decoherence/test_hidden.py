@@ -7,6 +7,8 @@ import random
 import pytest
 
 from quarkade import SPECTATOR, IllegalActionError, load_game
+from quarkade.core.agent import turn_for
+from quarkade.core.errors import NotationError
 from quarkade.games.decoherence import text
 from quarkade.games.decoherence.decks import check_deck
 from quarkade.games.decoherence.notation import NOUNS, WORDS
@@ -76,7 +78,37 @@ def test_an_unseen_target_reads_hidden():
     assert state.action_to_string(target) == "target: their bouba #1"
     assert state.action_string_for(ANN, target) == "target: their hidden #1"
     assert state.action_string_for(BOB, target) == "target: their bouba #1"
-    assert state.string_to_action("target: their hidden #1") == target
+    assert state.string_to_action_for(ANN, "target: their hidden #1") == target
+    assert state.string_to_action_for(ANN, "target their #1") == target
+    assert state.string_to_action("target: their bouba #1") == target
+
+
+def test_a_seat_cannot_probe_an_unseen_noun_by_naming_it():
+    """Bob's two face-down nouns are a bouba and a lulu; Ann, choosing a target for riffed
+    out, may name them only as hidden. A guess of their word is refused exactly as a wrong
+    guess is, and no refusal she can reach names them (the leak of issue 13)."""
+    state = scene((BOB, ["verved down bouba", "riffed through lulu"]), (ANN, []),
+                  test="riffed out kiki")
+    sentence(state, "riffed out kiki")
+    assert state.current_player() == ANN
+    refusals = []
+    for guess in ("target: their bouba #1", "target: their kiki #1", "target: their lulu #2",
+                  "target: their bouba #2", "nonsense"):
+        with pytest.raises(NotationError) as refused:
+            state.string_to_action_for(ANN, guess)
+        refusals.append(str(refused.value).split(";", 1)[1])
+    assert len(set(refusals)) == 1
+    assert refusals[0] == " legal: target: their hidden #1, target: their hidden #2"
+    with pytest.raises(IllegalActionError) as illegal:
+        state.clone().apply_action(16)  # pass, while a target is owed
+    assert "bouba" not in str(illegal.value) and "lulu" not in str(illegal.value)
+    assert "target: their hidden #1" in str(illegal.value)
+    turn = turn_for(state)
+    assert [turn.action_text(a) for a in turn.legal_actions] == [
+        "target: their hidden #1", "target: their hidden #2"]
+    assert turn.parse("target their hidden #2") == turn.legal_actions[1]
+    with pytest.raises(NotationError, match="legal: target: their hidden #1"):
+        turn.parse("target: their lulu #2")
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -203,3 +235,23 @@ def test_a_long_random_game_keeps_views_and_resamples_apart():
             assert twin.view(player) == state.view(player)
         state.apply_action(action)
     assert state.returns() == final.returns()
+
+
+def test_the_other_deck_option_is_hidden_from_a_seat():  # D-21
+    game = load_game("decoherence", deck0="surge", deck1="observer")
+    assert game.options_for(ANN)["deck0"] == "surge"
+    assert game.options_for(ANN)["deck1"] == "hidden"
+    assert game.options_for(BOB)["deck0"] == "hidden"
+    assert {game.options_for(SPECTATOR)[f"deck{s}"] for s in (0, 1)} == {"hidden"}
+    assert load_game("decoherence", deck1="random").options_for(ANN)["deck1"] == "random"
+    opened = load_game("decoherence", deck1="observer", open_decklists=True)
+    assert opened.options_for(ANN) == opened.options
+    # A seat's turn (and any state sampled for it) carries an invented list for the other
+    # deck, never the real one.
+    state = game.new_initial_state()
+    rng = random.Random(3)
+    while state.current_player() != BOB:
+        state.apply_action(choose(state, rng))
+    turn = turn_for(state)
+    assert turn.game.options["deck1"] == "observer"
+    assert turn.sample_state(rng).game.options["deck0"] != "surge"

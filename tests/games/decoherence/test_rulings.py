@@ -1,4 +1,4 @@
-"""One test (or more) per Decoherence ruling in docs/RULINGS.md (D-1 ... D-28).
+"""One test (or more) per Decoherence ruling in docs/RULINGS.md (D-1 ... D-29).
 
 Rulings whose test is a sentence scenario point to test_sentences.py from the table.
 """
@@ -141,15 +141,15 @@ def test_verved_ups_add_and_a_verved_down_zeroes_the_leak(sentences, verve):  # 
     assert state.verve(ANN) == verve
 
 
-def test_a_kiki_with_both_spins_taken_is_discarded_with_no_effect():  # D-8
+def test_a_kiki_with_both_spins_taken_is_discarded_with_no_effect_but_tapped_pays():  # D-8
     state = scene((ANN, ["twigged up kiki"]), (BOB, ["verved down bouba"]),
                   (ANN, ["verved down kiki"]), (BOB, []), (ANN, []), (BOB, []), (ANN, []),
                   test="tapped up kiki")
     assert state.verve(ANN) == 11
     sentence(state, "tapped up kiki")
     assert state.phase() == "play"  # no target decision though Bob has a state
-    assert facts(state) == ["excluded", "discard"]
-    assert state.verve(ANN) == 11  # not even tapped's 1
+    assert facts(state) == ["excluded", "discard", "pay"]
+    assert state.verve(ANN) == 10  # tapped's 1 is paid regardless (seed 001)
     assert table(state, BOB) == {1: ("bouba", "state", "down", "hidden", 2, None)}
     assert table(state, ANN) == {1: ("kiki", "state", "up", "hidden", 3, None),
                                  2: ("kiki", "state", "down", "hidden", 3, None)}
@@ -269,7 +269,9 @@ def test_random_decks_are_drawn_by_chance_per_kind():  # D-20
 
 
 def test_opening_hands_draw_one_of_each_kind_then_two():  # D-23
-    state = load_game("decoherence", deck0="surge").new_initial_state()
+    three_verbs = ("tapped 2, verved 4, riffed 4 | up 4, down 2, through 2, out 2 | "
+                   "kiki 4, bouba 4, lulu 2")
+    state = load_game("decoherence", deck0=three_verbs).new_initial_state()
     play(state, "first seat 0")
     kinds = []
     for _ in range(5):
@@ -381,3 +383,24 @@ def test_discard_down_to_seven_card_by_card():  # D-28
     assert len(state.hand(ANN)) == 7 and state.current_player() == CHANCE
     assert state.view(BOB)["discards"][ANN] == {word: 1}
     assert state.verve(ANN) == 6  # one open chain leaked on each of four turns
+
+
+def test_a_lone_verved_through_lulu_counts_itself():  # D-12
+    # No other lulu on Ann's table: N = 2, plus 1 for the played lulu, which is on her
+    # table when the effect is worked out (as a kiki is for exclusion, a bouba for bunching).
+    state = scene((BOB, []), (ANN, []), test="verved through lulu")
+    sentence(state, "verved through lulu")
+    assert facts(state) == ["gain"]
+    assert state.verve(ANN) == 13
+    assert table(state, ANN) == {1: ("lulu", "bare", None, "known", 2, None)}
+
+
+def test_riffed_out_with_no_target_leaves_its_noun_as_cover():  # D-29
+    # Bob's table is empty, so riffed out has nothing to choose: it has no effect, and the
+    # noun it would have discarded with its target stays, hidden, as cover.
+    state = scene((BOB, []), (ANN, []), test="riffed out kiki")
+    sentence(state, "riffed out kiki")
+    assert facts(state) == ["no target"]
+    assert table(state, ANN) == {1: ("kiki", "bare", None, "hidden", 3, None)}
+    assert state.view(BOB)["hidden_nouns"] == [1, 0]
+    assert state.discards(ANN) == {"riffed": 1, "out": 1}

@@ -220,10 +220,11 @@ def test_verved_through_bouba():
 
 
 def test_verved_through_lulu():
-    # Ann's lulu already on the table adds 1; the new lulu does not count itself (D-12).
+    # N = 2, plus 1 for Ann's lulu already on the table and 1 for the new lulu itself,
+    # which is on her table when the effect is worked out (D-12).
     state = _ann_after(BOB_STATE_AND_BARE, (ANN, ["riffed through lulu"]),
                        test="verved through lulu")
-    after(state, (13, 11), ann={1: LULU_BARE, 2: ("lulu", "bare", None, "known", 2, None)},
+    after(state, (14, 11), ann={1: LULU_BARE, 2: ("lulu", "bare", None, "known", 2, None)},
           bob=BOB_USUAL)
 
 
@@ -553,7 +554,7 @@ def test_riffed_out_bouba():
 
 
 def test_riffed_out_lulu():
-    # Bob's table is empty: no target, and the lulu stays as hidden cover (D-14).
+    # Bob's table is empty: no target, and the lulu stays as hidden cover (D-14, D-29).
     state = _ann_after((BOB, []), (ANN, []), test="riffed out lulu")
     assert facts(state) == ["no target"]
     after(state, (10, 10), ann={1: LULU_BARE}, bob={})

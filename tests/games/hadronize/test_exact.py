@@ -18,7 +18,11 @@ def test_a_sure_win_is_worth_one():
     # Every flavour held once by the mover: any collapse it observes hadronizes 2 = the goal.
     assert solved.value(solved.encode([1] * 6, [0] * 6, 0, 0)) == pytest.approx(1.0)
     stay, send = solved.observer_values([1] * 6, [0] * 6, 0, 0, (0, 1, 2))
-    assert (stay, send) == (pytest.approx(1.0), pytest.approx(0.5, abs=0.5))
+    assert stay == pytest.approx(1.0)
+    # Sending the quark away gives up the sure win: the mover still wins 80.4% (the solved
+    # value, pinned here so that a change to the solver shows; see the self-play test below
+    # for an independent check of the solver's values).
+    assert send == pytest.approx(0.8041512345679012, abs=1e-12) and send < stay
 
 
 def test_values_are_probabilities_and_the_first_mover_is_favoured():

@@ -9,8 +9,15 @@ import re
 from playwright.sync_api import Page, expect
 
 from quarkade.core.protocol import State
+from tests.games.dead_cat.playing import random_game
 from tests.server.browser.conftest import PHONE
-from tests.server.browser.helpers import MY_TURN_OR_OVER, STEP_CHANGED, store_position, stored_state
+from tests.server.browser.helpers import (
+    MY_TURN_OR_OVER,
+    STEP_CHANGED,
+    store_actions,
+    store_position,
+    stored_state,
+)
 
 
 def start_game(page: Page, url: str, players: int, seats: dict[int, str]) -> str:
@@ -65,7 +72,10 @@ def test_a_whole_game_against_a_bot_played_by_clicking(page: Page, server) -> No
             else:
                 choice.click()
             bets += 1
-        elif turn % 5 == 4 and page.locator("[data-key=announce]").count():
+        elif ((announced == 0 and peeks) or turn % 5 == 4) and page.locator(
+                "[data-key=announce]").count():
+            # The first chance after a peek announces, so every game announces at least
+            # once however soon the bots end it (chance is drawn by the server).
             page.click("[data-key=announce]")
             announced += 1
         else:
@@ -128,3 +138,22 @@ def test_each_seat_sees_only_its_own_peeks(device, server) -> None:
             re.compile(r"seat 1( \(you\))? takes a cube"))
         expect(page.locator(".dc-revealed .dc-card")).to_have_text(["dead"])
     assert pages[1].evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def test_a_four_four_ending_reads_as_a_shared_win(page: Page, server) -> None:
+    """Both seats reach four cubes in the same round: the page says they share the win, as
+    the terminal, the records and the simulator do (State.outcome(), DC-13)."""
+    final = random_game(seed=307, players=2, announce=0.05)
+    assert final.cubes() == [4, 4]
+    replay = final.game.new_initial_state()
+    played = []
+    for action in final.history():
+        played.append((replay.current_player(), action))
+        replay.apply_action(action)
+    game_id, tokens, _ = store_actions(server.db, "dead-cat", dict(final.game.options),
+                                       played, final)
+    page.goto(f"{server.url}games/{game_id}/join/{tokens[0]}")
+    expect(page.locator("#result")).to_have_text(
+        "Game over: seat 0 (you) and seat 1 share the win.")
+    expect(page.locator(".dc-seat.winner")).to_have_count(2)
+    expect(page.locator("body")).not_to_contain_text("a draw")

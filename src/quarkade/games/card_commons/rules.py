@@ -419,10 +419,9 @@ class CardCommonsState(State):
             self._set_anchor(corner, geo)
         self._passed = False
         self._last_mover = seat
-        if self._phase == OPENING:  # C-3: the opening fires no ability
-            self._end_turn()
-        else:
-            self._placed(local, cell)
+        # The opening places a card too, so its ability fires (C-3, C-6): in practice only
+        # Polarize can act on an empty field, by turning the opening 5 itself face down.
+        self._placed(local, cell)
 
     def _invert(self, action: int) -> None:
         local, cell, discard = decode_invert(action)

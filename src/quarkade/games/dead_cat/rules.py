@@ -42,6 +42,7 @@ from quarkade.core.protocol import (
     SPECTATOR,
     TERMINAL,
     Game,
+    Outcome,
     State,
     as_action_id,
     normalize_notation,
@@ -389,6 +390,13 @@ class DeadCatState(State):
         if self._phase != OVER:
             return [0.0] * self._n
         return shared_returns(self._winners, self._n)
+
+    def outcome(self) -> Outcome | None:
+        """Whoever reached four cubes won; seats that reach them together share the win,
+        even when that is every seat (returns all 0, yet not a draw)."""
+        if self._phase != OVER:
+            return None
+        return Outcome.of(self._winners, "four cubes")
 
     def history(self) -> list[int]:
         return self._history[:]

@@ -57,8 +57,10 @@ def render(view: dict[str, Any], names: Sequence[str], you: int | None = None) -
         parts.append(Text(describe_round(view["last_round"], names), style="dim" if not over
                           else ""))
     if over:
-        winners = ", ".join(_name(names, s) for s in view["winners"])
-        parts.append(Text(f"game over - winner: {winners}", style="bold"))
+        winners = " and ".join(_name(names, s) for s in view["winners"])
+        result = (f"{winners} share the win" if len(view["winners"]) > 1
+                  else f"winner: {winners}")  # as State.outcome() says it
+        parts.append(Text(f"game over - {result}", style="bold"))
     return Group(*parts)
 
 

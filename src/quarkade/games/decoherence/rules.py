@@ -34,11 +34,14 @@ from quarkade.core.errors import IllegalActionError, NotationError
 from quarkade.core.options import Option, players_option
 from quarkade.core.protocol import (
     CHANCE,
+    HIDDEN_OPTION,
     SPECTATOR,
     TERMINAL,
     Game,
+    Outcome,
     State,
     as_action_id,
+    legal_text,
     normalize_notation,
 )
 from quarkade.games.decoherence import sentences
@@ -224,6 +227,35 @@ class DecoherenceGame(Game):
 
     def new_initial_state(self) -> DecoherenceState:
         return DecoherenceState(self)
+
+    def options_for(self, player: int) -> dict[str, Any]:
+        """With private decklists (D-21) another seat's deck option reads ``hidden``; a
+        random deck stays ``random``, since its draws are in everyone's log anyway."""
+        shown = dict(self.options)
+        if not self.open_decklists:
+            for seat in range(2):
+                if seat != player and shown[f"deck{seat}"] != RANDOM:
+                    shown[f"deck{seat}"] = HIDDEN_OPTION
+        return shown
+
+    def _with_decklists(self, lists: list[int]) -> DecoherenceGame:
+        """This game with other decklists (a resample's invented ones): a state of it
+        carries no trace of the real lists it replaced."""
+        options = dict(self.options)
+        decklists = list(self.decklists)
+        for seat in range(2):
+            part = slice(seat * NUM_WORDS, (seat + 1) * NUM_WORDS)
+            # A random deck's option holds no list; a deck the seat knows is unchanged.
+            if options[f"deck{seat}"] != RANDOM and lists[part] != decklists[part]:
+                decklists[part] = lists[part]
+                options[f"deck{seat}"] = deck_text(lists[part])
+        if tuple(decklists) == self.decklists:
+            return self
+        copy = DecoherenceGame.__new__(DecoherenceGame)
+        copy.__dict__.update(self.__dict__)
+        copy.options = options
+        copy.decklists = tuple(decklists)
+        return copy
 
 
 class DecoherenceState(State):
@@ -603,14 +635,17 @@ class DecoherenceState(State):
         return True
 
     def _refusal(self, action: int, why: str) -> str:
+        """A refusal worded for the seat to move: actions in its own notation (hidden
+        nouns stay hidden), ``why`` only about what that seat may know."""
+        mover = self.current_player()
+        viewer = mover if mover >= 0 else None
         try:
-            shown_action = f"{action} ({self.action_to_string(action)})"
+            shown_action = f"{action} ({self._notation(action, viewer)})"
         except IllegalActionError:
             shown_action = str(action)
         legal = self.legal_actions()
-        shown = ", ".join(self.action_to_string(a) for a in legal[:10])
-        more = f", ... ({len(legal)} in all)" if len(legal) > 10 else ""
-        return f"action {shown_action} is not legal: {why}; legal: {shown}{more}"
+        return (f"action {shown_action} is not legal: {why}; "
+                f"legal: {legal_text(self, viewer, legal, 10)}")
 
     # -- notation -----------------------------------------------------------------------
 
@@ -694,23 +729,36 @@ class DecoherenceState(State):
         return MAX_CHAINS
 
     def string_to_action(self, text: str) -> int:
-        """Parse notation; ``:`` is optional, and a target may omit or hide its word
-        (``target their #3``, ``target: their hidden #3``)."""
-        wanted = normalize_notation(text).replace(":", "")
-        player = self.current_player()
+        """Parse the full notation (for whoever holds the whole state); ``:`` is optional,
+        and a target may omit its word (``target their #3``)."""
         legal = self.legal_actions()
+        action = self._parse(text, legal, None)
+        if action is None:
+            raise NotationError(f"{text!r} is not a legal action here; "
+                                f"legal: {legal_text(self, None, legal)}")
+        return action
+
+    def string_to_action_for(self, player: int, text: str) -> int:
+        """Parse what seat ``player`` typed, in its own notation only: an unseen target
+        reads ``their hidden #3`` (or ``their #3``); naming the word behind it is refused
+        like any other text, so a guess tells nothing."""
+        legal = self._legal_for(player, text)
+        action = self._parse(text, legal, player)
+        if action is None:
+            raise NotationError(f"{text!r} is not a legal action here; "
+                                f"legal: {legal_text(self, player, legal)}")
+        return action
+
+    def _parse(self, text: str, legal: list[int], viewer: int | None) -> int | None:
+        wanted = normalize_notation(text).replace(":", "")
         for action in legal:
-            forms = {self._notation(action, None)}
-            if player >= 0:
-                forms.add(self._notation(action, player))
+            forms = [self._notation(action, viewer)]
             if OWN_TARGET_BASE <= action < COMPOSITION_BASE[0]:
                 side = "your" if action < THEIR_TARGET_BASE else "their"
-                forms.add(f"target {side} #{(action - OWN_TARGET_BASE) % MAX_TABLE + 1}")
+                forms.append(f"target {side} #{(action - OWN_TARGET_BASE) % MAX_TABLE + 1}")
             if any(normalize_notation(form).replace(":", "") == wanted for form in forms):
                 return action
-        shown = ", ".join(self.action_to_string(a) for a in legal[:12])
-        more = f" and {len(legal) - 12} more" if len(legal) > 12 else ""
-        raise NotationError(f"{text!r} is not a legal action here; legal: {shown}{more}")
+        return None
 
     # -- copies, results, history ---------------------------------------------------------
 
@@ -739,6 +787,13 @@ class DecoherenceState(State):
         copy._verve = self._verve[:]
         copy._winners = self._winners
         return copy
+
+    def outcome(self) -> Outcome | None:
+        """The winner (none: both decohered with as many hidden nouns, a draw) and how the
+        game ended: decoherence, an empty deck or made classical."""
+        if self._phase != OVER:
+            return None
+        return Outcome.of(self._winners, self._ending)
 
     def returns(self) -> list[float]:
         if self._phase != OVER or not self._winners:
@@ -947,6 +1002,9 @@ class DecoherenceState(State):
         for seat in range(2):
             if seat != player:
                 copy._deal_unseen(seat, rng, open_lists)
+        if not open_lists:
+            # The game's options name the real decks: the copy's game names the drawn ones.
+            copy.game = self.game._with_decklists(copy._decklists)
         copy._events = [_redact_event(event, player, open_lists) for event in self._events]
         if copy._facts is not None:
             copy._facts = [_redact_fact(fact, player) for fact in copy._facts]

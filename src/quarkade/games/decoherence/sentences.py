@@ -6,7 +6,7 @@ place (seed 000 sections 4 and 5). In order:
 1. The noun arrives on the owner's table: a state (up/down) or a bare particle
    (through/out, twigged out included: D-10). A closed chain's noun is known, others hidden.
    A kiki entering a spin its holder already holds takes the other one; with both held it
-   is discarded and the sentence does nothing at all (D-8).
+   is discarded and the sentence has no effect, though tapped still pays its 1 (D-8).
 2. The targets the sentence may choose are listed. With none, the sentence has no effect
    (tapped still pays 1) and its noun stays as cover, still hidden (D-14). With some, the
    owner must choose one (D-4, D-1): the state waits at a target decision.
@@ -102,9 +102,13 @@ def begin(state: DecoherenceState, owner: int, closer: int, chain: int, noun: in
         table[base + KIND] = STATE
         spin = settle_spin(table, g, wanted) if noun == KIKI else wanted
         if spin == NO_SPIN:
-            # Both spins already hold a kiki: discarded on arrival, no effect (D-8).
+            # Both spins already hold a kiki: discarded on arrival, no effect; tapped's
+            # cost is not an effect and is paid regardless (D-8, seed 001).
             facts.append(("excluded",))
             discard(table, state._discards, g, facts)
+            if verb == TAPPED:
+                state._verve[owner] -= 1
+                facts.append(("pay", owner, 1))
             _finish(state, owner, closer, verb, qualifier, noun, -1, facts)
             return
         if spin != wanted:
@@ -289,7 +293,9 @@ def _verved(state: DecoherenceState, owner: int, g: int, qualifier: int, facts: 
             state._leak_up += 1
         facts.append(("leak up", 1 if own_turn else 0))
     elif qualifier == THROUGH:
-        lulus = count_lulus(table, owner, g)
+        # Every lulu on the owner's table, the sentence's own included: it arrived before
+        # the effect, as it does for exclusion and bunching (D-12, D-27).
+        lulus = count_lulus(table, owner)
         verve[owner] += size + lulus
         facts.append(("gain", owner, size + lulus))
     else:

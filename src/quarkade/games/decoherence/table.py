@@ -111,7 +111,7 @@ def count_links(table: list[int], seat: int) -> int:
 
 
 def count_lulus(table: list[int], seat: int, leave_out: int = -1) -> int:
-    """Lulus on ``seat``'s table, not counting thing ``leave_out`` (D-12)."""
+    """Lulus on ``seat``'s table, not counting thing ``leave_out``."""
     start = seat * SEAT_SPAN
     skip = leave_out * FIELDS
     return sum(1 for b in range(start, start + SEAT_SPAN, FIELDS)

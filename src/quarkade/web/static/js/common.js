@@ -3,7 +3,7 @@
 // A game's renderer is an ES module at /static/games/<game>.js exporting
 //   render(container, table, ui)
 // where `table` is what the server sends a seat (view, seats, viewpoint, to_move, over,
-// winners, legal: [{id, text, label}], step) and `ui` is {act(id) | null, held, name(seat)}.
+// winners, outcome: {result, winners, ending}, legal: [{id, text, label}], step) and `ui` is {act(id) | null, held, name(seat)}.
 // It draws the table into `container`, and makes moves by calling ui.act with the id of one
 // of table.legal. Elements it wants kept in focus across redraws carry a data-key.
 
@@ -37,11 +37,12 @@ export function turnText(table) {
   return `Waiting for ${seatName(table, table.to_move)}`;
 }
 
+// The server's outcome (State.outcome()): a win, a shared win or a draw, and who won.
 export function resultText(table) {
-  const winners = table.winners || [];
-  if (!winners.length) return "Game over: a draw.";
-  const names = winners.map((seat) => seatName(table, seat)).join(" and ");
-  return `Game over: ${names} ${winners.length > 1 ? "share the win" : "wins"}.`;
+  const outcome = table.outcome || { result: "draw", winners: [] };
+  if (outcome.result === "draw") return "Game over: a draw.";
+  const names = outcome.winners.map((seat) => seatName(table, seat)).join(" and ");
+  return `Game over: ${names} ${outcome.result === "shared win" ? "share the win" : "wins"}.`;
 }
 
 // The log line of an entry: the game's words when it has them, else who did what.

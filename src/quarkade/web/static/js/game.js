@@ -37,6 +37,7 @@ function connect() {
 function receive(message) {
   if (message.type === "state") {
     if (table && message.step < table.step && message.id === table.id) return;
+    root.dataset.server = message.server || "";  // which server process this page talks to
     table = message;
     pending = false;
     problem("");
@@ -128,7 +129,8 @@ function drawResult() {
   const box = el("result-box");
   box.hidden = !table.over;
   if (!table.over) return;
-  el("result").textContent = resultText(table);
+  const flagged = (table.flagged || []).map((fault) => ` Flagged: ${fault.message}.`).join("");
+  el("result").textContent = resultText(table) + flagged;
   const button = el("rematch");
   const atTable = table.held.length > 0 || table.invites !== undefined;
   button.hidden = !atTable;
@@ -141,6 +143,7 @@ function drawResult() {
 
 function drawSeats() {
   const invites = new Map((table.invites || []).map((invite) => [invite.seat, invite]));
+  const stopped = new Map((table.flagged || []).map((fault) => [fault.seat, fault.message]));
   el("seats").replaceChildren(...table.seats.map((entry) => {
     const invite = invites.get(entry.seat);
     const link = invite ? new URL(invite.url, location.href).href : null;
@@ -148,6 +151,8 @@ function drawSeats() {
       h("span", {}, seatName(table, entry.seat)),
       table.to_move === entry.seat && !table.over ? h("span", { class: "tag turn" }, "to move") : null,
       entry.kind === "friend" && !entry.joined ? h("span", { class: "tag" }, "invited") : null,
+      stopped.has(entry.seat) ? h("span", { class: "tag", title: stopped.get(entry.seat) },
+        "bot stopped: plays random") : null,
       table.viewpoint === entry.seat ? h("span", { class: "tag" }, "shown") : null,
       table.held.includes(entry.seat) && table.viewpoint !== entry.seat && !table.over
         ? h("button", { type: "button", dataset: { key: `show-${entry.seat}` },
@@ -155,8 +160,30 @@ function drawSeats() {
       link && !invite.joined ? h("span", { class: "invite" },
         h("input", { readonly: true, value: link, "aria-label": `Invite link for seat ${entry.seat}` }),
         h("button", { type: "button", dataset: { key: `copy-${entry.seat}` },
-          onclick: (event) => copy(link, event.currentTarget) }, "copy")) : null);
+          onclick: (event) => copy(link, event.currentTarget) }, "copy")) : null,
+      invite && invite.joined ? h("span", { class: "tag" }, "joined") : null,
+      table.held.includes(entry.seat) && table.seats.length > 1 && entry.kind === "friend"
+        ? h("button", { type: "button", dataset: { key: `link-${entry.seat}` },
+          title: "A one-time link that opens this seat on another device of yours",
+          onclick: (event) => linkDevice(entry.seat, event.currentTarget) }, "use on another device")
+        : null);
   }));
+}
+
+// The seat's holder asks for a one-time link for another device of theirs (ten minutes).
+async function linkDevice(seatNumber, button) {
+  try {
+    const response = await fetch(`/api/games/${gameId}/seats/${seatNumber}/link`, {
+      method: "POST", headers: { accept: "application/json" } });
+    const body = await response.json();
+    if (!response.ok) throw new Error(body.error || `${response.status}`);
+    const link = new URL(body.url, location.href).href;
+    button.replaceWith(h("span", { class: "invite" },
+      h("input", { readonly: true, value: link, "aria-label": `Link for another device, seat ${seatNumber}` }),
+      h("button", { type: "button", onclick: (event) => copy(link, event.currentTarget) }, "copy")));
+  } catch (error) {
+    problem(`Could not make a device link: ${error.message}`);
+  }
 }
 
 function drawLog() {
