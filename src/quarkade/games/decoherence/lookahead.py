@@ -44,7 +44,7 @@ class LookaheadAgent(Agent):
 
     spec = "lookahead"
 
-    def __init__(self, worlds: int = 4, top: int = 3) -> None:
+    def __init__(self, worlds: int = 8, top: int = 4) -> None:
         if worlds < 1 or top < 1:
             raise AgentSpecError(f"worlds and top must be at least 1 (got worlds={worlds}, "
                                  f"top={top})")
