@@ -8,7 +8,7 @@ PIP := $(BIN)/python -m pip --disable-pip-version-check -q
 RUN_STAMP := $(VENV)/.installed-run
 DEV_STAMP := $(VENV)/.installed-dev
 
-.PHONY: play play-terminal test bench lint screenshots chromium clean
+.PHONY: play play-terminal test bench lint screenshots chromium services clean
 
 # The web app on http://127.0.0.1:8000/ (it prints the URL); games are kept in quarkade.db.
 play: $(RUN_STAMP)
@@ -17,8 +17,9 @@ play: $(RUN_STAMP)
 play-terminal: $(RUN_STAMP)
 	$(BIN)/quarkade play hadronize --players 3
 
-# Browser tests share one worker (--dist loadgroup), so the run holds one Chromium.
-test: $(DEV_STAMP) chromium
+# Browser tests share one worker (--dist loadgroup), so the run holds one Chromium. The
+# server tests start their own PostgreSQL and redis-server (tests/server/services.py).
+test: $(DEV_STAMP) chromium services
 	$(BIN)/python -m pytest -n auto --dist loadgroup -q
 
 bench: $(DEV_STAMP)
@@ -27,6 +28,7 @@ bench: $(DEV_STAMP)
 	$(BIN)/python bench/bench_sim.py
 	$(BIN)/python bench/bench_adapters.py
 	$(BIN)/python bench/decoherence_resample.py
+	$(BIN)/python bench/bench_server.py
 
 lint: $(DEV_STAMP)
 	$(BIN)/ruff check src tests bench
@@ -43,6 +45,15 @@ chromium:
 		else echo "the browser tests need Debian's chromium: sudo apt-get install -y chromium" >&2; \
 			exit 1; fi; }
 
+# Debian's PostgreSQL and Redis servers: the server tests start private ones on free ports.
+services:
+	@{ ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 && command -v redis-server \
+		>/dev/null 2>&1; } || { \
+		if [ "$$(id -u)" = 0 ]; then apt-get update -q && \
+			apt-get install -y -q postgresql redis-server; \
+		else echo "the server tests need PostgreSQL and Redis: sudo apt-get install -y \
+			postgresql redis-server" >&2; exit 1; fi; }
+
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Quarkade needs Python 3.11+"'
 	@$(PYTHON) -c 'import ensurepip, venv' 2>/dev/null || \
@@ -54,7 +65,7 @@ $(RUN_STAMP): pyproject.toml | $(BIN)/python
 	touch $@
 
 $(DEV_STAMP): pyproject.toml | $(BIN)/python
-	$(PIP) install -e '.[dev,web,sim,ray,rl]'
+	$(PIP) install -e '.[dev,web,postgres,redis,sim,ray,rl]'
 	touch $@ $(RUN_STAMP)
 
 clean:

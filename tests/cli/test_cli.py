@@ -147,3 +147,15 @@ def test_games_without_menus_or_commands_keep_the_numbered_list():
     assert faces.prompt_command("hadronize", {}, "lit 3H", ["you"]) is None
     result = run("play", "hadronize", "--seed", "3", input="list\nq\n")
     assert result.output.count("  1  observe 0") == 2  # listed, then listed again on request
+
+
+def test_seats_not_given_keep_their_defaults():
+    """`--seat 1=hard` is you against hard (issue 16): seat 0 stays the person at the
+    keyboard unless it is given a bot, and other seats not given are greedy."""
+    result = run("play", "card-commons", "--seat", "1=random", "--seed", "4", input="q\n")
+    assert "seat 0: human" in result.output and "seat 1: random" in result.output
+    assert "your move" in result.output and result.exit_code == 1  # asked, then quit
+    bots = run("play", "hadronize", "--players", "3", "--seat", "0=random", "--seed", "4")
+    assert bots.exit_code == 0
+    assert "seat 1: greedy" in bots.output and "seat 2: greedy" in bots.output
+    assert "your move" not in bots.output

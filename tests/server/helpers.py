@@ -19,10 +19,19 @@ def friend_game(client: TestClient, game: str, **options: Any) -> dict[str, Any]
                                              "seats": ["friend"] * players})
     assert answer.status_code == 201, answer.text
     created = answer.json()
-    created["seat_tokens"] = {invite["seat"]: invite["url"].rsplit("/", 1)[1]
-                              for invite in created["invites"]}
     client.cookies.clear()  # the creating device's cookie; tests pass tokens explicitly
+    created["seat_tokens"] = {invite["seat"]: join(client, created["id"], invite["url"])
+                              for invite in created["invites"]}
     return created
+
+
+def join(client: TestClient, game_id: str, invite_url: str) -> str:
+    """Spend an invite as a new device would; returns the seat's new secret."""
+    answer = client.post(f"/api/games/{game_id}/join",
+                         json={"invite": invite_url.rsplit("/", 1)[1]})
+    assert answer.status_code == 200, answer.text
+    client.cookies.clear()
+    return str(answer.json()["token"])
 
 
 def seat_payload(client: TestClient, game_id: str, token: str | None,
@@ -37,9 +46,10 @@ def seat_payload(client: TestClient, game_id: str, token: str | None,
 
 def move(client: TestClient, game_id: str, token: str, seat: Any, action: Any,
          step: Any = None) -> Any:
-    body = {"seat": seat, "action": action}
-    if step is not None:
-        body["step"] = step
+    """A move; ``step`` defaults to the game's current step."""
+    if step is None:
+        step = len(true_states(client, game_id)[-1].history())
+    body = {"seat": seat, "action": action, "step": step}
     return client.post(f"/api/games/{game_id}/actions", params={"token": token}, json=body)
 
 
@@ -81,3 +91,12 @@ def viewpoints(state: State) -> list[int]:
 
 def title(game: str) -> str:
     return game_class(game).title
+
+
+def refused(answer: Any, status: int, *fragments: str) -> str:
+    """Check a JSON refusal: its status, and that its message says each fragment."""
+    assert answer.status_code == status, answer.text
+    message = str(answer.json()["error"])
+    for fragment in fragments:
+        assert fragment in message, message
+    return message

@@ -2,7 +2,7 @@
 
 import pytest
 
-from tests.server.helpers import friend_game, move, play_moves, stored_actions, true_states
+from tests.server.helpers import friend_game, move, play_moves, refused, stored_actions, true_states
 
 
 @pytest.fixture
@@ -13,35 +13,29 @@ def table(client):
     return created["id"], created["seat_tokens"], state.current_player(), state
 
 
-def refused(answer, status, *fragments):
-    assert answer.status_code == status, answer.text
-    message = answer.json()["error"]
-    for fragment in fragments:
-        assert fragment in message, message
-    return message
-
-
 @pytest.mark.parametrize(("body", "status", "fragments"), [
     ("not json", 400, ["should be JSON"]),
     ("[1, 2]", 400, ["JSON object"]),
-    ('{"seat": 0}', 400, ["'seat' and 'action' are required"]),
-    ('{"seat": "MOVER", "action": "observe 1"}', 400, ["action id"]),
-    ('{"seat": "MOVER", "action": true}', 400, ["action id"]),
-    ('{"seat": "MOVER", "action": 1.5}', 400, ["action id"]),
-    ('{"seat": "zero", "action": 20}', 400, ["seat number"]),
+    ('{"seat": 0}', 400, ["'action' and 'step' are required"]),
+    ('{"seat": "MOVER", "action": "observe 1", "step": STEP}', 400, ["action id"]),
+    ('{"seat": "MOVER", "action": true, "step": STEP}', 400, ["action id"]),
+    ('{"seat": "MOVER", "action": 1.5, "step": STEP}', 400, ["action id"]),
+    ('{"seat": "zero", "action": 20, "step": STEP}', 400, ["seat number"]),
     ('{"seat": "MOVER", "action": 20, "step": "now"}', 400, ["number of actions"]),
-    ('{"seat": "MOVER", "action": 999}', 422, ["not legal", "observe 0"]),
-    ('{"seat": "MOVER", "action": 25}', 422, ["not legal"]),  # observe 5, with 2 seats
-    ('{"seat": "MOVER", "action": 0}', 422, ["not legal"]),  # a chance outcome
+    ('{"seat": "MOVER", "action": 20}', 400, ["'step' is required"]),
+    ('{"seat": "MOVER", "action": 999, "step": STEP}', 422, ["not legal", "observe 0"]),
+    ('{"seat": "MOVER", "action": 25, "step": STEP}', 422, ["not legal"]),  # observe 5, 2 seats
+    ('{"seat": "MOVER", "action": 0, "step": STEP}', 422, ["not legal"]),  # a chance outcome
     ('{"seat": "MOVER", "action": 20, "step": 3}', 409, ["moved on", "step 3"]),
-    ('{"seat": "OTHER", "action": 20}', 409, ["not seat", "is to move"]),
+    ('{"seat": "OTHER", "action": 20, "step": STEP}', 409, ["not seat", "is to move"]),
 ])
 def test_bad_moves_are_refused_and_change_nothing(client, table, body, status, fragments):
     game_id, tokens, mover, _ = table
     other = 1 - mover
-    body = body.replace('"MOVER"', str(mover)).replace('"OTHER"', str(other))
-    token = tokens[other] if f'"seat": {other}' in body else tokens[mover]
     before = stored_actions(client, game_id)
+    body = body.replace('"MOVER"', str(mover)).replace('"OTHER"', str(other)).replace(
+        "STEP", str(len(before)))
+    token = tokens[other] if f'"seat": {other}' in body else tokens[mover]
     answer = client.post(f"/api/games/{game_id}/actions", params={"token": token},
                          content=body, headers={"content-type": "application/json"})
     refused(answer, status, *fragments)
@@ -76,7 +70,7 @@ def test_a_move_after_the_end_is_refused(client, table):
 ])
 def test_bad_new_games_are_refused_and_nothing_is_stored(client, body, status, fragments):
     refused(client.post("/api/games", json=body), status, *fragments)
-    assert client.app.state.store.recent_games() == []
+    assert client.app.state.store.count_games() == 0
 
 
 def test_the_new_game_form_explains_a_bad_choice_on_the_page(client):
@@ -86,7 +80,7 @@ def test_the_new_game_form_explains_a_bad_choice_on_the_page(client):
     assert answer.status_code == 400
     assert "goal=&#x27;0&#x27; is not allowed" in answer.text or "goal='0'" in answer.text
     assert 'name="option.goal" type="number" min="1" max="200" value="0"' in answer.text
-    assert client.app.state.store.recent_games() == []
+    assert client.app.state.store.count_games() == 0
 
 
 @pytest.mark.parametrize(("path", "status", "fragment"), [
@@ -141,12 +135,13 @@ def test_bad_socket_messages_are_answered_and_the_socket_stays_open(client, tabl
             ("{nope", 400, "JSON object"),
             ("[]", 400, "JSON object"),
             ('{"type": "dance"}', 400, "unknown message type"),
-            ('{"type": "act", "action": "observe 1"}', 400, "action id"),
-            ('{"type": "act", "action": 999}', 422, "not legal"),
+            ('{"type": "act", "action": "observe 1", "step": STEP}', 400, "action id"),
+            ('{"type": "act", "action": 20}', 400, "'step' is required"),
+            ('{"type": "act", "action": 999, "step": STEP}', 422, "not legal"),
             ('{"type": "act", "action": 20, "step": 1}', 409, "moved on"),
             ('{"type": "rematch"}', 409, "not over"),
         ]:
-            socket.send_text(message)
+            socket.send_text(message.replace("STEP", str(len(before))))
             answer = socket.receive_json()
             assert (answer["type"], answer["status"]) == ("error", status), message
             assert fragment in answer["message"]

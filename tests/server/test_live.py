@@ -1,12 +1,11 @@
 """Live play over WebSocket: a move reaches every page at once, a page that reconnects
 catches up, bots move on the server, and a slow bot stalls no other game."""
 
-import threading
+import time
 
 from starlette.testclient import TestClient
 
-from quarkade.core.agent import Agent
-from quarkade.server import create_app, live
+from quarkade.server import create_app
 from tests.server.helpers import friend_game, play_moves, true_states
 
 
@@ -74,33 +73,28 @@ def test_bots_play_on_the_server_until_a_person_must_move(client):
     assert {1, 2} <= players  # both bots moved
 
 
-class GatedAgent(Agent):
-    """A bot that thinks until the test lets it move."""
-
-    spec = "random"
-    gate = threading.Event()
-    asked = threading.Event()
-
-    def act(self, turn, rng):
-        GatedAgent.asked.set()
-        assert GatedAgent.gate.wait(timeout=30), "the test never opened the gate"
-        return turn.legal_actions[0]
-
-
-def test_a_slow_bot_does_not_stall_other_games(db_url, monkeypatch):
-    monkeypatch.setattr(live, "make_agent", lambda spec, game: GatedAgent())
-    with TestClient(create_app(db_url)) as client:
+def test_a_slow_bot_does_not_stall_other_games(db_url, tmp_path, monkeypatch):
+    monkeypatch.setenv("QUARKADE_TEST_GATE", str(tmp_path))
+    with TestClient(create_app(db_url, agent_factory="tests.server.agents:gated")) as client:
         slow = client.post("/api/games", json={"game": "hadronize",
                                                "seats": ["bot:random", "bot:random"]}).json()
-        assert GatedAgent.asked.wait(timeout=30)
+        wait_for_file(tmp_path / "asked")
         # While that bot thinks, another game is played move after move.
         other = friend_game(client, "hadronize")
         play_moves(client, other["id"], other["seat_tokens"], 6, min)
         stuck = len(true_states(client, slow["id"])[-1].history())
         with client.websocket_connect(socket_url(slow["id"])) as page:
             assert page.receive_json()["step"] == stuck
-            GatedAgent.gate.set()
+            (tmp_path / "open").touch()
             receive_until(page, lambda m: m["step"] > stuck)
+
+
+def wait_for_file(path, timeout=60.0):
+    """The bot worker (another process) says it started by writing ``path``."""
+    deadline = time.monotonic() + timeout
+    while not path.exists():
+        assert time.monotonic() < deadline, f"{path.name} never appeared"
+        time.sleep(0.01)
 
 
 def test_a_rematch_keeps_the_table_and_every_seat_follows_it(client):

@@ -46,9 +46,30 @@ def test_a_busy_port_is_one_clear_line():
 
 
 def test_a_database_that_cannot_be_opened_is_one_clear_line(tmp_path):
-    for url, fragment in ((f"sqlite:///{tmp_path}/no/such/dir/q.db", "unable to open"),
-                          ("nonsense://x", "Can't load plugin"), ("not a url", "Could not parse")):
-        result = CliRunner().invoke(app, ["serve", "--port", "0", "--db", url])
+    for given, shown, fragment in (
+            (f"{tmp_path}/no/such/dir/q.db", f"sqlite:///{tmp_path}/no/such/dir/q.db",
+             "unable to open"),
+            ("nonsense://x", "nonsense://x", "Can't load plugin")):
+        result = CliRunner().invoke(app, ["serve", "--port", "0", "--db", given])
         assert result.exit_code == 2, result.output
-        assert result.stderr.startswith(f"error: cannot open the database {url}: ")
+        assert result.stderr.startswith(f"error: cannot open the database {shown}: ")
         assert fragment in result.stderr and "Traceback" not in result.output
+
+
+def test_db_takes_a_plain_path_and_never_prints_a_password(tmp_path):
+    """Defect 8: `--db game.db` is a SQLite file; a URL's password is never printed."""
+    result = CliRunner().invoke(app, ["migrate", "--db", str(tmp_path / "game.db")])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "game.db").is_file() and "-> 0002" in result.output
+    for url in ("postgresql+nosuchdriver://quark:hunter2@127.0.0.1/q",
+                "postgresql+psycopg://quark:hunter2@127.0.0.1:1/q"):
+        for command in (["serve", "--port", "0", "--db", url], ["migrate", "--db", url]):
+            result = CliRunner().invoke(app, command)
+            assert result.exit_code == 2, result.output
+            assert "hunter2" not in result.output, result.output
+            assert "quark:***@127.0.0.1" in result.output, result.output
+
+
+def test_workers_need_a_broker():
+    result = CliRunner().invoke(app, ["serve", "--port", "0", "--workers", "2"])
+    assert result.exit_code == 2 and "needs --broker" in result.stderr

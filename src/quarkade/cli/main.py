@@ -100,8 +100,8 @@ def play(
                                                 help="Number of seats.")] = None,
     seat: Annotated[list[str] | None, typer.Option(
         "--seat", "-s", help="SEAT=AGENT, e.g. 0=human, 1=greedy, 2=random (repeatable). "
-        "Without any, seat 0 is you and the rest are greedy bots; "
-        "seats not given are greedy bots.")] = None,
+        "Seats not given keep their defaults: seat 0 is you, the rest are greedy bots "
+        "(give seat 0 a bot, e.g. 0=random, for a game of bots only).")] = None,
     option: Annotated[list[str] | None, typer.Option(
         "--option", "-o", help="A game option NAME=VALUE (repeatable).")] = None,
     seed: Annotated[int | None, typer.Option(help="Seed for a reproducible game.")] = None,
@@ -114,11 +114,11 @@ def play(
             options["players"] = players
         loaded = load_game(game, **options)
         n = loaded.num_players
-        specs = _parse_seats(seat or [], n)
-        if not specs:
-            specs = {0: "human"}
+        given = _parse_seats(seat or [], n)
         default_bot = "greedy" if "greedy" in available_agents(game) else "random"
-        specs = {s: specs.get(s, default_bot) for s in range(n)}
+        # Seats not given keep their defaults (seat 0 a person), so `--seat 1=hard` is you
+        # against hard, not two bots.
+        specs = {s: given.get(s, "human" if s == 0 else default_bot) for s in range(n)}
         names = [("you" if specs[s] == "human" and list(specs.values()).count("human") == 1
                   else f"seat {s} ({specs[s]})") for s in range(n)]
         seat_agents: list[Agent] = [
@@ -241,18 +241,30 @@ def serve(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port to listen on (0: any free port).")] = 8000,
     db: Annotated[str, typer.Option(
-        help="Database URL: a SQLite file (the default, in this directory) or PostgreSQL, "
-        "e.g. postgresql+psycopg://user:password@host/quarkade.")] = "sqlite:///quarkade.db",
+        envvar="QUARKADE_DB",
+        help="Where games are kept: a SQLite file path (the default, in this directory) or a "
+        "database URL, e.g. postgresql+psycopg://user:password@host/quarkade.")] = "quarkade.db",
+    workers: Annotated[int, typer.Option(
+        help="Server processes sharing the port (more than one needs --broker).")] = 1,
+    broker: Annotated[str, typer.Option(
+        envvar="QUARKADE_BROKER",
+        help="The message broker that tells server processes about each other's moves, "
+        "e.g. redis://127.0.0.1:6379/0 (none: one process).")] = "",
     bot_delay: Annotated[float, typer.Option(
         help="Seconds a bot waits before moving, so people can follow.")] = 0.6,
+    rate_limits: Annotated[bool, typer.Option(
+        help="Limit how fast one client address may make games and moves (turn off only "
+        "for benchmarks or a trusted network).")] = True,
 ) -> None:
     """Start the web app: play every game in a browser, against bots or friends."""
     try:
         from sqlalchemy.exc import SQLAlchemyError
 
         from quarkade.server import create_app
-        from quarkade.server.run import bind, url_of
+        from quarkade.server.broker import make_broker
+        from quarkade.server.run import bind, serve_workers, url_of
         from quarkade.server.run import serve as run_server
+        from quarkade.server.storage import Store, database_url, shown_url
     except ModuleNotFoundError as missing:
         errors.print(f"error: the web app needs the web extra ({missing.name} is missing): "
                      "pip install 'quarkade[web]'", markup=False, soft_wrap=True)
@@ -260,11 +272,33 @@ def serve(
     if not 0 <= port <= 65535:
         errors.print(f"error: --port {port}: a port is 0-65535", markup=False)
         raise typer.Exit(2)
+    if not 1 <= workers <= 64:
+        errors.print(f"error: --workers {workers}: from 1 to 64 processes", markup=False)
+        raise typer.Exit(2)
+    if workers > 1 and not broker:
+        errors.print("error: --workers above 1 needs --broker (e.g. redis://127.0.0.1:6379/0), "
+                     "so each process hears of the others' moves", markup=False, soft_wrap=True)
+        raise typer.Exit(2)
+    url = database_url(db)
+    shown = shown_url(url)
     try:
-        web_app = create_app(db, bot_delay=bot_delay)
+        make_broker(broker)
+    except ValueError as problem:
+        errors.print(f"error: --broker: {problem}", markup=False, soft_wrap=True)
+        raise typer.Exit(2) from None
+    try:
+        if workers > 1:
+            Store(url).close()  # migrate once, before the workers start
+            web_app = None
+        else:
+            web_app = create_app(url, bot_delay=bot_delay, broker=broker or None,
+                                 rate_limits=rate_limits)
     except (SQLAlchemyError, ImportError) as problem:
         reason = " ".join(str(problem).split())
-        errors.print(f"error: cannot open the database {db}: {reason}", markup=False,
+        password = _password(url)
+        if password:
+            reason = reason.replace(password, "***")
+        errors.print(f"error: cannot open the database {shown}: {reason}", markup=False,
                      soft_wrap=True)
         raise typer.Exit(2) from None
     try:
@@ -273,9 +307,54 @@ def serve(
         errors.print(f"error: cannot listen on {host}:{port}: {problem.strerror or problem}",
                      markup=False, soft_wrap=True)
         raise typer.Exit(2) from None
-    console.print(f"Quarkade is running: open {url_of(sock)} in a browser "
+    processes = f" with {workers} processes" if workers > 1 else ""
+    console.print(f"Quarkade is running{processes}: open {url_of(sock)} in a browser "
                   "(Ctrl+C stops it)", markup=False, soft_wrap=True)
-    run_server(sock, web_app)
+    if web_app is None:
+        serve_workers(sock, workers, {"db": url, "bot_delay": bot_delay,
+                                      "broker": broker or None, "rate_limits": rate_limits})
+    else:
+        run_server(sock, web_app)
+
+
+def _password(url: str) -> str | None:
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    try:
+        return make_url(url).password
+    except ArgumentError:
+        return None
+
+
+@app.command()
+def migrate(
+    db: Annotated[str, typer.Option(envvar="QUARKADE_DB",
+                                    help="The database: a SQLite file path or a URL.")
+                  ] = "quarkade.db",
+) -> None:
+    """Bring the web app's database to this version's schema (serve also does it on start)."""
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from quarkade.server.storage import Store, database_url, shown_url
+    from quarkade.server.storage import migrate as migrations
+
+    url = database_url(db)
+    try:
+        store = Store(url, upgrade=False)
+        before = migrations.current(store.engine)
+        migrations.upgrade(store.engine)
+        after = migrations.current(store.engine)
+        store.close()
+    except (SQLAlchemyError, ImportError) as problem:
+        password = _password(url)
+        reason = " ".join(str(problem).split())
+        errors.print(f"error: cannot migrate {shown_url(url)}: "
+                     f"{reason.replace(password, '***') if password else reason}",
+                     markup=False, soft_wrap=True)
+        raise typer.Exit(2) from None
+    console.print(f"{shown_url(url)}: schema {before or 'none'} -> {after}", markup=False,
+                  soft_wrap=True)
 
 
 # Simulation and analysis at scale (quarkade.sim), in their own module.

@@ -1,40 +1,47 @@
-"""Live games: the authoritative state of each game, its watchers, and the bots that play it.
+"""A game in play: the one road every move takes.
 
-A ``LiveGame`` is rebuilt from storage by replaying its action ids, then kept in memory.
-Every change goes through ``_commit``: the move and the chance outcomes that follow it
-(drawn from ``random.SystemRandom`` and stored as actions) are applied to a copy, stored,
-and only then made current, so a refused or failed move changes nothing. After each change
-every watcher (a WebSocket of one seat or a spectator) is sent what its seat may see.
+socket or API -> ``LiveGame.act`` -> the game's ``apply_action`` (on a copy, with the
+chance outcomes that follow, drawn from ``random.SystemRandom``) -> storage (the
+``(game_id, step)`` key: of two processes moving at one step, one wins and the other
+reloads and answers 409) -> the broker (other processes reload) -> every page of this
+process (each sent only what its seat may see). Only after the store succeeds is the copy
+made current, so a refused move, a lost race or a database that is down changes nothing.
 
-Bots act in a thread pool, so a slow bot never stalls the other games, and each game has
-one lock, so a person and a bot never move at once.
+Bots move in ``run_bots``: the bot's turn is claimed in the database (so one process
+moves it), the move is computed by ``bots.BotPool`` under a hard deadline, and a bot that
+fails or runs out of time is replaced for that move by the first legal action (logged).
+A store that fails is retried with growing pauses, so bots resume when the database is
+back.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
-import random
 from collections.abc import Awaitable, Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from quarkade.agents import make_agent
-from quarkade.core.agent import Agent, Turn, turn_for
-from quarkade.core.errors import IllegalActionError, QuarkadeError
+from quarkade.core.errors import IllegalActionError
 from quarkade.core.protocol import SPECTATOR, State
 from quarkade.core.records import GameRecord, RecordedAction, Seat
 from quarkade.core.registry import game_class, load_game
 from quarkade.core.rng import sample_chance
 from quarkade.core.words import action_label, log_line
 from quarkade.server import seats as seating
+from quarkade.server.bots import BotFailed, BotJob
 from quarkade.server.errors import ApiError
-from quarkade.server.storage import Store, StoredGame, StoredSeat
+from quarkade.server.inputs import whole_number
+from quarkade.server.storage import StepTaken, StoredGame, StoredSeat, Unavailable
+
+if TYPE_CHECKING:
+    from quarkade.server.hub import Hub
 
 log = logging.getLogger("quarkade.server")
 
 Send = Callable[[dict[str, Any]], Awaitable[None]]
+UNAVAILABLE = "the database is not answering; nothing was played: try again in a moment"
 
 
 @dataclass(eq=False)
@@ -71,21 +78,28 @@ class LiveGame:
         self.options = dict(self.game.options)
         self.host_token = stored.host_token
         self.created = stored.created
+        self.visibility = stored.visibility
         self.seats: list[StoredSeat] = list(stored.seats)
         self.names = [s.name for s in self.seats]
-        self.agents: dict[int, Agent] = {
-            s.seat: make_agent(s.agent, self.name) for s in self.seats if s.agent}
+        self.bots: dict[int, str] = {s.seat: s.agent for s in self.seats if s.agent}
         self.rematch = stored.rematch
         self.viewpoints = [*range(self.game.num_players), SPECTATOR]
         self.state: State = self.game.new_initial_state()
         self.moves: list[tuple[int, int]] = []  # (player, action) in the order played
         self.logs: dict[int, list[LogEntry]] = {v: [] for v in self.viewpoints}
-        for action in stored.actions:
-            self._play(self.state, action, self.logs)
-            self.moves.append((self.logs[SPECTATOR][-1].player, action))
+        self._replay(stored.actions)
         self.lock = asyncio.Lock()
         self.watchers: set[Watcher] = set()
         self.bot_task: asyncio.Task[None] | None = None
+        self.recheck: asyncio.TimerHandle | None = None
+        self.refreshing: asyncio.Task[None] | None = None  # reloading another's change
+        self.refresh_again = False
+        self.used = 0.0  # when a request last touched it (the hub's clock)
+
+    def _replay(self, actions: list[int]) -> None:
+        for action in actions:
+            self._play(self.state, action, self.logs)
+            self.moves.append((self.logs[SPECTATOR][-1].player, action))
 
     # -- who may do what ---------------------------------------------------------------
 
@@ -96,44 +110,62 @@ class LiveGame:
     def step(self) -> int:
         return len(self.moves)
 
+    def busy(self) -> bool:
+        """Something depends on it staying in memory: a page, a bot, a move under way."""
+        return bool(self.watchers) or self.lock.locked() or self.recheck is not None or (
+            self.bot_task is not None and not self.bot_task.done())
+
     # -- moves ---------------------------------------------------------------------------
 
     async def act(self, holder: seating.Holder, seat: Any, action: Any, step: Any) -> None:
-        """A person's move for ``seat``; raises ``ApiError`` (nothing changed) if refused."""
-        if isinstance(seat, bool) or not isinstance(seat, int):
-            raise ApiError(400, f"seat should be a seat number, not {seat!r}")
-        if isinstance(action, bool) or not isinstance(action, int):
-            raise ApiError(400, f"action should be an action id (a whole number) from the "
-                           f"legal actions, not {action!r}")
-        if step is not None and (isinstance(step, bool) or not isinstance(step, int)):
-            raise ApiError(400, f"step should be the number of actions played, not {step!r}")
+        """A person's move for ``seat`` seen at ``step``; ``ApiError`` (nothing changed)
+        if refused."""
+        seat = whole_number(seat, "seat", "a seat number")
+        action = whole_number(action, "action", "an action id (a whole number) from the "
+                              "legal actions")
+        if step is None:
+            raise ApiError(400, "'step' is required: the step your page shows (the number "
+                           "of actions played), so a move is never made on a stale table")
+        step = whole_number(step, "step", "the number of actions played")
         if seat not in holder.seats:
             raise ApiError(403, f"this device holds no token for seat {seat}")
         async with self.lock:
             to_move = self.state.current_player()
+            if step != self.step:
+                raise ApiError(409, f"the game moved on: you saw step {step}, it is at step "
+                               f"{self.step}; look again and choose")
             if self.state.is_terminal():
                 raise ApiError(409, "the game is over; nothing more can be played")
             if to_move != seat:
                 raise ApiError(409, f"it is not seat {seat}'s turn; {self._who(to_move)} "
                                "is to move")
-            if step is not None and step != self.step:
-                raise ApiError(409, f"the game moved on: you saw step {step}, it is at step "
-                               f"{self.step}; look again and choose")
             try:
-                self._commit(action)
+                await self._commit(action)
             except IllegalActionError as problem:
                 raise ApiError(422, str(problem)) from None
+            except StepTaken:
+                lost = True  # another process moved first; this one caught up
+            except Unavailable:
+                raise ApiError(503, UNAVAILABLE) from None
+            else:
+                lost = False
         await self.changed()
+        if lost:
+            raise ApiError(409, f"the game moved on: another move was made at step {step}; "
+                           "look again and choose")
 
     async def start(self) -> None:
         """Resolve pending chance and let bots move (after creation or a restart)."""
         async with self.lock:
             if self.state.is_chance_node():
-                self._commit(None)
+                with contextlib.suppress(StepTaken):  # another process dealt it; caught up
+                    await self._commit(None)
         await self.changed()
 
-    def _commit(self, action: int | None) -> None:
-        """Apply ``action`` then every chance outcome after it, store them, make them current."""
+    async def _commit(self, action: int | None) -> None:
+        """Apply ``action`` then every chance outcome after it, store them, make them
+        current, tell other processes. Call with the lock held. ``StepTaken`` when another
+        process stored this step first (this game then catches up)."""
         state = self.state.clone()
         logs: dict[int, list[LogEntry]] = {v: [] for v in self.viewpoints}
         moves: list[tuple[int, int]] = []
@@ -150,11 +182,37 @@ class LiveGame:
         if not moves:
             return
         returns = state.returns() if state.is_terminal() else None
-        self.hub.store.add_actions(self.id, self.step, moves, returns)
+        store = self.hub.store
+        try:
+            await store.run(store.add_actions, self.id, self.step, moves, returns)
+        except StepTaken:
+            await self._catch_up()
+            raise
         self.state = state
         self.moves.extend(moves)
         for viewpoint in self.viewpoints:
             self.logs[viewpoint].extend(logs[viewpoint])
+        await self.hub.announce(self)
+
+    async def refresh(self) -> None:
+        """Load what another process changed (moves, joins, a rematch) and show it."""
+        async with self.lock:
+            changed = await self._catch_up()
+        if changed:
+            await self.changed()
+
+    async def _catch_up(self) -> bool:
+        actions, seats, rematch = await self.hub.store.run(
+            self.hub.store.changes_since, self.id, self.step)
+        changed = bool(actions) or seats != self.seats or rematch != self.rematch
+        try:
+            self._replay(actions)
+        except IllegalActionError:  # cannot happen with one history; never half-apply
+            log.error("game %s: stored actions do not replay; reloading later", self.id)
+            self.hub.forget(self.id)
+        self.seats = seats
+        self.rematch = rematch
+        return changed
 
     def _play(self, state: State, action: int, logs: dict[int, list[LogEntry]]) -> None:
         """Apply one action to ``state``, adding what each viewpoint reads of it to ``logs``."""
@@ -175,46 +233,107 @@ class LiveGame:
 
     # -- bots ----------------------------------------------------------------------------
 
-    def _bot_to_move(self) -> bool:
-        return self.state.current_player() in self.agents
-
-    def _schedule_bots(self) -> None:
-        if self._bot_to_move() and (self.bot_task is None or self.bot_task.done()):
-            self.bot_task = asyncio.get_running_loop().create_task(self._run_bots())
+    def schedule_bots(self) -> None:
+        if self.hub.games.get(self.id) is not self:
+            return  # left memory (or never entered it): the copy loaded next moves bots
+        if self.state.current_player() in self.bots and (
+                self.bot_task is None or self.bot_task.done()) and not self.hub.closing:
+            self.bot_task = asyncio.get_running_loop().create_task(self.run_bots())
             self.hub.tasks.add(self.bot_task)
-            self.bot_task.add_done_callback(self.hub.tasks.discard)
+            self.bot_task.add_done_callback(self._bot_task_done)
 
-    async def _run_bots(self) -> None:
-        loop = asyncio.get_running_loop()
-        while True:
+    def _bot_task_done(self, task: asyncio.Task[None]) -> None:
+        self.hub.tasks.discard(task)
+        if task.cancelled():
+            return
+        problem = task.exception()
+        if problem is not None:  # never silent: log it and look again shortly
+            log.error("game %s: the bot loop stopped (%s: %s); retrying", self.id,
+                      type(problem).__name__, problem)
+            self._recheck_in(1.0)
+
+    def _recheck_in(self, seconds: float) -> None:
+        if self.recheck is not None:
+            self.recheck.cancel()
+
+        def look_again() -> None:
+            self.recheck = None
+            self.schedule_bots()
+
+        self.recheck = asyncio.get_running_loop().call_later(seconds, look_again)
+
+    async def run_bots(self) -> None:
+        """Move for bots while a bot is to move; returns when a person (or nobody) is."""
+        hub = self.hub
+        pause = 0.05
+        while not hub.closing:
             async with self.lock:
                 seat = self.state.current_player()
-                agent = self.agents.get(seat)
-                if agent is None:
+                spec = self.bots.get(seat)
+                if spec is None:
                     return
-                turn = turn_for(self.state)
                 step = self.step
-            if self.hub.bot_delay:
-                await asyncio.sleep(self.hub.bot_delay)
-            action = await loop.run_in_executor(self.hub.pool, _bot_choice, agent, turn)
-            async with self.lock:
-                if self.step != step:  # someone else moved meanwhile; look again
+                history = self.state.history()
+            if hub.bot_delay:
+                await asyncio.sleep(hub.bot_delay)  # so people can follow the bots
+                if self.step != step:
                     continue
-                self._commit(action)
+            try:
+                claimed = await hub.store.run(hub.store.claim_bot_turn, self.id, step,
+                                              hub.process, hub.clock.time(), hub.bot_lease)
+            except Unavailable:
+                await asyncio.sleep(pause)
+                pause = min(pause * 2, 2.0)
+                continue
+            if not claimed:
+                # Another process moves it; if that process dies, its claim runs out.
+                self._recheck_in(hub.bot_lease + 0.2)
+                return
+            job = BotJob(f"{self.id}/{seat}", self.name, self.options, history, spec)
+            try:
+                action = await hub.bot_pool.choose(job)
+                fallback = None
+            except BotFailed as problem:
+                action = None
+                fallback = str(problem)
+            while not hub.closing:
+                async with self.lock:
+                    if self.step != step:
+                        break  # someone else moved meanwhile; look again
+                    if action is None or action not in self.state.legal_actions():
+                        action = self.state.legal_actions()[0]
+                        log.error("game %s: bot %s at seat %d failed at step %d (%s); "
+                                  "played the fallback move %r", self.id, spec, seat, step,
+                                  fallback or "no legal move", self.state.action_to_string(
+                                      action))
+                    try:
+                        await self._commit(action)
+                    except StepTaken:
+                        break
+                    except Unavailable:
+                        pass
+                    else:
+                        pause = 0.05
+                        break
+                log.warning("game %s: the bot's move could not be stored; retrying",
+                            self.id)
+                await asyncio.sleep(pause)
+                pause = min(pause * 2, 2.0)
             await self.broadcast()
 
     # -- what each viewpoint sees ----------------------------------------------------------
 
     async def changed(self) -> None:
         await self.broadcast()
-        self._schedule_bots()
+        self.schedule_bots()
 
     async def broadcast(self) -> None:
         cache: dict[tuple[int, seating.Holder], dict[str, Any]] = {}
         for watcher in list(self.watchers):
             key = (watcher.viewpoint, watcher.holder)
             if key not in cache:
-                cache[key] = {"type": "state", **self.payload(watcher.viewpoint, watcher.holder)}
+                cache[key] = {"type": "state", "server": self.hub.process,
+                              **self.payload(watcher.viewpoint, watcher.holder)}
             try:
                 await watcher.send(cache[key])
             except Exception:  # a page that went away; it catches up when it reconnects
@@ -252,11 +371,14 @@ class LiveGame:
             "legal": legal,
             "log": [entry.public() for entry in self.logs[viewpoint]],
             "rematch": self.rematch,
+            "visibility": self.visibility,
         }
         if holder.host:
-            data["invites"] = [{"seat": s.seat, "joined": s.joined,
-                                "url": f"/games/{self.id}/join/{s.token}"}
-                               for s in self.seats if s.kind == seating.FRIEND]
+            # The host sees whether each friend joined; the link only while it is unspent.
+            data["invites"] = [
+                {"seat": s.seat, "joined": s.joined,
+                 **({"url": f"/games/{self.id}/join/{s.invite}"} if s.invite else {})}
+                for s in self.seats if s.kind == seating.FRIEND]
         return data
 
     def _label(self, view: dict[str, Any], notation: str) -> str:
@@ -300,103 +422,6 @@ class LiveGame:
                 "returns": state.returns() if over else None}
 
 
-class Hub:
-    """All live games of one server: loaded lazily from storage, shared by every request."""
-
-    def __init__(self, store: Store, bot_delay: float = 0.0, bot_threads: int = 2) -> None:
-        self.store = store
-        self.bot_delay = bot_delay
-        self.pool = ThreadPoolExecutor(max_workers=bot_threads, thread_name_prefix="quarkade-bot")
-        self.chance_rng = random.SystemRandom()
-        self.games: dict[str, LiveGame] = {}
-        self.tasks: set[asyncio.Task[None]] = set()
-
-    async def get(self, game_id: str) -> LiveGame:
-        live = self.games.get(game_id)
-        if live is None:
-            stored = self.store.load_game(game_id) if _plausible_id(game_id) else None
-            if stored is None:
-                raise ApiError(404, f"no game {game_id!r} here; start one from the home page")
-            try:
-                loaded = LiveGame(self, stored)
-            except QuarkadeError as problem:  # its game or a bot is gone, or a move is not
-                raise ApiError(409, f"game {game_id} can no longer be played here: "
-                               f"{problem}") from None
-            live = self.games.setdefault(game_id, loaded)
-            await live.start()
-        return live
-
-    async def create(self, game: str, options: dict[str, Any],
-                     seat_specs: list[str]) -> tuple[LiveGame, str]:
-        """A new game from a game name, its options and a choice per seat; returns it and
-        its host token."""
-        try:
-            loaded = load_game(game, **options)
-        except QuarkadeError as problem:
-            raise ApiError(400, str(problem)) from None
-        seats = seating.parse_seats(game, seat_specs, loaded.num_players)
-        host_token = seating.new_token()
-        return await self._create(game, dict(loaded.options), seats, host_token), host_token
-
-    async def _create(self, game: str, options: dict[str, Any], seats: list[StoredSeat],
-                      host_token: str) -> LiveGame:
-        game_id = seating.new_game_id()
-        self.store.create_game(game_id, game, options, host_token, seats)
-        return await self.get(game_id)
-
-    async def join(self, game_id: str, token: str) -> tuple[LiveGame, int]:
-        """The seat an invite token opens; marks it joined."""
-        live = await self.get(game_id)
-        for index, seat in enumerate(live.seats):
-            if seat.token is not None and seat.token == token:
-                if not seat.joined:
-                    self.store.mark_joined(game_id, seat.seat)
-                    live.seats[index] = StoredSeat(seat.seat, seat.kind, seat.agent, seat.name,
-                                                   seat.token, True)
-                    await live.broadcast()
-                return live, seat.seat
-        raise ApiError(403, "this invite link is not valid for this game; ask for a new one")
-
-    async def rematch(self, live: LiveGame, holder: seating.Holder) -> LiveGame:
-        """The same table again (same seats, same tokens); made once, then shared."""
-        if not holder.seats and not holder.host:
-            raise ApiError(403, "only someone at the table can ask for a rematch")
-        if not live.state.is_terminal():
-            raise ApiError(409, "the game is not over yet")
-        async with live.lock:
-            if live.rematch is None:
-                # Same seats, same tokens and host token: every device keeps its place.
-                new = await self._create(live.name, live.options, live.seats, live.host_token)
-                if self.store.set_rematch(live.id, new.id):
-                    live.rematch = new.id
-        await live.broadcast()
-        assert live.rematch is not None
-        return await self.get(live.rematch)
-
-    async def close(self) -> None:
-        for task in list(self.tasks):
-            task.cancel()
-        if self.tasks:
-            await asyncio.gather(*self.tasks, return_exceptions=True)
-        self.pool.shutdown(wait=False, cancel_futures=True)
-
-
-def _bot_choice(agent: Agent, turn: Turn) -> int:
-    """The bot's move; a bot that fails or answers nonsense is replaced by a random move, so
-    a game never hangs on it."""
-    rng = random.Random(random.SystemRandom().getrandbits(64))
-    try:
-        action = agent.act(turn, rng)
-    except Exception:
-        log.exception("agent %s failed; playing a random move instead", agent.spec)
-        return rng.choice(turn.legal_actions)
-    if action not in turn.legal_actions:
-        log.error("agent %s chose %r, not legal; playing a random move instead",
-                  agent.spec, action)
-        return rng.choice(turn.legal_actions)
-    return action
-
-
 def _outcome(state: State) -> dict[str, Any] | None:
     outcome = state.outcome()
     return None if outcome is None else outcome.as_json()
@@ -406,9 +431,4 @@ def _without_player(view: dict[str, Any]) -> dict[str, Any]:
     return {key: value for key, value in view.items() if key != "player"}
 
 
-def _plausible_id(game_id: str) -> bool:
-    return 0 < len(game_id) <= 32 and game_id.isascii() and game_id.replace("-", "").replace(
-        "_", "").isalnum()
-
-
-__all__ = ["Hub", "LiveGame", "Watcher"]
+__all__ = ["LiveGame", "Watcher"]

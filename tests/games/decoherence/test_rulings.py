@@ -269,7 +269,9 @@ def test_random_decks_are_drawn_by_chance_per_kind():  # D-20
 
 
 def test_opening_hands_draw_one_of_each_kind_then_two():  # D-23
-    state = load_game("decoherence", deck0="surge").new_initial_state()
+    three_verbs = ("tapped 2, verved 4, riffed 4 | up 4, down 2, through 2, out 2 | "
+                   "kiki 4, bouba 4, lulu 2")
+    state = load_game("decoherence", deck0=three_verbs).new_initial_state()
     play(state, "first seat 0")
     kinds = []
     for _ in range(5):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 import re
+import time
 from pathlib import Path
 
 from playwright.sync_api import Browser, Page, expect
@@ -179,7 +180,7 @@ def _telling(state: State) -> bool:
 
 def stored_game(db: str, actions: list[int]) -> tuple[str, str]:
     """A game stored as the server stores games, with ``actions`` played: seat 0 a person
-    (returns the game id and seat 0's token, for its invite link), seat 1 the greedy bot."""
+    (returns the game id and seat 0's invite code), seat 1 the greedy bot."""
     game = load_game("decoherence")
     state = game.new_initial_state()
     moves = []
@@ -190,7 +191,8 @@ def stored_game(db: str, actions: list[int]) -> tuple[str, str]:
     store = Store(db)
     try:
         store.create_game(game_id, "decoherence", game.options, new_token(), [
-            StoredSeat(0, "friend", None, "seat 0", token, True),
+            StoredSeat(0, "friend", None, "seat 0", new_token(), False, token,
+                       time.time() + 24 * 3600),
             StoredSeat(1, "bot", "greedy", "seat 1 (greedy)", None, True)])
         store.add_actions(game_id, 0, moves, None)
     finally:

@@ -4,6 +4,7 @@ on the engine and stored as the server stores games, so a page opens exactly the
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from quarkade import load_game
@@ -37,12 +38,13 @@ def store_position(db: str, game: str, moves: tuple[str, ...] | list[str],
 def store_actions(db: str, game: str, options: dict[str, Any], played: list[tuple[int, int]],
                   state: State, bots: dict[int, str] | None = None,
                   ) -> tuple[str, dict[int, str], State]:
-    """Store ``(player, action)`` pairs already played to reach ``state``."""
+    """Store ``(player, action)`` pairs already played to reach ``state``; each friend
+    seat's invite code is returned as its token."""
     game_id = new_game_id()
     bots = bots or {}
     tokens = {seat: new_token() for seat in range(state.game.num_players) if seat not in bots}
-    seats = [StoredSeat(seat, "friend", None, f"seat {seat}", token, False)
-             for seat, token in tokens.items()]
+    seats = [StoredSeat(seat, "friend", None, f"seat {seat}", new_token(), False, invite,
+                        time.time() + 24 * 3600) for seat, invite in tokens.items()]
     seats += [StoredSeat(seat, "bot", agent, f"seat {seat} ({agent})", None, True)
               for seat, agent in bots.items()]
     store = Store(db)

@@ -9,8 +9,8 @@ import re
 from playwright.sync_api import Page, expect
 
 from quarkade.core.protocol import State
-from tests.server.browser.conftest import PHONE
 from tests.games.dead_cat.playing import random_game
+from tests.server.browser.conftest import PHONE
 from tests.server.browser.helpers import (
     MY_TURN_OR_OVER,
     STEP_CHANGED,

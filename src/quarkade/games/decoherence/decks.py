@@ -36,17 +36,21 @@ MAX_COPIES = 4
 RANDOM = "random"
 
 PRESETS: dict[str, str] = {
+    # Four styles of about equal strength: in greedy self-play none wins more than 55%
+    # against the others (docs/ANALYSIS.md, "Decoherence presets"). Each boo'd in a deck is
+    # worth about 5 points of win rate and each verved costs about as much, so every
+    # preset holds some of both.
     # An even spread of every word: a fair default for both seats.
     "balanced": "tapped 2, verved 2, boo'd 2, twigged 2, riffed 2 | "
                 "up 3, down 3, through 2, out 2 | kiki 3, bouba 4, lulu 3",
     # Verve swings: gain big, drain the opponent, riff to grow or cancel.
-    "surge": "tapped 2, verved 4, riffed 4 | up 4, down 2, through 2, out 2 | "
+    "surge": "tapped 1, verved 3, boo'd 2, riffed 4 | up 4, down 2, through 2, out 2 | "
              "kiki 4, bouba 4, lulu 2",
     # Measure and remove the opponent's cover until they are classical.
-    "observer": "tapped 3, boo'd 4, riffed 3 | up 2, down 2, through 3, out 3 | "
+    "observer": "tapped 2, verved 3, boo'd 3, riffed 2 | up 2, down 2, through 3, out 3 | "
                 "kiki 4, bouba 3, lulu 3",
     # Links everywhere, lulus to fuel verved through.
-    "weaver": "verved 3, twigged 4, riffed 3 | up 3, down 2, through 4, out 1 | "
+    "weaver": "verved 2, boo'd 1, twigged 4, riffed 3 | up 3, down 2, through 4, out 1 | "
               "kiki 2, bouba 4, lulu 4",
 }
 

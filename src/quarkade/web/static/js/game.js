@@ -37,6 +37,7 @@ function connect() {
 function receive(message) {
   if (message.type === "state") {
     if (table && message.step < table.step && message.id === table.id) return;
+    root.dataset.server = message.server || "";  // which server process this page talks to
     table = message;
     pending = false;
     problem("");
@@ -155,8 +156,30 @@ function drawSeats() {
       link && !invite.joined ? h("span", { class: "invite" },
         h("input", { readonly: true, value: link, "aria-label": `Invite link for seat ${entry.seat}` }),
         h("button", { type: "button", dataset: { key: `copy-${entry.seat}` },
-          onclick: (event) => copy(link, event.currentTarget) }, "copy")) : null);
+          onclick: (event) => copy(link, event.currentTarget) }, "copy")) : null,
+      invite && invite.joined ? h("span", { class: "tag" }, "joined") : null,
+      table.held.includes(entry.seat) && table.seats.length > 1 && entry.kind === "friend"
+        ? h("button", { type: "button", dataset: { key: `link-${entry.seat}` },
+          title: "A one-time link that opens this seat on another device of yours",
+          onclick: (event) => linkDevice(entry.seat, event.currentTarget) }, "use on another device")
+        : null);
   }));
+}
+
+// The seat's holder asks for a one-time link for another device of theirs (ten minutes).
+async function linkDevice(seatNumber, button) {
+  try {
+    const response = await fetch(`/api/games/${gameId}/seats/${seatNumber}/link`, {
+      method: "POST", headers: { accept: "application/json" } });
+    const body = await response.json();
+    if (!response.ok) throw new Error(body.error || `${response.status}`);
+    const link = new URL(body.url, location.href).href;
+    button.replaceWith(h("span", { class: "invite" },
+      h("input", { readonly: true, value: link, "aria-label": `Link for another device, seat ${seatNumber}` }),
+      h("button", { type: "button", onclick: (event) => copy(link, event.currentTarget) }, "copy")));
+  } catch (error) {
+    problem(`Could not make a device link: ${error.message}`);
+  }
 }
 
 function drawLog() {

@@ -1,0 +1,314 @@
+"""Load on the web server: many live two-seat games, moves at a fixed rate, and memory
+after thousands of finished games, for 1 and 2 server processes on SQLite and PostgreSQL.
+
+Run with ``make bench`` (or ``python bench/bench_server.py [--games 500] [--seconds 20]
+[--rate 100] [--finished 10000]``). For each configuration it starts ``quarkade serve``
+(on a private PostgreSQL and redis-server, as the tests do), and this process (a separate
+one, on loopback only) opens two sockets per game plus spectators, sends moves at a fixed
+aggregate rate round the games, and times each move from its send to the moment every
+other page of its game (the other seat and its spectators) has the new state. Then it
+opens ``--finished`` finished games, stored beforehand, and reads each server process's
+resident memory every 2,000. Everything is bounded: the move phase by ``--seconds``, a
+missing update by 5 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import signal
+import statistics
+import sys
+import time
+import urllib.request
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import websockets
+from rich.console import Console
+from rich.table import Table
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from tests.server.processes import Server, new_friend_game
+from tests.server.services import Postgres, Redis
+
+from quarkade import load_game
+from quarkade.server.seats import new_game_id, new_token
+from quarkade.server.storage import Store, StoredSeat
+
+MISSED_AFTER = 5.0
+GOAL = "postgresql, 2 processes"
+
+
+def rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def server_pids(main: int, workers: int) -> list[int]:
+    """The processes serving requests: the main one, or its uvicorn workers."""
+    if workers == 1:
+        return [main]
+    children = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == main and "python" in Path(stat.parent / "comm").read_text():
+            children.append(int(stat.parent.name))
+    return sorted(children)
+
+
+def store_finished_games(db: str, count: int) -> list[str]:
+    """``count`` finished Hadronize games (random play), stored as the server stores them."""
+    store = Store(db)
+    rng = random.Random(1)
+    game = load_game("hadronize", goal=1)
+    ids = []
+    for _ in range(count):
+        state = game.new_initial_state()
+        played = []
+        while not state.is_terminal():
+            action = rng.choice(state.legal_actions())
+            played.append((state.current_player(), action))
+            state.apply_action(action)
+        game_id = new_game_id()
+        store.create_game(game_id, "hadronize", dict(game.options), new_token(), [
+            StoredSeat(seat, "friend", None, f"seat {seat}", new_token(), True)
+            for seat in range(2)])
+        store.add_actions(game_id, 0, played, state.returns())
+        ids.append(game_id)
+    store.close()
+    return ids
+
+
+class Load:
+    """The live phase: sockets, a move schedule, and what each move's update took."""
+
+    def __init__(self, url: str, games: list[tuple[str, dict[int, str]]], spectators: int):
+        self.ws = url.replace("http", "ws", 1)
+        self.games = games
+        self.spectators = spectators
+        self.latest: dict[str, dict] = {}  # game -> newest state seen by its seat to move
+        self.sockets: dict[str, list] = {}
+        self.seat_sockets: dict[tuple[str, int], object] = {}
+        self.pending: dict[str, tuple[int, float, set[int]]] = {}
+        self.latencies: list[float] = []
+        self.refused = 0
+        self.reasons: Counter[str] = Counter()
+        self.missed = 0
+
+    async def open(self) -> None:
+        limit = asyncio.Semaphore(50)
+
+        async def connect(game_id, query, key):
+            async with limit:
+                socket = await websockets.connect(f"{self.ws}/ws/games/{game_id}{query}",
+                                                  max_size=2**22, open_timeout=60)
+            self.sockets.setdefault(game_id, []).append(socket)
+            asyncio.get_running_loop().create_task(self.read(game_id, socket, key))
+            return socket
+
+        jobs = []
+        for index, (game_id, tokens) in enumerate(self.games):
+            for seat, token in tokens.items():
+                jobs.append((game_id, f"?seat={seat}&token={token}", seat))
+            if index < self.spectators:
+                jobs.append((game_id, "?seat=spectator", -1 - index))
+        made = await asyncio.gather(*(connect(*job) for job in jobs))
+        for (game_id, _, key), socket in zip(jobs, made, strict=True):
+            if key >= 0:
+                self.seat_sockets[(game_id, key)] = socket
+
+    async def read(self, game_id: str, socket, key: int) -> None:
+        try:
+            async for raw in socket:
+                message = json.loads(raw)
+                if message["type"] == "error":
+                    self.refused += 1
+                    self.reasons[f"{message['status']} {message['message'][:60]}"] += 1
+                    continue
+                if message["type"] != "state":
+                    continue
+                if message["legal"]:
+                    self.latest[game_id] = message
+                pending = self.pending.get(game_id)
+                if pending and message["step"] > pending[0] and id(socket) in pending[2]:
+                    pending[2].discard(id(socket))
+                    if not pending[2]:
+                        self.latencies.append(time.monotonic() - pending[1])
+                        del self.pending[game_id]
+        except websockets.ConnectionClosed:
+            pass
+
+    async def run(self, rate: float, seconds: float) -> int:
+        sent = 0
+        start = time.monotonic()
+        order = [g for g, _ in self.games]
+        index = 0
+        while time.monotonic() - start < seconds:
+            now = time.monotonic()
+            for game_id, (_, when, _) in list(self.pending.items()):
+                if now - when > MISSED_AFTER:
+                    self.missed += 1
+                    del self.pending[game_id]
+            for _ in range(len(order)):
+                game_id = order[index % len(order)]
+                index += 1
+                state = self.latest.get(game_id)
+                if state and game_id not in self.pending and not state["over"]:
+                    break
+            else:
+                await asyncio.sleep(1 / rate)
+                continue
+            seat = state["viewpoint"]
+            others = {id(s) for s in self.sockets[game_id] if s is not
+                      self.seat_sockets[(game_id, seat)]}
+            self.pending[game_id] = (state["step"], time.monotonic(), others)
+            del self.latest[game_id]
+            await self.seat_sockets[(game_id, seat)].send(json.dumps(
+                {"type": "act", "action": random.choice(state["legal"])["id"],
+                 "step": state["step"]}))
+            sent += 1
+            target = start + sent / rate
+            await asyncio.sleep(max(0.0, target - time.monotonic()))
+        deadline = time.monotonic() + MISSED_AFTER
+        while self.pending and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        self.missed += len(self.pending)
+        return sent
+
+    async def close(self) -> None:
+        await asyncio.gather(*(s.close() for sockets in self.sockets.values()
+                               for s in sockets), return_exceptions=True)
+
+
+def open_finished(url: str, ids: list[str], pids: list[int]) -> list[list[float]]:
+    """Open each finished game once (a page load's API read); RSS every 2,000 games."""
+    samples = [[rss_mb(pid) for pid in pids]]
+
+    def fetch(game_id: str) -> None:
+        with urllib.request.urlopen(f"{url}/api/games/{game_id}", timeout=60) as answer:
+            answer.read()
+
+    with ThreadPoolExecutor(16) as pool:
+        for start in range(0, len(ids), 2000):
+            list(pool.map(fetch, ids[start:start + 2000]))
+            samples.append([rss_mb(pid) for pid in pids])
+    return samples
+
+
+def measure(label: str, db: str, broker: str, workers: int, args, finished: list[str],
+            console: Console):
+    server = Server(db, broker, "--workers", str(workers), "--no-rate-limits") if workers > 1 \
+        else Server(db, "", "--no-rate-limits")
+    try:
+        pids = server_pids(server.process.pid, workers)
+        began = time.monotonic()
+        with ThreadPoolExecutor(16) as pool:
+            games = list(pool.map(lambda _: new_friend_game(server, goal=40),
+                                  range(args.games)))
+        console.print(f"  {args.games} games made and joined in {time.monotonic() - began:.0f} s")
+        load = Load(server.url, games, args.spectators)
+
+        async def live() -> int:
+            await load.open()
+            await asyncio.sleep(1)  # every first state in
+            sent = await load.run(args.rate, args.seconds)
+            await load.close()
+            return sent
+
+        sent = asyncio.run(live())
+        began = time.monotonic()
+        rss = open_finished(server.url, finished, pids)
+        console.print(f"  {len(finished)} finished games opened in "
+                      f"{time.monotonic() - began:.0f} s")
+    finally:
+        server.stop()
+    times = sorted(load.latencies)
+
+    def pct(p: float) -> float:
+        return 1000 * times[min(len(times) - 1, int(p * len(times)))] if times else float("nan")
+
+    after_2000 = sum(rss[1]) if len(rss) > 1 else float("nan")
+    return {"label": label, "sent": sent, "rate": sent / args.seconds,
+            "p50": pct(0.5), "p90": pct(0.9), "p99": pct(0.99),
+            "median": 1000 * statistics.median(times) if times else float("nan"),
+            "missed": load.missed, "refused": load.refused, "reasons": load.reasons,
+            "rss": [round(sum(sample)) for sample in rss],
+            "flat": (sum(rss[-1]) - after_2000) / after_2000 if after_2000 else float("nan")}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--games", type=int, default=500)
+    parser.add_argument("--spectators", type=int, default=200)
+    parser.add_argument("--rate", type=float, default=100.0, help="moves per second, in all")
+    parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--finished", type=int, default=10_000,
+                        help="finished games opened by the goal's configuration")
+    parser.add_argument("--finished-others", type=int, default=4_000,
+                        help="finished games opened by the other configurations")
+    parser.add_argument("--only", default="", help=f"one configuration, e.g. {GOAL!r}")
+    args = parser.parse_args()
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # stop the servers on the way out
+    console = Console(width=170)
+    postgres, redis = Postgres(), Redis()
+    rows = []
+    try:
+        import tempfile
+
+        folder = Path(tempfile.mkdtemp(prefix="quarkade-bench-"))
+        for kind in ("sqlite", "postgresql"):
+            db = f"sqlite:///{folder / 'bench.db'}" if kind == "sqlite" else \
+                postgres.new_database()
+            if args.only and not args.only.startswith(kind):
+                continue
+            finished = store_finished_games(db, args.finished)
+            for workers in (1, 2):
+                label = f"{kind}, {workers} process{'es' if workers > 1 else ''}"
+                if args.only and label != args.only:
+                    continue
+                console.print(f"[bold]{label}[/bold]: {args.games} games, "
+                              f"{2 * args.games + args.spectators} sockets ...")
+                # The goal's configuration opens every finished game; the others fewer.
+                opened = finished if label == GOAL else finished[:args.finished_others]
+                rows.append(measure(label, db, redis.url(), workers, args, opened, console))
+    finally:
+        postgres.close()
+        redis.close()
+    table = Table(title=f"Server load: {args.games} two-seat games ({2 * args.games} seat "
+                  f"sockets + {args.spectators} spectators), {args.rate:g} moves/s for "
+                  f"{args.seconds:g} s; then finished games opened ({args.finished} for "
+                  f"{GOAL}, {args.finished_others} for the others)")
+    for head in ("configuration", "moves/s", "p50 ms", "p90 ms", "p99 ms", "missed",
+                 "refused", "RSS MB (0, 2k, 4k, ... opened)", "RSS after 2k->end"):
+        table.add_column(head, justify="right" if head != "configuration" else "left")
+    for row in rows:
+        table.add_row(row["label"], f"{row['rate']:.0f}", f"{row['p50']:.1f}",
+                      f"{row['p90']:.1f}", f"{row['p99']:.1f}", str(row["missed"]),
+                      str(row["refused"]), " ".join(map(str, row["rss"])),
+                      f"{100 * row['flat']:+.0f}%")
+    console.print(table)
+    for row in rows:
+        for reason, count in row["reasons"].most_common(3):
+            console.print(f"refused in {row['label']}: {count} x {reason}")
+    goal = next((r for r in rows if r["label"] == GOAL), None)
+    if goal is None:
+        return
+    met = goal["p99"] < 150 and goal["missed"] == 0 and abs(goal["flat"]) <= 0.2
+    console.print(f"Goal (2 processes, PostgreSQL: p99 < 150 ms at 100 moves/s, no missed "
+                  f"update, RSS within 20% after 2,000 games): {'met' if met else 'not met'}"
+                  f" (p99 {goal['p99']:.0f} ms, missed {goal['missed']}, RSS "
+                  f"{100 * goal['flat']:+.0f}%)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,139 @@
+"""Fan-out between server processes: after a process stores a change to a game, every
+other process holding that game in memory hears of it and reloads the change from the
+database (the database stays the truth; a message says only "game G is at step N").
+
+One interface, two back ends: ``LocalBroker`` (one process: nothing to tell anyone) and
+``RedisBroker`` (Redis pub/sub through redis-py's asyncio client, one channel for all
+games). Why Redis and not PostgreSQL LISTEN/NOTIFY is in docs/ARCHITECTURE.md.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol
+from urllib.parse import parse_qs, urlencode, urlsplit, urlunsplit
+
+log = logging.getLogger("quarkade.server")
+
+Deliver = Callable[[dict[str, Any]], Awaitable[None]]
+RESYNC = {"type": "resync"}  # delivered after a lost connection: reload every game held
+
+
+class Broker(Protocol):
+    async def start(self, deliver: Deliver) -> None:
+        """Begin delivering other processes' messages to ``deliver``."""
+
+    async def publish(self, message: dict[str, Any]) -> None:
+        """Tell every other process (never raises: the database already has the change)."""
+
+    async def close(self) -> None: ...
+
+    def healthy(self) -> bool: ...
+
+
+class LocalBroker:
+    """One process: the process that made a change tells its own pages directly."""
+
+    async def start(self, deliver: Deliver) -> None:
+        return None
+
+    async def publish(self, message: dict[str, Any]) -> None:
+        return None
+
+    async def close(self) -> None:
+        return None
+
+    def healthy(self) -> bool:
+        return True
+
+
+class RedisBroker:
+    """Redis pub/sub on one channel (``?channel=NAME`` in the URL; default ``quarkade``)."""
+
+    def __init__(self, url: str) -> None:
+        parts = urlsplit(url)
+        query = parse_qs(parts.query)
+        self.channel = (query.pop("channel", None) or ["quarkade"])[0]
+        self.url = urlunsplit(parts._replace(query=urlencode(query, doseq=True)))
+        self.client: Any = None
+        self.task: asyncio.Task[None] | None = None
+        self.connected = False
+
+    async def start(self, deliver: Deliver) -> None:
+        import redis.asyncio as redis
+
+        self.client = redis.from_url(self.url, socket_connect_timeout=5,
+                                     health_check_interval=15)
+        ready = asyncio.get_running_loop().create_future()
+        self.task = asyncio.get_running_loop().create_task(self._listen(deliver, ready))
+        try:
+            await asyncio.wait_for(asyncio.shield(ready), timeout=10)
+        except TimeoutError:
+            log.warning("the broker at %s is not answering yet; retrying", self._shown())
+
+    async def _listen(self, deliver: Deliver, ready: asyncio.Future[None]) -> None:
+        pause = 0.1
+        first = True
+        while True:
+            try:
+                pubsub = self.client.pubsub(ignore_subscribe_messages=True)
+                await pubsub.subscribe(self.channel)
+                self.connected = True
+                pause = 0.1
+                if not ready.done():
+                    ready.set_result(None)
+                if not first:
+                    await deliver(dict(RESYNC))
+                first = False
+                async for message in pubsub.listen():
+                    if message.get("type") != "message":
+                        continue
+                    try:
+                        data = json.loads(message["data"])
+                    except ValueError:
+                        continue
+                    if isinstance(data, dict):
+                        await deliver(data)
+            except asyncio.CancelledError:
+                raise
+            except Exception as problem:  # the broker went away: retry, then resync
+                self.connected = False
+                first = False
+                log.warning("broker connection lost (%s); reconnecting",
+                            type(problem).__name__)
+                await asyncio.sleep(pause)
+                pause = min(pause * 2, 5.0)
+
+    async def publish(self, message: dict[str, Any]) -> None:
+        try:
+            await self.client.publish(self.channel, json.dumps(message))
+        except Exception as problem:
+            log.warning("could not publish to the broker (%s)", type(problem).__name__)
+
+    async def close(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+            await asyncio.gather(self.task, return_exceptions=True)
+        if self.client is not None:
+            await self.client.aclose()
+
+    def healthy(self) -> bool:
+        return self.connected
+
+    def _shown(self) -> str:
+        parts = urlsplit(self.url)
+        host = parts.hostname or ""
+        return f"{parts.scheme}://{host}:{parts.port or 6379}"
+
+
+def make_broker(url: str | None) -> Broker:
+    """The broker at ``url`` (``redis://host:port/0``), or the local one for none."""
+    if not url:
+        return LocalBroker()
+    scheme = url.split("://", 1)[0].lower() if "://" in url else ""
+    if scheme in ("redis", "rediss", "unix"):
+        return RedisBroker(url)
+    raise ValueError("a broker URL looks like redis://127.0.0.1:6379/0 (Redis pub/sub)")

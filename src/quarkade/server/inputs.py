@@ -1,0 +1,85 @@
+"""Reading what a client sends, within bounds: bodies counted while they are read, JSON
+whose numbers and nesting are bounded, small whole numbers in paths and queries, and the
+tokens a device holds. Anything else is an ``ApiError`` saying what is allowed."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from starlette.requests import HTTPConnection, Request
+
+from quarkade.server.errors import ApiError
+
+DIGITS = re.compile(r"[0-9]{1,9}")
+EXAMPLE = '{"type": "act", "action": 21, "step": 40}'
+
+
+def small_number(text: str, name: str, allowed: str) -> int:
+    """A whole number of at most nine ASCII digits (no signs, no other scripts' digits)."""
+    if not DIGITS.fullmatch(text):
+        shown = text if len(text) <= 20 else text[:17] + "..."
+        raise ApiError(400, f"{name}={shown!r}: {allowed}")
+    return int(text)
+
+
+def whole_number(value: Any, name: str, meaning: str) -> int:
+    """A JSON whole number (not a bool) in the range of a 32-bit int."""
+    if isinstance(value, bool) or not isinstance(value, int) or not -2**31 <= value < 2**31:
+        shown = repr(value)
+        raise ApiError(400, f"{name} should be {meaning}, not "
+                       f"{shown if len(shown) <= 40 else shown[:37] + '...'}")
+    return value
+
+
+def parse_json(raw: str | bytes, digits: int = 18, what: str = "a message",
+               example: str = EXAMPLE) -> Any:
+    """JSON, refusing numbers over ``digits`` digits and nesting too deep to read."""
+
+    def bounded_int(text: str) -> int:
+        if len(text.lstrip("-")) > digits:
+            raise ValueError("long number")
+        return int(text)
+
+    try:
+        return json.loads(raw, parse_int=bounded_int)
+    except RecursionError:
+        raise ApiError(400, "the JSON is nested too deeply") from None
+    except ValueError as problem:  # JSONDecodeError, UnicodeDecodeError, long numbers
+        if str(problem) == "long number":
+            raise ApiError(400, f"numbers in a request have at most {digits} digits"
+                           ) from None
+        raise ApiError(400, f"{what} should be JSON: a JSON object such as {example}") from None
+
+
+async def json_body(request: Request, limit: int, digits: int = 18) -> dict[str, Any]:
+    """The request's JSON object, read at most ``limit`` bytes (413 past it, before the
+    rest is read)."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and len(declared) < 12 and int(declared) > limit:
+        raise ApiError(413, f"the request body is over {limit} bytes")
+    chunks = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise ApiError(413, f"the request body is over {limit} bytes")
+        chunks.append(chunk)
+    body = parse_json(b"".join(chunks) or b"null", digits, "the request body",
+                      '{"seat": 0, "action": 21, "step": 40}')
+    if not isinstance(body, dict):
+        raise ApiError(400, "the request body should be a JSON object")
+    return body
+
+
+def tokens(connection: HTTPConnection, game_id: str) -> list[str]:
+    from quarkade.server import seats as seating
+
+    return seating.tokens_in(connection.cookies.get(seating.cookie_name(game_id)),
+                             connection.query_params.getlist("token"))
+
+
+def client_key(connection: HTTPConnection) -> str:
+    """The client's address (behind a trusted proxy, uvicorn puts the real one here)."""
+    return connection.client.host if connection.client else "unknown"

@@ -1,0 +1,75 @@
+"""What one client may ask of the server: sizes, rates, and what the server keeps in memory.
+
+``Limits`` holds every bound in one place (``create_app(limits=...)`` changes them);
+``RateLimiter`` is a token bucket per key (a client address or a connection) on an
+injected clock.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from quarkade.server.clocks import Clock
+
+
+@dataclass(frozen=True)
+class Rate:
+    """``burst`` requests at once, then ``per_second`` on average."""
+
+    burst: float
+    per_second: float
+
+
+@dataclass(frozen=True)
+class Limits:
+    body_bytes: int = 64 * 1024  # an HTTP request body, counted while it is read
+    frame_bytes: int = 16 * 1024  # a WebSocket message (uvicorn closes above 1 MiB)
+    number_digits: int = 18  # the longest whole number a request may hold
+    create_games: Rate = field(default=Rate(20, 20 / 60))  # per client address
+    http_moves: Rate = field(default=Rate(60, 20))  # per client address
+    socket_messages: Rate = field(default=Rate(30, 10))  # per connection
+    live_games: int = 2000  # games kept in memory; idle ones beyond it leave first
+    idle_seconds: float = 600.0  # a game nobody watches leaves memory after this
+    bot_seconds: float = 15.0  # a bot move's hard deadline (then a fallback move)
+    bot_workers: int = 2  # processes that compute bot moves
+    invite_seconds: float = 7 * 24 * 3600.0  # an invite link's life
+    link_seconds: float = 600.0  # a link-another-device code's life
+
+
+UNLIMITED = Rate(float("inf"), float("inf"))
+
+
+def without_rates(limits: Limits) -> Limits:
+    """The same limits with no rate limits (benchmarks, trusted networks)."""
+    from dataclasses import replace
+
+    return replace(limits, create_games=UNLIMITED, http_moves=UNLIMITED,
+                   socket_messages=UNLIMITED)
+
+
+class RateLimiter:
+    """Token buckets by key; ``allow(key)`` spends one token or says no."""
+
+    def __init__(self, rate: Rate, clock: Clock, max_keys: int = 100_000) -> None:
+        self.rate = rate
+        self.clock = clock
+        self.max_keys = max_keys
+        self.buckets: dict[str, tuple[float, float]] = {}  # key -> (tokens, when)
+
+    def allow(self, key: str) -> bool:
+        if self.rate.per_second == float("inf"):
+            return True
+        now = self.clock.monotonic()
+        tokens, when = self.buckets.get(key, (self.rate.burst, now))
+        tokens = min(self.rate.burst, tokens + (now - when) * self.rate.per_second)
+        allowed = tokens >= 1
+        if len(self.buckets) >= self.max_keys and key not in self.buckets:
+            self._forget_full(now)
+        self.buckets[key] = (tokens - 1 if allowed else tokens, now)
+        return allowed
+
+    def _forget_full(self, now: float) -> None:
+        """Drop the buckets that have refilled (they hold nothing worth keeping)."""
+        refill = self.rate.burst / self.rate.per_second
+        self.buckets = {key: value for key, value in self.buckets.items()
+                        if now - value[1] < refill}

@@ -1,0 +1,58 @@
+"""Bringing a database to the newest schema with Alembic, safely from several processes.
+
+A database made by the first release (by ``create_all``, before there were migrations)
+has the tables but no ``alembic_version``: it is stamped at ``0001`` (that schema) and
+upgraded from there. On PostgreSQL an advisory lock makes processes that start together
+migrate one after the other.
+"""
+
+from __future__ import annotations
+
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import inspect, text
+from sqlalchemy.engine import Connection, Engine
+
+MIGRATION_LOCK = 7_114_014  # any number, the same in every process
+
+
+def config(connection: Connection | None = None) -> Config:
+    cfg = Config()
+    cfg.set_main_option("script_location", "quarkade.server.storage:migrations")
+    cfg.attributes["connection"] = connection
+    return cfg
+
+
+def head() -> str:
+    found = ScriptDirectory.from_config(config()).get_current_head()
+    assert found is not None
+    return found
+
+
+def current(engine: Engine) -> str | None:
+    with engine.connect() as connection:
+        return MigrationContext.configure(connection).get_current_revision()
+
+
+def upgrade(engine: Engine, revision: str = "head") -> None:
+    """Migrate ``engine``'s database to ``revision`` (stamping a first-release database)."""
+    with engine.connect() as connection:
+        postgres = connection.dialect.name == "postgresql"
+        if postgres:
+            connection.execute(text("SELECT pg_advisory_lock(:key)"), {"key": MIGRATION_LOCK})
+            connection.commit()
+        try:
+            cfg = config(connection)
+            tables = set(inspect(connection).get_table_names())
+            if "games" in tables and "alembic_version" not in tables:
+                command.stamp(cfg, "0001")
+                connection.commit()
+            command.upgrade(cfg, revision)
+            connection.commit()
+        finally:
+            if postgres:
+                connection.execute(text("SELECT pg_advisory_unlock(:key)"),
+                                   {"key": MIGRATION_LOCK})
+                connection.commit()

@@ -1,0 +1,73 @@
+"""Misbehaving bots for the server tests, made in the bot worker processes through
+``create_app(agent_factory="tests.server.agents:NAME")`` whatever spec a seat names.
+
+A worker is another process, so a test talks to these bots through files: ``gated`` writes
+``asked`` in the directory named by QUARKADE_TEST_GATE and moves once ``open`` is there.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+from quarkade.core.agent import Agent
+
+
+class Gated(Agent):
+    spec = "gated"
+
+    def act(self, turn, rng):
+        gate = Path(os.environ["QUARKADE_TEST_GATE"])
+        (gate / "asked").touch()
+        while not (gate / "open").exists():  # the bot "thinks" until the test opens it
+            time.sleep(0.01)
+        return turn.legal_actions[0]
+
+
+class Forever(Agent):
+    """Never answers (as ``mcts:iterations=1000000000000`` would)."""
+
+    spec = "forever"
+
+    def act(self, turn, rng):
+        while True:
+            pass
+
+
+class Explodes(BaseException):
+    pass
+
+
+class Raising(Agent):
+    """Raises what no ``except Exception`` catches."""
+
+    spec = "raising"
+
+    def act(self, turn, rng):
+        raise Explodes("the bot blew up")
+
+
+class Exiting(Agent):
+    """Takes its whole process down."""
+
+    spec = "exiting"
+
+    def act(self, turn, rng):
+        os._exit(3)
+
+
+def gated(spec, game):
+    return Gated()
+
+
+def forever(spec, game):
+    return Forever()
+
+
+def raising(spec, game):
+    return Raising()
+
+
+def exiting(spec, game):
+    return Exiting()

@@ -1,0 +1,76 @@
+"""`quarkade serve --workers 2 --db postgresql+psycopg://... --broker redis://...` plays a
+whole game in two browsers whose pages talk to different server processes."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Browser, expect
+
+from tests.server.browser.helpers import STEP_CHANGED
+from tests.server.processes import Server
+
+SAME_STEP = "(step) => document.getElementById('game').dataset.step === step"
+
+
+@pytest.fixture
+def workers(postgres, redis_server, tmp_path):
+    server = Server(postgres.new_database(), redis_server.url(), "--workers", "2",
+                    cwd=str(tmp_path))
+    yield server
+    server.stop()
+
+
+def test_a_whole_game_in_two_browsers_on_two_processes(browser: Browser, workers) -> None:
+    url = workers.url + "/"
+    host_context = browser.new_context()
+    guest_context = browser.new_context()
+    for context in (host_context, guest_context):
+        context.set_default_timeout(30_000)
+    try:
+        host = host_context.new_page()
+        host.goto(url + "new/hadronize")
+        host.select_option("#seat1", "friend")
+        host.click("button:has-text('Start the game')")
+        expect(host.locator("#game")).to_have_attribute("data-server", re.compile(r"\w+"),
+                                                           timeout=30_000)
+        invite = host.locator(".invite input").input_value()
+        guest = guest_context.new_page()
+        # Each page's socket lands on one of the two processes; open the guest's page
+        # until it is served by the other process than the host's (a new connection each
+        # time; the kernel spreads them over the processes sharing the port).
+        guest.goto(invite)
+        mine = host.locator("#game").get_attribute("data-server")
+        for _ in range(40):
+            expect(guest.locator("#game")).to_have_attribute("data-server", re.compile(r"\w+"),
+                                                           timeout=30_000)
+            if guest.locator("#game").get_attribute("data-server") != mine:
+                break
+            guest.reload()
+        else:
+            raise AssertionError("every connection went to the same process")
+        expect(host.locator("#seats")).to_contain_text("joined", timeout=30_000)
+        pages = {0: host, 1: guest}
+        guest.wait_for_function(SAME_STEP, arg=host.locator("#game").get_attribute("data-step"))
+        for _ in range(400):
+            if host.locator("#game").get_attribute("data-over") == "yes":
+                break
+            steps = {s: p.locator("#game").get_attribute("data-step") for s, p in pages.items()}
+            movers = [s for s, p in pages.items()
+                      if p.locator("#game").get_attribute("data-turn") == "mine"]
+            assert len(movers) == 1 and steps[0] == steps[1], (movers, steps)
+            pages[movers[0]].locator("#moves button").first.click()
+            for seat, page in pages.items():  # each process shows the move to its page
+                page.wait_for_function(STEP_CHANGED, arg=steps[seat])
+            guest.wait_for_function(SAME_STEP,
+                                    arg=host.locator("#game").get_attribute("data-step"))
+        else:
+            raise AssertionError("the game did not end")
+        expect(guest.locator("#game")).to_have_attribute("data-over", "yes")
+        expect(guest.locator("#result")).to_contain_text("Game over:")
+        assert host.locator("#game").get_attribute("data-server") != \
+            guest.locator("#game").get_attribute("data-server")
+    finally:
+        host_context.close()
+        guest_context.close()

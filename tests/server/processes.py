@@ -1,0 +1,100 @@
+"""Real server processes for the scale-out tests: ``quarkade serve`` started as a separate
+process on a free port, spoken to over real HTTP and WebSocket connections."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import urllib.error
+import urllib.request
+from typing import Any
+
+from websockets.sync.client import ClientConnection, connect
+
+QUARKADE = [sys.executable, "-c", "from quarkade.cli.main import main; main()"]
+
+
+class Server:
+    """``quarkade serve`` in its own process (``--workers`` and more via ``args``)."""
+
+    def __init__(self, db: str, broker: str, *args: str, cwd: str | None = None) -> None:
+        self.process = subprocess.Popen(
+            [*QUARKADE, "serve", "--port", "0", "--db", db, "--broker", broker,
+             "--bot-delay", "0", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            text=True, cwd=cwd, env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            start_new_session=True)
+        line = self.process.stdout.readline() if self.process.stdout else ""
+        found = re.search(r"open (http://[\d.]+:\d+/) in a browser", line)
+        if not found:
+            self.stop()
+            raise AssertionError(f"the server did not start: {line}"
+                                 f"{self.process.stderr.read() if self.process.stderr else ''}")
+        self.url = found.group(1).rstrip("/")
+        # The socket is bound before the URL is printed: a first request waits until the
+        # app answers, so no polling is needed.
+        assert self.get("/healthz")[0] == 200
+
+    def request(self, method: str, path: str, body: Any = None,
+                token: str | None = None) -> tuple[int, Any]:
+        url = self.url + path + (("&" if "?" in path else "?") + f"token={token}"
+                                 if token else "")
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(url, data=data, method=method,
+                                         headers={"content-type": "application/json",
+                                                  "accept": "application/json"})
+        try:
+            with urllib.request.urlopen(request, timeout=60) as answer:
+                return answer.status, json.loads(answer.read() or b"null")
+        except urllib.error.HTTPError as refused:
+            return refused.code, json.loads(refused.read() or b"null")
+
+    def get(self, path: str, token: str | None = None) -> tuple[int, Any]:
+        return self.request("GET", path, token=token)
+
+    def post(self, path: str, body: Any, token: str | None = None) -> tuple[int, Any]:
+        return self.request("POST", path, body, token)
+
+    def socket(self, game_id: str, token: str | None = None,
+               seat: int | None = None) -> ClientConnection:
+        query = "&".join(part for part in (f"token={token}" if token else "",
+                                           f"seat={seat}" if seat is not None else "") if part)
+        return connect(self.url.replace("http", "ws", 1) + f"/ws/games/{game_id}"
+                       + (f"?{query}" if query else ""), open_timeout=30)
+
+    def stop(self, kill: bool = False) -> None:
+        if self.process.poll() is None:
+            if kill:
+                self.process.kill()
+            else:
+                self.process.terminate()
+        self.process.wait(timeout=30)
+        for stream in (self.process.stdout, self.process.stderr):
+            if stream:
+                stream.close()
+
+
+def new_friend_game(server: Server, game: str = "hadronize",
+                    seats: list[str] | None = None, **options: Any) -> tuple[str, dict[int, str]]:
+    """A game made through ``server`` whose friend seats are joined; its id and seat tokens."""
+    seats = seats or ["friend"] * int(options.get("players", 2))
+    status, created = server.post("/api/games", {"game": game, "options": options,
+                                                 "seats": seats})
+    assert status == 201, created
+    tokens = {}
+    for invite in created["invites"]:
+        status, joined = server.post(f"/api/games/{created['id']}/join",
+                                     {"invite": invite["url"].rsplit("/", 1)[1]})
+        assert status == 200, joined
+        tokens[joined["seat"]] = joined["token"]
+    return created["id"], tokens
+
+
+def receive_state(socket: ClientConnection, done, timeout: float = 30.0) -> dict[str, Any]:
+    """The first state message for which ``done(message)`` holds."""
+    while True:
+        message = json.loads(socket.recv(timeout=timeout))
+        if message.get("type") == "state" and done(message):
+            return message
