@@ -25,13 +25,10 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from quarkade.agents import make_agent  # noqa: E402
-from quarkade.core.registry import load_game  # noqa: E402
-from quarkade.games.decoherence.notation import KIND_OF, WORDS  # noqa: E402
-from quarkade.sim.match import play_game  # noqa: E402
-from tests.games.decoherence.helpers import ANN, BOB, scene, start  # noqa: E402
+from quarkade.agents import make_agent
+from quarkade.core.registry import load_game
+from quarkade.games.decoherence.notation import KIND_OF, WORDS
+from quarkade.sim.match import play_game
 
 
 def speed(games: int) -> tuple[float, float, int]:
@@ -63,6 +60,9 @@ def speed(games: int) -> tuple[float, float, int]:
 
 
 def agreement(samples: int) -> list[tuple[str, float]]:
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the tests' scene helpers
+    from tests.games.decoherence.helpers import ANN, BOB, scene, start
+
     rng = random.Random(1)
     opening = start(["tapped", "up", "kiki", "verved", "down"],
                     ["riffed", "out", "lulu", "bouba", "bouba"], first=ANN, draw="down")

@@ -74,6 +74,8 @@ def main() -> None:
     parser.add_argument("--openspiel", type=float, default=0.0, metavar="RATIO",
                         help="add hard against OpenSpiel's search bot given RATIO times "
                              "hard's time per move")
+    parser.add_argument("--no-pairings", action="store_true",
+                        help="play only the OpenSpiel rows (keep the pairings' rows in the file)")
     args = parser.parse_args()
     header = ["| game | options | hero | opponent | games | hero's score | 95% interval "
               "| fair share | minutes |",
@@ -86,7 +88,7 @@ def main() -> None:
         if args.only and game != args.only:
             continue
         shown = options_text(options)
-        for hero, opponent in PAIRINGS:
+        for hero, opponent in [] if args.no_pairings else PAIRINGS:
             rate, low, high, seconds = measure(game, options, hero, opponent, args.games,
                                                args.workers, args.seed)
             players = int(options["players"])  # type: ignore[call-overload]
