@@ -118,6 +118,8 @@ def main() -> None:
     block = (f"{BEGIN}\nSeed {args.seed}, {args.workers} workers; each row gives its number "
              f"of games.\n\n" + "\n".join(lines) + f"\n\nThe levels:\n\n{specs}\n{END}")
     if args.write:
+        # Read again: the file may have been edited during a run of an hour or more.
+        text = args.write.read_text(encoding="utf-8")
         args.write.write_text(pattern.sub(lambda _: block, text), encoding="utf-8")
     else:
         print(block)
