@@ -45,3 +45,17 @@ def browser() -> Iterator[object]:
         launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield launched
         launched.close()
+
+
+@pytest.fixture
+def rogue_bots(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """The plug-in bots of tests/rogues.py installed as entry points, for this test only;
+    yields the folder to put on a subprocess's PYTHONPATH."""
+    from quarkade.agents import plugins
+    from tests.rogues import ROGUES, declare
+
+    folder = declare(tmp_path / "site", ROGUES)
+    monkeypatch.syspath_prepend(str(folder))
+    plugins.refresh()
+    yield folder
+    plugins.refresh()  # found again, without them, once sys.path is restored

@@ -204,3 +204,101 @@ def test_python_ismcts_bots_play_a_whole_hidden_information_game(name):
     assert decisions > 0
     assert sum(final.returns()) == pytest.approx(0) and max(final.returns()) > 0
     assert final.quarkade_state.is_terminal()
+
+
+# -- Python's answers against OpenSpiel's own C++ path ---------------------------------------
+
+BASE = pyspiel.State  # OpenSpiel's own methods, called on our state: the C++ path
+
+
+def same_floats(ours, theirs):
+    """Ours are the encoding's doubles; OpenSpiel rounds them to float32 on the way."""
+    return np.array_equal(np.array(ours, np.float32), np.array(theirs, np.float32))
+
+
+@pytest.mark.parametrize("name", quarkade.list_games())
+def test_every_python_answer_is_openspiels_own(name):
+    cls = quarkade.core.game_class(name)
+    game = pyspiel.load_game(NAMES[name], {"players": min(3, cls.max_players)})
+    rng = random.Random(8)
+    ours = game.new_initial_state()  # moved from Python
+    theirs = game.new_initial_state()  # moved through OpenSpiel's C++ only
+    n = game.num_players()
+    steps = 0
+    while not theirs.is_terminal() and steps < 150:
+        assert ours.legal_actions() == BASE.legal_actions(theirs)
+        assert ours.is_chance_node() == BASE.is_chance_node(theirs)
+        assert ours.is_player_node() == BASE.is_player_node(theirs)
+        for seat in range(n):
+            assert ours.legal_actions(seat) == BASE.legal_actions(theirs, seat)
+            assert same_floats(ours.observation_tensor(seat),
+                               BASE.observation_tensor(theirs, seat))
+            assert same_floats(ours.information_state_tensor(seat),
+                               BASE.information_state_tensor(theirs, seat))
+            assert ours.observation_string(seat) == BASE.observation_string(theirs, seat)
+            if steps % 10 == 0:  # the strings grow with the game: now and then
+                assert (ours.information_state_string(seat)
+                        == BASE.information_state_string(theirs, seat))
+        if BASE.is_player_node(theirs):
+            assert same_floats(ours.observation_tensor(), BASE.observation_tensor(theirs))
+        if steps % 7 == 3:  # OpenSpiel's history, written when read, is its own
+            assert ours.history() == BASE.history(theirs)
+            assert ours.move_number() == BASE.move_number(theirs)
+            assert ours.history_str() == BASE.history_str(theirs)
+            assert [(p.player, p.action) for p in ours.full_history()] == \
+                [(p.player, p.action) for p in BASE.full_history(theirs)]
+            assert ours.serialize() == BASE.serialize(theirs)
+        action = rng.choice(BASE.legal_actions(theirs))
+        if steps % 5 == 4:
+            BASE.apply_action(ours, action)  # C++ too, between Python's moves
+        else:
+            ours.apply_action(np.int64(action))  # as a numpy-using agent would
+        BASE.apply_action(theirs, action)
+        steps += 1
+    assert ours.history() == BASE.history(theirs) and ours.returns() == theirs.returns()
+    assert ours.is_initial_state() is False and all(type(a) is int for a in ours.history())
+
+
+def test_a_seat_out_of_range_is_refused_as_openspiel_refuses_it():
+    state = pyspiel.load_game(NAMES["dead-cat"]).new_initial_state()
+    for call in (lambda s, p: s.observation_tensor(p), lambda s, p: s.observation_string(p),
+                 lambda s, p: s.information_state_string(p),
+                 lambda s, p: BASE.observation_tensor(s, p)):
+        for player in (-1, 2):
+            with pytest.raises(pyspiel.SpielError, match="player"):
+                call(state, player)
+    with pytest.raises(pyspiel.SpielError, match="player"):
+        state.observation_tensor()  # a chance node: nobody's observation
+
+
+def test_clones_and_serialized_states_carry_what_openspiel_has_not_written_yet():
+    game = pyspiel.load_game(NAMES["decoherence"])
+    history = random_history(game, 3, limit=60)
+    state = game.new_initial_state()
+    for action in history[:40]:
+        state.apply_action(action)
+    clone = state.clone()  # OpenSpiel's C++ Clone: its history is written when read
+    text = pyspiel.serialize_game_and_state(game, state)  # read by C++, not written yet
+    _, loaded = pyspiel.deserialize_game_and_state(text)
+    for copy in (clone, loaded):
+        for action in history[40:]:
+            copy.apply_action(action)
+        assert copy.history() == history and copy.move_number() == len(history)
+    assert state.history() == history[:40]
+    assert pyspiel.deserialize_game_and_state(
+        pyspiel.serialize_game_and_state(game, state))[1].history() == history[:40]
+
+
+def test_the_seats_histories_are_built_only_when_asked_for():
+    game = pyspiel.load_game(NAMES["dead-cat"])
+    history = random_history(game, 9, limit=50)
+    state = spiel_state(game, history[:30])
+    assert state._held.seen is None  # nobody asked: nothing built
+    asked = state.information_state_string(0)
+    assert state._held.seen is not None
+    for action in history[30:]:
+        state.apply_action(action)  # kept up to date from now on
+    fresh = spiel_state(game, history)  # built in one replay at the first question
+    for seat in range(game.num_players()):
+        assert state.information_state_string(seat) == fresh.information_state_string(seat)
+    assert asked == spiel_state(game, history[:30]).information_state_string(0)

@@ -1,5 +1,6 @@
 """Misbehaving bots for the server tests, made in the bot worker processes through
-``create_app(agent_factory="tests.server.agents:NAME")`` whatever spec a seat names.
+``create_app(agent_factory="tests.server.agents:NAME")`` whatever spec a seat names (a
+factory is called with the spec, the game and the server's allowed plug-in bots).
 
 A worker is another process, so a test talks to these bots through files: ``gated`` writes
 ``asked`` in the directory named by QUARKADE_TEST_GATE and moves once ``open`` is there.
@@ -57,17 +58,17 @@ class Exiting(Agent):
         os._exit(3)
 
 
-def gated(spec, game):
+def gated(spec, game, plugins=()):
     return Gated()
 
 
-def forever(spec, game):
+def forever(spec, game, plugins=()):
     return Forever()
 
 
-def raising(spec, game):
+def raising(spec, game, plugins=()):
     return Raising()
 
 
-def exiting(spec, game):
+def exiting(spec, game, plugins=()):
     return Exiting()

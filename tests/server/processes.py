@@ -20,11 +20,12 @@ QUARKADE = [sys.executable, "-c", "from quarkade.cli.main import main; main()"]
 class Server:
     """``quarkade serve`` in its own process (``--workers`` and more via ``args``)."""
 
-    def __init__(self, db: str, broker: str, *args: str, cwd: str | None = None) -> None:
+    def __init__(self, db: str, broker: str, *args: str, cwd: str | None = None,
+                 env: dict[str, str] | None = None) -> None:
         self.process = subprocess.Popen(
             [*QUARKADE, "serve", "--port", "0", "--db", db, "--broker", broker,
              "--bot-delay", "0", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            text=True, cwd=cwd, env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            text=True, cwd=cwd, env={**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})},
             start_new_session=True)
         line = self.process.stdout.readline() if self.process.stdout else ""
         found = re.search(r"open (http://[\d.]+:\d+/) in a browser", line)

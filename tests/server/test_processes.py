@@ -6,16 +6,20 @@ the database); and after `kill -9` of A, B carries on with nothing lost or dupli
 from __future__ import annotations
 
 import json
+import os
+import re
 import statistics
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from sqlalchemy import create_engine, select
 
 from quarkade import load_game
 from quarkade.server.storage import actions_table, bot_claims_table
+from tests.rogues import ROGUES, declare
 from tests.server.processes import Server, new_friend_game, receive_state
 
 
@@ -160,6 +164,44 @@ def test_a_bot_whose_turn_both_processes_see_moves_once(pair, shared):
     # One claim per bot move, made by the process that stored it; none for other steps.
     assert sorted(step for step, _ in claims) == bot_steps
     assert state.current_player() == 0 or state.is_terminal()
+
+
+def test_a_plugin_stopped_on_one_process_is_flagged_on_both(shared, tmp_path_factory):
+    """Issue 20 on two processes: whichever process moves the plug-in bot and stops it,
+    pages on both show the game flagged (the fault is stored with its seat)."""
+    site = declare(tmp_path_factory.mktemp("plugins"), ROGUES)
+    env = {"PYTHONPATH": os.pathsep.join([str(site), str(Path(__file__).parents[2])])}
+    a, b = (Server(*shared, "--allow-bots", "raiser", "--move-time", "2", env=env)
+            for _ in range(2))
+    try:
+        game_id, tokens = new_friend_game(a, seats=["friend", "bot:raiser:at=2"], players=2)
+        pages = [a.socket(game_id, tokens[0], 0), b.socket(game_id, tokens[0], 0)]
+        seen = [receive_state(page, lambda m: True) for page in pages]
+        assert [shown["flagged"] for shown in seen] == [[], []]  # its first move is fine
+        for turn in range(40):
+            if all(shown["flagged"] for shown in seen) or seen[0]["over"]:
+                break
+            server = (a, b)[turn % 2]
+            data = payload(server, game_id, tokens[0])
+            if data["to_move"] == 0:
+                status, answer = server.post(f"/api/games/{game_id}/actions", {
+                    "seat": 0, "action": data["legal"][0]["id"], "step": data["step"]},
+                    tokens[0])
+                assert status == 200, answer
+            seen = [receive_state(page, lambda m, s=data["step"]: m["step"] > s and (
+                m["to_move"] in (0, None))) for page in pages]
+        for page in pages:
+            page.close()
+    finally:
+        a.stop()
+        b.stop()
+    # Its move 2 or later: each bot worker keeps its own copy of a bot, and the moves
+    # went to the workers of two processes.
+    assert seen[0]["flagged"] == seen[1]["flagged"] and seen[0]["server"] != seen[1]["server"]
+    [flagged] = seen[0]["flagged"]
+    assert flagged["seat"] == 1 and re.fullmatch(
+        r"bot 'raiser:at=2' at seat 1, its move \d+: raised ZeroDivisionError; seat 1 plays "
+        r"random from here", flagged["message"])
 
 
 def test_after_kill_9_of_one_process_the_other_carries_on(shared):

@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import functools
 import json
+import operator
 import random
 from collections.abc import Callable
 from typing import Any
@@ -49,7 +50,7 @@ import pyspiel
 
 from quarkade.adapters.common import UNBOUNDED_DECISIONS, Encoding, encoding
 from quarkade.core.errors import GameOptionError
-from quarkade.core.protocol import CHANCE, SPECTATOR, Game, State
+from quarkade.core.protocol import CHANCE, SPECTATOR, TERMINAL, Game, State
 from quarkade.core.registry import game_class, list_games, load_game
 
 PREFIX = "quarkade_"
@@ -65,67 +66,110 @@ def short_name(game_name: str) -> str:
 
 
 class _Held:
-    """A game's state and, in a hidden-information game, the history as every seat (and the
-    spectator, last) saw it. Deep-copied by ``clone`` (OpenSpiel's ``Clone`` deep-copies a
-    Python state's attributes) and pickled as the game and its history (``Serialize``)."""
+    """What a ``QuarkadeSpielState`` holds: the engine's state, its game's encoding, the
+    seats' histories and the actions not yet in OpenSpiel's own history. Deep-copied by
+    ``clone`` (OpenSpiel's ``Clone`` deep-copies a Python state's attributes) and pickled
+    as the game and its history (``Serialize``).
 
-    __slots__ = ("replayable", "seen", "state")
+    The seats' histories (``seen``, in a hidden-information game: every seat's, then the
+    spectator's) are built only when an information-state string is first asked for, by
+    replaying the history, and from then on kept up to date move by move: a loop that never
+    reads them never pays for them. A resampled state with no full record keeps its
+    histories from the start.
 
-    def __init__(self, state: State, seen: list[list[str]] | None, replayable: bool) -> None:
+    ``unsynced``: the ``(player, action)`` pairs applied from Python and not yet written
+    into OpenSpiel's C++ history (see ``QuarkadeSpielState.apply_action``).
+    """
+
+    __slots__ = ("coding", "replayable", "seen", "state", "unsynced")
+
+    def __init__(self, state: State, seen: list[list[str]] | None, replayable: bool,
+                 unsynced: list[tuple[int, int]] | None = None) -> None:
         self.state = state
-        self.seen = seen
+        self.coding = _encoding(state.game)
+        self.seen = seen  # None: not built (yet), or an open-information game
         self.replayable = replayable
+        self.unsynced = unsynced if unsynced is not None else []
 
     @classmethod
     def start(cls, game: Game) -> _Held:
-        seen: list[list[str]] | None = None
-        if not game.perfect_information:
-            seen = [[] for _ in range(game.num_players + 1)]
-        return cls(game.new_initial_state(), seen, True)
+        return cls(game.new_initial_state(), None, True)
 
     def apply(self, action: int) -> None:
-        state = self.state
         seen = self.seen
         if seen is None:
-            state.apply_action(action)
+            self.state.apply_action(action)
             return
-        actor = state.current_player()
-        label = "c" if actor == CHANCE else str(actor)
-        n = len(seen) - 1
-        texts = [f"{label}:{state.action_string_for(p, action)}" for p in range(n)]
-        texts.append(f"{label}:{state.action_string_for(SPECTATOR, action)}")
-        state.apply_action(action)
-        for history, text in zip(seen, texts, strict=True):
-            history.append(text)
+        _apply_seen(self.state, seen, action)
 
     def history_seen_by(self, player: int) -> str:
+        """``player``'s history (``len(seen) - 1`` for the spectator's); see the module."""
+        state = self.state
+        if state.game.perfect_information:
+            return " ".join(map(str, state.history()))
         if self.seen is None:
-            return " ".join(map(str, self.state.history()))
+            self.seen = _seen_by_replay(state)
         return ";".join(self.seen[player])
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Held:
         seen = None if self.seen is None else [history[:] for history in self.seen]
-        return _Held(self.state.clone(), seen, self.replayable)
+        return _Held(self.state.clone(), seen, self.replayable, self.unsynced[:])
 
     def __getstate__(self) -> dict[str, Any]:
         game = self.state.game
         if self.replayable:
-            return {"game": game.name, "options": game.options, "history": self.state.history()}
-        return {"state": self.state, "seen": self.seen}  # a resampled state with no record
+            return {"game": game.name, "options": game.options, "history": self.state.history(),
+                    "unsynced": self.unsynced}
+        # a resampled state with no record
+        return {"state": self.state, "seen": self.seen, "unsynced": self.unsynced}
 
     def __setstate__(self, data: dict[str, Any]) -> None:
+        self.unsynced = list(data.get("unsynced", []))
         if "history" not in data:
             self.state, self.seen, self.replayable = data["state"], data["seen"], False
-            return
-        rebuilt = _Held.start(_game(data["game"], tuple(sorted(data["options"].items()))))
-        for action in data["history"]:
-            rebuilt.apply(action)
-        self.state, self.seen, self.replayable = rebuilt.state, rebuilt.seen, True
+        else:
+            state = _game(data["game"], tuple(sorted(data["options"].items()))
+                          ).new_initial_state()
+            for action in data["history"]:
+                state.apply_action(action)
+            self.state, self.seen, self.replayable = state, None, True
+        self.coding = _encoding(self.state.game)
+
+
+def _apply_seen(state: State, seen: list[list[str]], action: int) -> None:
+    """Apply ``action``, adding to each seat's history (and the spectator's) what it saw."""
+    actor = state.current_player()
+    label = "c" if actor == CHANCE else str(actor)
+    n = len(seen) - 1
+    texts = [f"{label}:{state.action_string_for(p, action)}" for p in range(n)]
+    texts.append(f"{label}:{state.action_string_for(SPECTATOR, action)}")
+    state.apply_action(action)
+    for history, text in zip(seen, texts, strict=True):
+        history.append(text)
+
+
+def _seen_by_replay(state: State) -> list[list[str]]:
+    """Every seat's history of ``state``'s game so far (and the spectator's), by replay."""
+    game = state.game
+    replay = game.new_initial_state()
+    seen: list[list[str]] = [[] for _ in range(game.num_players + 1)]
+    for action in state.history():
+        _apply_seen(replay, seen, action)
+    return seen
 
 
 @functools.lru_cache(maxsize=64)
 def _game(name: str, options: tuple[tuple[str, Any], ...]) -> Game:
     return load_game(name, **dict(options))
+
+
+def _encoding(game: Game) -> Encoding:
+    return _encoding_of(game.name, tuple(sorted(game.options.items())))
+
+
+@functools.lru_cache(maxsize=64)
+def _encoding_of(name: str, options: tuple[tuple[str, Any], ...]) -> Encoding:
+    return encoding(_game(name, options))
 
 
 # -- OpenSpiel's game, state and observer -------------------------------------------------
@@ -163,8 +207,37 @@ class QuarkadeSpielGame(pyspiel.Game):
         return QuarkadeObserver(self, iig_obs_type, params)
 
 
+def _read_after_sync(name: str) -> Callable[..., Any]:
+    """OpenSpiel's method ``name``, which reads its C++ history: written first (``_sync``)."""
+    read = getattr(pyspiel.State, name)
+
+    def method(self: QuarkadeSpielState) -> Any:
+        self._sync()
+        return read(self)
+
+    method.__name__ = name
+    method.__doc__ = f"OpenSpiel's ``{name}``, once its history holds every action."
+    return method
+
+
 class QuarkadeSpielState(pyspiel.State):
-    """A Quarkade state as OpenSpiel sees it (``quarkade_state`` is the engine's)."""
+    """A Quarkade state as OpenSpiel sees it (``quarkade_state`` is the engine's).
+
+    Every query a caller makes in Python is answered here, from the engine, without a
+    round trip through OpenSpiel's C++ (which costs about 3 us for each call it makes back
+    into Python, several per action). C++ callers (``random_sim_test``, C++ algorithms) take
+    OpenSpiel's own path, which ends in the same engine calls; tests/adapters/
+    test_openspiel.py holds the two paths equal, query by query.
+
+    ``apply_action`` from Python applies the action to the engine at once and writes it into
+    OpenSpiel's C++ history (the ``history_`` a C++ ``Clone`` and ``Serialize`` copy) only
+    when something reads that history: ``history()``, ``full_history()``,
+    ``history_str()``, ``move_number()``, ``is_initial_state()``, ``serialize()``, or an
+    action applied from C++. Until then the unwritten actions travel with the state's Python
+    attributes, which ``Clone`` deep-copies and ``Serialize`` pickles, so clones and
+    serialized states stay whole (a serialized string's ``history=`` line may then stop
+    short; ``deserialize_game_and_state`` restores the same state all the same).
+    """
 
     def __init__(self, game: QuarkadeSpielGame, held: _Held | None = None) -> None:
         super().__init__(game)
@@ -175,6 +248,8 @@ class QuarkadeSpielState(pyspiel.State):
         """The engine's state (read it; applying actions to it bypasses OpenSpiel)."""
         return self._held.state
 
+    # -- what OpenSpiel's C++ calls (and Python callers too) ---------------------------------
+
     def current_player(self) -> int:
         return self._held.state.current_player()
 
@@ -182,12 +257,15 @@ class QuarkadeSpielState(pyspiel.State):
         return self._held.state.is_terminal()
 
     def _legal_actions(self, player: int) -> list[int]:
-        return self._held.state.legal_actions()
+        state = self._held.state
+        return state.legal_actions() if player == state.current_player() else []
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         return self._held.state.chance_outcomes()
 
     def _apply_action(self, action: int) -> None:
+        if self._held.unsynced:  # C++ is about to write its history: the rest goes first
+            self._sync()
         self._held.apply(action)
 
     def _action_to_string(self, player: int, action: int) -> str:
@@ -196,6 +274,81 @@ class QuarkadeSpielState(pyspiel.State):
     def returns(self) -> list[float]:
         return self._held.state.returns()
 
+    # -- the same answers, straight from Python (see the class docstring) -------------------
+
+    def apply_action(self, action: int) -> None:
+        held = self._held
+        if type(action) is not int:  # a numpy integer, say: stored as a plain int
+            action = operator.index(action)
+        player = held.state.current_player()
+        held.apply(action)  # the engine refuses an illegal action, and nothing changes
+        held.unsynced.append((player, action))
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """As OpenSpiel answers: at a chance node its outcomes, whoever asks."""
+        state = self._held.state
+        mover = state.current_player()
+        if mover == TERMINAL:
+            return []
+        if player is None or player == mover or mover == CHANCE:
+            return state.legal_actions()
+        if player < 0:
+            raise pyspiel.SpielError(f"Called LegalActions for pseudo-player {player}")
+        return []
+
+    def is_chance_node(self) -> bool:
+        return self._held.state.current_player() == CHANCE
+
+    def is_player_node(self) -> bool:
+        return self._held.state.current_player() >= 0
+
+    def observation_tensor(self, player: int | None = None) -> list[float]:
+        """The same floats as OpenSpiel's (which it rounds to float32 on the way)."""
+        held = self._held
+        state = held.state
+        seat = _seat(state, player)
+        coding = held.coding
+        if coding.encode_state is None:
+            return list(coding.encode(state.view(seat)))
+        out = [0.0] * coding.size
+        coding.encode_state(state, seat, out)
+        return out
+
+    information_state_tensor = observation_tensor  # the view holds what matters
+
+    def observation_string(self, player: int | None = None) -> str:
+        state = self._held.state
+        return _view_text(state, _seat(state, player))
+
+    def information_state_string(self, player: int | None = None) -> str:
+        state = self._held.state
+        seat = _seat(state, player)
+        return _view_text(state, seat) + "\n" + self._held.history_seen_by(seat)
+
+    # -- OpenSpiel's own history, written when read ------------------------------------------
+
+    history = _read_after_sync("history")
+    full_history = _read_after_sync("full_history")
+    history_str = _read_after_sync("history_str")
+    move_number = _read_after_sync("move_number")
+    is_initial_state = _read_after_sync("is_initial_state")
+    serialize = _read_after_sync("serialize")
+
+    def _sync(self) -> None:
+        """Write the actions applied from Python into OpenSpiel's C++ history: each goes
+        through OpenSpiel's ``ApplyAction`` (which records who moved and counts the move),
+        with the engine's part, already done, skipped."""
+        held = self._held
+        pending, held.unsynced = held.unsynced, []
+        for player, action in pending:
+            # For this one call OpenSpiel reads the mover of the time and applies nothing.
+            self.current_player = functools.partial(int, player)  # type: ignore[method-assign]
+            self._apply_action = _already_applied  # type: ignore[method-assign]
+            try:
+                pyspiel.State.apply_action(self, action)
+            finally:
+                del self.current_player, self._apply_action
+
     def view(self, player: int) -> dict[str, Any]:
         """What seat ``player`` (or ``SPECTATOR``) may know: the engine's view."""
         return self._held.state.view(player)
@@ -203,10 +356,9 @@ class QuarkadeSpielState(pyspiel.State):
     def history_seen_by(self, player: int) -> str:
         """The history as ``player`` saw it (see the module docstring); ``SPECTATOR`` for
         the public one."""
-        held = self._held
-        if player == SPECTATOR and held.seen is not None:
-            player = len(held.seen) - 1
-        return held.history_seen_by(player)
+        if player == SPECTATOR:
+            player = self._held.state.game.num_players
+        return self._held.history_seen_by(player)
 
     def resample_from_infostate(self, player_id: int,
                                 probability_sampler: Any) -> QuarkadeSpielState:
@@ -229,7 +381,9 @@ class QuarkadeSpielState(pyspiel.State):
                 fresh.apply_action(action)
             return fresh
         seen: list[list[str]] | None = None
-        if held.seen is not None:
+        if not held.state.game.perfect_information:
+            held.history_seen_by(player_id)  # builds the histories if not yet built
+            assert held.seen is not None
             public = held.seen[-1]
             seen = [(held.seen[p] if p == player_id else public)[:]
                     for p in range(len(held.seen) - 1)]
@@ -276,10 +430,29 @@ class QuarkadeObserver:
 
     def string_from(self, state: QuarkadeSpielState, player: int) -> str:
         seat = SPECTATOR if self._public else player
-        text = json.dumps(state.view(seat), sort_keys=True, separators=(",", ":"))
+        text = _view_text(state.quarkade_state, seat)
         if self._recall:
             text += "\n" + state.history_seen_by(seat)
         return text
+
+
+def _already_applied(action: int) -> None:
+    """Stands in for ``_apply_action`` while ``_sync`` writes an applied action."""
+
+
+def _seat(state: State, player: int | None) -> int:
+    """``player``, or the seat to move; refused as OpenSpiel refuses it."""
+    if player is None:
+        player = state.current_player()
+    if type(player) is not int or not 0 <= player < state.game.num_players:
+        raise pyspiel.SpielError(f"player = {player}: a player is 0 to "
+                                 f"{state.game.num_players - 1}")
+    return player
+
+
+def _view_text(state: State, seat: int) -> str:
+    """``seat``'s view as compact JSON with sorted keys (the observation string)."""
+    return json.dumps(state.view(seat), sort_keys=True, separators=(",", ":"))
 
 
 def seeded_resampler(seed: int | str) -> Callable[[QuarkadeSpielState, int], QuarkadeSpielState]:

@@ -3,16 +3,23 @@
 
 Generic agents (``random``) play every game; each game adds its own in its ``bots``
 module (a ``BOTS`` dict of name -> agent class, whose keyword arguments are the spec's
-parameters).
+parameters); installed packages add plug-in bots (``quarkade.agents.plugins``), which play
+under containment (``quarkade.agents.contained``).
+
+``plugins`` says which plug-ins a caller may use: ``None`` (the default) for every one
+installed, as the terminal and the simulator do, or a collection of names (the web
+server's allow-list; empty allows none, and none of the others is even imported).
 """
 
 from __future__ import annotations
 
 import inspect
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from types import ModuleType
 
+from quarkade.agents import plugins as plugin_bots
+from quarkade.agents.contained import DEFAULT_MOVE_TIME, ContainedAgent
 from quarkade.agents.search import ISMCTSAgent, MCTSAgent
 from quarkade.core.agent import Agent, RandomAgent, Turn
 from quarkade.core.errors import AgentSpecError
@@ -41,6 +48,8 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
 
 
 LEVEL_NAMES = ("easy", "medium", "hard")
+# Names no plug-in may take: the levels, and the person at the terminal.
+RESERVED = (*LEVEL_NAMES, "human")
 
 
 LevelSpec = str | dict[int | str, str]
@@ -60,18 +69,50 @@ def levels(game: str) -> dict[str, LevelSpec]:
     return {"easy": "random", "medium": medium, "hard": f"{search}:time=1", **own}
 
 
-def game_agents(game: str) -> dict[str, Callable[..., Agent]]:
-    """Every agent that can play ``game``, by name."""
+def game_agents(game: str, plugins: Collection[str] | None = None
+                ) -> dict[str, Callable[..., Agent]]:
+    """Every agent that can play ``game``, by name: built-in, then plug-ins (see above)."""
+    own = builtin_agents(game)
+    found = {name: bot.factory for name, bot in plugin_bots.installed(plugins).items()
+             if bot.factory is not None and bot.plays(game) and name not in own
+             and name not in RESERVED}
+    return {**own, **found}
+
+
+def builtin_agents(game: str) -> dict[str, Callable[..., Agent]]:
+    """The agents that come with Quarkade for ``game``, by name."""
     return {**GENERIC, **getattr(_bots(game), "BOTS", {})}
 
 
-def available_agents(game: str) -> list[str]:
-    """Agent names for ``game``, then the difficulty levels."""
-    return [*sorted(game_agents(game)), *LEVEL_NAMES]
+def plugin_names(game: str, plugins: Collection[str] | None = None) -> list[str]:
+    """The plug-in bots (among ``plugins``) that play ``game``, sorted."""
+    own = builtin_agents(game)
+    return sorted(name for name in game_agents(game, plugins) if name not in own)
 
 
-def make_agent(spec: str, game: str) -> Agent:
-    """The agent named by ``spec`` for ``game``; ``AgentSpecError`` says what is allowed."""
+def plugin_problems(game: str, plugins: Collection[str] | None = None) -> list[str]:
+    """Why each plug-in (among ``plugins``) that cannot play ``game`` is left out."""
+    own = builtin_agents(game)
+    taken = [f"{bot.describe()}: {name!r} is a built-in name for {game}; it is left out"
+             for name, bot in plugin_bots.installed(plugins).items()
+             if bot.factory is not None and bot.plays(game)
+             and (name in own or name in RESERVED)]
+    return [*plugin_bots.problems(plugins), *taken]
+
+
+def available_agents(game: str, plugins: Collection[str] | None = None) -> list[str]:
+    """Agent names for ``game`` (built-in and plug-in), then the difficulty levels."""
+    return [*sorted(game_agents(game, plugins)), *LEVEL_NAMES]
+
+
+def make_agent(spec: str, game: str, plugins: Collection[str] | None = None,
+               move_time: float = DEFAULT_MOVE_TIME, contained: bool = True) -> Agent:
+    """The agent named by ``spec`` for ``game``; ``AgentSpecError`` says what is allowed.
+
+    A plug-in bot comes wrapped in a ``ContainedAgent`` with ``move_time`` seconds a move,
+    unless ``contained`` is False: the caller contains it its own way (the web server runs
+    it in a worker process under a hard deadline, ``quarkade.server.bots``).
+    """
     name, params = parse_spec(spec)
     if name in LEVEL_NAMES and not params:
         level = levels(game)[name]
@@ -79,22 +120,64 @@ def make_agent(spec: str, game: str) -> Agent:
             ByPlayersAgent(level, game)
         agent.spec = name
         return agent
-    agents = game_agents(game)
-    if name not in agents:
-        raise AgentSpecError(f"no agent {name!r} for {game}; agents: "
-                             f"{', '.join(available_agents(game))}")
-    factory = agents[name]
-    accepted = inspect.signature(factory).parameters
-    for key in params:
-        if key not in accepted:
-            allowed = ", ".join(accepted) or "none"
-            raise AgentSpecError(f"agent {name!r} has no parameter {key!r}; parameters: {allowed}")
+    factory, builtin = agent_factory(spec, game, plugins)
     try:
         agent = factory(**{key: _number(value) for key, value in params.items()})
     except (TypeError, ValueError) as problem:
         raise AgentSpecError(f"agent spec {spec!r}: {problem}") from None
+    except Exception as problem:  # a plug-in's constructor may fail any way it likes
+        if builtin:
+            raise
+        raise AgentSpecError(f"agent spec {spec!r}: the plug-in bot failed to start: "
+                             f"{type(problem).__name__}: {problem}") from None
+    if not builtin:
+        return ContainedAgent(agent, spec.strip(), move_time) if contained else agent
     agent.spec = spec.strip()
     return agent
+
+
+def agent_factory(spec: str, game: str, plugins: Collection[str] | None = None
+                  ) -> tuple[Callable[..., Agent], bool]:
+    """What makes the agent ``spec`` names (not a level), and whether it is built in: the
+    checks of ``make_agent`` without running any of the agent's code (its name is known
+    and allowed, its parameters are ones it takes); ``AgentSpecError`` says what is wrong."""
+    name, params = parse_spec(spec)
+    agents = game_agents(game, plugins)
+    if name not in agents:
+        raise AgentSpecError(_unknown(name, game, plugins))
+    factory = agents[name]
+    builtin = name in builtin_agents(game)
+    accepted = list(inspect.signature(factory).parameters) if builtin \
+        else plugin_bots.parameters(factory)
+    for key in params:
+        if key not in accepted:
+            allowed = ", ".join(accepted) or "none"
+            raise AgentSpecError(f"agent {name!r} has no parameter {key!r}; parameters: {allowed}")
+    return factory, builtin
+
+
+def is_plugin(spec: str, game: str) -> bool:
+    """Whether ``spec`` names no built-in agent or level of ``game`` (so, if anything, a
+    plug-in bot). Imports no plug-in."""
+    name = spec.strip().partition(":")[0].strip().lower()
+    return name not in builtin_agents(game) and name not in LEVEL_NAMES
+
+
+def _unknown(name: str, game: str, plugins: Collection[str] | None) -> str:
+    """Why ``name`` is no agent for ``game``, and what is."""
+    message = f"no agent {name!r} for {game}; agents: {', '.join(available_agents(game, plugins))}"
+    bot = plugin_bots.declared().get(name)
+    if bot is None:
+        return message
+    if plugins is not None and name not in plugins:
+        return (f"{message} (the plug-in bot {name!r} is installed but not allowed here; "
+                "the server's operator allows plug-ins with quarkade serve --allow-bots)")
+    loaded = plugin_bots.installed([name])[name]
+    if loaded.problem:
+        return f"{loaded.describe()} {loaded.problem}"
+    if not loaded.plays(game):
+        return f"{message} ({loaded.describe()} plays only {', '.join(loaded.games or ())})"
+    return message
 
 
 class ByPlayersAgent(Agent):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import random
 from pathlib import Path
 from typing import Annotated, Any
@@ -12,15 +13,20 @@ from rich.table import Table
 
 from quarkade import __version__
 from quarkade.agents import available_agents, make_agent
+from quarkade.agents import plugins as plugin_bots
+from quarkade.agents.contained import DEFAULT_MOVE_TIME, ContainedAgent
+from quarkade.agents.registry import plugin_names, plugin_problems
 from quarkade.cli import faces
 from quarkade.cli.human import HumanAgent, Quit
-from quarkade.cli.output import console, errors, user_errors
+from quarkade.cli.ladder import DEFAULT_RESULTS, ladder
+from quarkade.cli.new_bot import new_bot
+from quarkade.cli.output import MoveTimeOpt, check_move_time, console, errors, user_errors
 from quarkade.cli.simulate import analyze, simulate, tournament
 from quarkade.core.agent import Agent
 from quarkade.core.errors import QuarkadeError
 from quarkade.core.options import parse_option_pairs
 from quarkade.core.protocol import CHANCE, SPECTATOR, State
-from quarkade.core.records import GameRecord, Seat
+from quarkade.core.records import Fault, GameRecord, Seat
 from quarkade.core.registry import game_class, list_games, load_game
 from quarkade.sim.match import MatchEvent, play_match
 
@@ -69,11 +75,19 @@ def rules(game: Annotated[str, typer.Argument(help="A game, as `quarkade games` 
 @app.command()
 def agents(game: Annotated[str, typer.Argument(help="A game, as `quarkade games` lists it.")]
            ) -> None:
-    """List the agents (bots) that can play a game."""
+    """List the agents (bots) that can play a game: built-in and plug-in, then the levels."""
     with user_errors():
         names = available_agents(game)
+        plugins = plugin_names(game)
+        problems = plugin_problems(game)
+    declared = plugin_bots.declared()
     for name in names:
-        console.print(name)
+        if name in plugins:
+            console.print(f"{name}  (plug-in from {declared[name].package})", markup=False)
+        else:
+            console.print(name)
+    for problem in problems:
+        errors.print(f"warning: {problem}", markup=False, soft_wrap=True)
 
 
 def _parse_seats(seat_specs: list[str], players: int) -> dict[int, str]:
@@ -106,9 +120,11 @@ def play(
         "--option", "-o", help="A game option NAME=VALUE (repeatable).")] = None,
     seed: Annotated[int | None, typer.Option(help="Seed for a reproducible game.")] = None,
     record: Annotated[Path | None, typer.Option(help="Save the game record (JSON) here.")] = None,
+    move_time: MoveTimeOpt = DEFAULT_MOVE_TIME,
 ) -> None:
     """Play a game in the terminal, against bots, friends on this keyboard, or bots only."""
     with user_errors():
+        check_move_time(move_time)
         options: dict[str, Any] = parse_option_pairs(option or [])
         if players is not None:
             options["players"] = players
@@ -122,12 +138,17 @@ def play(
         names = [("you" if specs[s] == "human" and list(specs.values()).count("human") == 1
                   else f"seat {s} ({specs[s]})") for s in range(n)]
         seat_agents: list[Agent] = [
-            HumanAgent(console, names) if specs[s] == "human" else make_agent(specs[s], game)
-            for s in range(n)
+            HumanAgent(console, names) if specs[s] == "human"
+            else make_agent(specs[s], game, move_time=move_time) for s in range(n)
         ]
+    humans = [s for s in range(n) if specs[s] == "human"]
+    # A fault's detail may hold what only the bot's seat knows: shown when no person plays.
+    say = functools.partial(_say_fault, "stopped", detail=not humans)
+    for agent in seat_agents:
+        if isinstance(agent, ContainedAgent):
+            agent.on_fault = say
     if seed is None:
         seed = random.SystemRandom().randrange(1_000_000)
-    humans = [s for s in range(n) if specs[s] == "human"]
     # One person sees the log as their seat does; several at one keyboard see the public log.
     viewer = humans[0] if len(humans) == 1 else SPECTATOR
     console.print(f"[bold]{loaded.title}[/bold], {n} players, seed {seed} "
@@ -160,9 +181,16 @@ def play(
     ending = f" ({outcome.ending})" if outcome.ending else ""
     console.print(f"[bold]result:[/bold] {outcome.text(names)}{ending}", highlight=False)
     console.print(f"returns: {final.returns()}")
+    for fault in game_record.faults:
+        _say_fault("flagged", fault, detail=not humans)
     if record is not None:
         game_record.save(record)
         console.print(f"record saved to {record}")
+
+
+def _say_fault(label: str, fault: Fault, detail: bool) -> None:
+    text = f"{label}: {fault.message}" + (f" ({fault.detail})" if detail and fault.detail else "")
+    console.print(text, markup=False, style="yellow", soft_wrap=True)
 
 
 @app.command()
@@ -255,13 +283,24 @@ def serve(
     rate_limits: Annotated[bool, typer.Option(
         help="Limit how fast one client address may make games and moves (turn off only "
         "for benchmarks or a trusted network).")] = True,
+    allow_bots: Annotated[str, typer.Option(
+        help="Plug-in bots that seats may use, by name, separated by commas (none unless "
+        "named: a plug-in runs its code on this server).")] = "",
+    move_time: MoveTimeOpt = DEFAULT_MOVE_TIME,
+    ladder_dir: Annotated[Path, typer.Option(
+        "--ladder", help="Where `quarkade ladder` writes the ladders the /ladder pages show."
+    )] = DEFAULT_RESULTS,
 ) -> None:
     """Start the web app: play every game in a browser, against bots or friends."""
+    with user_errors():
+        check_move_time(move_time)
+        allowed = allowed_plugins(allow_bots)
     try:
         from sqlalchemy.exc import SQLAlchemyError
 
         from quarkade.server import create_app
         from quarkade.server.broker import make_broker
+        from quarkade.server.limits import Limits
         from quarkade.server.run import bind, serve_workers, url_of
         from quarkade.server.run import serve as run_server
         from quarkade.server.storage import Store, database_url, shown_url
@@ -271,6 +310,10 @@ def serve(
         raise typer.Exit(2) from None
     if not 0 <= port <= 65535:
         errors.print(f"error: --port {port}: a port is 0-65535", markup=False)
+        raise typer.Exit(2)
+    if move_time > Limits().bot_seconds:
+        errors.print(f"error: --move-time {move_time:g}: at most {Limits().bot_seconds:g} "
+                     "seconds, the server's deadline for any bot move", markup=False)
         raise typer.Exit(2)
     if not 1 <= workers <= 64:
         errors.print(f"error: --workers {workers}: from 1 to 64 processes", markup=False)
@@ -286,13 +329,15 @@ def serve(
     except ValueError as problem:
         errors.print(f"error: --broker: {problem}", markup=False, soft_wrap=True)
         raise typer.Exit(2) from None
+    settings: dict[str, Any] = {
+        "bot_delay": bot_delay, "broker": broker or None, "rate_limits": rate_limits,
+        "allow_bots": allowed, "move_time": move_time, "ladder_dir": str(ladder_dir)}
     try:
         if workers > 1:
             Store(url).close()  # migrate once, before the workers start
             web_app = None
         else:
-            web_app = create_app(url, bot_delay=bot_delay, broker=broker or None,
-                                 rate_limits=rate_limits)
+            web_app = create_app(url, **settings)
     except (SQLAlchemyError, ImportError) as problem:
         reason = " ".join(str(problem).split())
         password = _password(url)
@@ -311,8 +356,7 @@ def serve(
     console.print(f"Quarkade is running{processes}: open {url_of(sock)} in a browser "
                   "(Ctrl+C stops it)", markup=False, soft_wrap=True)
     if web_app is None:
-        serve_workers(sock, workers, {"db": url, "bot_delay": bot_delay,
-                                      "broker": broker or None, "rate_limits": rate_limits})
+        serve_workers(sock, workers, {"db": url, **settings})
     else:
         run_server(sock, web_app)
 
@@ -357,10 +401,28 @@ def migrate(
                   soft_wrap=True)
 
 
+def allowed_plugins(text: str) -> list[str]:
+    """``--allow-bots a,b``: names of installed plug-in bots that load, or a refusal."""
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    installed = plugin_bots.installed(names)
+    for name in names:
+        if name not in installed:
+            known = ", ".join(sorted(plugin_bots.declared())) or "none is installed"
+            raise QuarkadeError(f"--allow-bots: no plug-in bot named {name!r} is installed "
+                                f"(plug-in bots: {known})")
+        if installed[name].problem:
+            raise QuarkadeError(f"--allow-bots: {installed[name].describe()} "
+                                f"{installed[name].problem}")
+    return names
+
+
 # Simulation and analysis at scale (quarkade.sim), in their own module.
 app.command()(simulate)
 app.command()(tournament)
 app.command()(analyze)
+# Plug-in bots: a package to start from, and where every bot stands.
+app.command("new-bot")(new_bot)
+app.command()(ladder)
 
 
 if __name__ == "__main__":  # pragma: no cover

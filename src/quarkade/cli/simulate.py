@@ -30,7 +30,8 @@ from rich.table import Table
 from rich.text import Text
 
 from quarkade.agents import make_agent
-from quarkade.cli.output import console, errors, user_errors
+from quarkade.agents.contained import DEFAULT_MOVE_TIME
+from quarkade.cli.output import MoveTimeOpt, check_move_time, console, errors, user_errors
 from quarkade.core.errors import QuarkadeError
 from quarkade.core.options import parse_option_pairs
 from quarkade.core.registry import load_game
@@ -78,10 +79,11 @@ def simulate(
     backend: BackendOpt = "local",
     address: AddressOpt = None,
     resume: ResumeOpt = False,
+    move_time: MoveTimeOpt = DEFAULT_MOVE_TIME,
 ) -> None:
     """Play many games between agents, seats rotated, and summarize them."""
     _run_command("simulate", simulation_plan, game, agents, games, players, option, seed,
-                 workers, out, report, backend, address, resume)
+                 workers, out, report, backend, address, resume, move_time)
 
 
 def tournament(
@@ -98,10 +100,11 @@ def tournament(
     backend: BackendOpt = "local",
     address: AddressOpt = None,
     resume: ResumeOpt = False,
+    move_time: MoveTimeOpt = DEFAULT_MOVE_TIME,
 ) -> None:
     """Round robin between agents; Bradley-Terry ratings on the Elo scale with intervals."""
     _run_command("tournament", tournament_plan, game, agents, games, players, option, seed,
-                 workers, out, report, backend, address, resume)
+                 workers, out, report, backend, address, resume, move_time)
 
 
 def analyze(
@@ -129,8 +132,9 @@ def analyze(
 def _run_command(kind: str, make_plan: Callable[..., Plan], game: str, agents: str, games: int,
                  players: int | None, option: list[str] | None, seed: int | None,
                  workers: int | None, out: Path | None, report: Path | None, backend: str,
-                 address: str | None, resume: bool) -> None:
+                 address: str | None, resume: bool, move_time: float) -> None:
     with user_errors():
+        check_move_time(move_time)
         options: dict[str, Any] = parse_option_pairs(option or [])
         if players is not None:
             options["players"] = players
@@ -159,7 +163,7 @@ def _run_command(kind: str, make_plan: Callable[..., Plan], game: str, agents: s
         if seed is None:
             seed = random.SystemRandom().randrange(1_000_000)
             console.print(f"seed {seed} (--seed {seed} plays the same games again)")
-        plan = make_plan(game, dict(loaded.options), specs, games, seed)
+        plan = make_plan(game, dict(loaded.options), specs, games, seed, move_time)
         workers = workers or os.cpu_count() or 1
         # Ctrl-C must reach us even when started from a shell that ignores it for
         # background jobs (a script's `cmd &`): the run stops cleanly on it.
@@ -175,6 +179,7 @@ def _run_command(kind: str, make_plan: Callable[..., Plan], game: str, agents: s
     if outcome.resumed:
         played += f" after the {outcome.resumed:,} already in {out}"
     errors.print(played, markup=False)
+    say_flagged(outcome.results)
     if outcome.interrupted:
         errors.print(f"stopped: {len(outcome.results):,} finished games kept"
                      + (f" in {out}; add --resume to continue" if out else ""), markup=False)
@@ -207,6 +212,20 @@ def _show(results: list[Result], agents: list[str], report: Path | None, command
         console.print(f"report written to {report}", markup=False)
 
 
+def say_flagged(results: list[Result]) -> None:
+    """One line per plug-in bot stopped in some games: how many, and the first message."""
+    stopped: dict[str, list[dict[str, Any]]] = {}
+    for result in results:
+        for fault in result.get("faults", ()):
+            stopped.setdefault(fault["agent"], []).append(fault)
+    for agent, faults in stopped.items():
+        first = faults[0]["message"] + (f" ({faults[0]['detail']})"
+                                        if faults[0].get("detail") else "")
+        errors.print(f"flagged: {agent} was stopped in {len(faults):,} game"
+                     f"{'s' if len(faults) != 1 else ''} (its seat played random from "
+                     f"there); the first: {first}", markup=False, soft_wrap=True)
+
+
 def _seed_to_resume(out: Path) -> int | None:
     """The run seed of an existing results file (so ``--resume`` needs no ``--seed``)."""
     if not out.exists() or out.stat().st_size == 0:
@@ -227,6 +246,8 @@ def _command_line(kind: str, plan: Plan, out: Path | None, workers: int, backend
         if name != "players":
             words += ["--option", f"{name}={value}"]
     words += ["--seed", str(plan.seed)]
+    if plan.move_time != DEFAULT_MOVE_TIME:
+        words += ["--move-time", f"{plan.move_time:g}"]
     if out is not None:
         words += ["--out", str(out)]
     words += ["--workers", str(workers)] if backend == "local" else ["--backend", backend]

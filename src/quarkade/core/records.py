@@ -4,7 +4,9 @@ A record holds the game and its options, the seats (name and agent spec), every 
 (chance included) as its id, its notation and who took it, and the result: the returns
 and the outcome (``State.outcome()``: a win, a shared win or a draw, and who won). Replaying a
 record rebuilds every state; a record that stops replaying raises ``RecordError`` naming
-the step and the reason.
+the step and the reason. A game in which a plug-in bot was stopped (it raised, chose an
+illegal action or overran its time, and its seat played ``random`` from then on) is
+flagged: the record lists those ``faults``.
 """
 
 from __future__ import annotations
@@ -41,6 +43,27 @@ class RecordedAction:
 
 
 @dataclass(frozen=True)
+class Fault:
+    """A bot stopped mid-game: its seat, its spec, which of its own moves (1 for its first)
+    went wrong, what went wrong (``raised``, ``illegal``, ``time``, or on the web server
+    ``crashed``: it took its worker process down), a sentence naming the bot that anyone
+    may read, and ``detail`` (the exception's text, or what the bot answered), which may
+    hold what only the bot's seat knows: it is for the operator and offline analysis, never
+    shown to another seat. The seat played ``random`` from that move on."""
+
+    seat: int
+    agent: str
+    move: int
+    kind: str
+    message: str
+    detail: str = ""
+
+    def public(self) -> Fault:
+        """The fault as any seat may read it (no detail)."""
+        return Fault(self.seat, self.agent, self.move, self.kind, self.message)
+
+
+@dataclass(frozen=True)
 class GameRecord:
     """A complete game: enough to rebuild every state and to show it to a person."""
 
@@ -52,6 +75,7 @@ class GameRecord:
     seed: int | str | None = None
     created: str = field(default_factory=lambda: datetime.now(UTC).isoformat(timespec="seconds"))
     outcome: dict[str, Any] | None = None
+    faults: list[Fault] = field(default_factory=list)
 
     @classmethod
     def from_state(
@@ -59,6 +83,7 @@ class GameRecord:
         state: State,
         seats: list[Seat] | None = None,
         seed: int | str | None = None,
+        faults: list[Fault] | None = None,
     ) -> GameRecord:
         """The record of the game that led to ``state`` (replayed to get each notation)."""
         game = state.game
@@ -73,14 +98,16 @@ class GameRecord:
         returns = state.returns() if state.is_terminal() else None
         outcome = state.outcome()
         return cls(game.name, dict(game.options), list(seats), actions, returns, seed,
-                   outcome=None if outcome is None else outcome.as_json())
+                   outcome=None if outcome is None else outcome.as_json(),
+                   faults=list(faults or []))
 
     # -- JSON --------------------------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
-        data = {"format": FORMAT, **data}
-        return data
+        if not self.faults:  # only a flagged game carries the key
+            del data["faults"]
+        return {"format": FORMAT, **data}
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), indent=1)
@@ -112,10 +139,14 @@ class GameRecord:
                 seed=data.get("seed"),
                 created=str(data.get("created", "")),
                 outcome=outcome,
+                faults=[Fault(int(f["seat"]), str(f["agent"]), int(f["move"]), str(f["kind"]),
+                              str(f["message"]), str(f.get("detail", "")))
+                        for f in data.get("faults", [])],
             )
         except (KeyError, TypeError, ValueError) as problem:
             raise RecordError(f"malformed record: {problem!r} (needs game, options, "
-                              "seats[name, agent], actions[id, text, player])") from None
+                              "seats[name, agent], actions[id, text, player]; faults, if any, "
+                              "[seat, agent, move, kind, message])") from None
 
     @classmethod
     def from_json(cls, text: str) -> GameRecord:

@@ -33,7 +33,7 @@ async def body_of(request: Request) -> dict[str, Any]:
 
 async def games(request: Request) -> Response:
     if request.method == "GET":
-        return JSONResponse({"games": catalogue()})
+        return JSONResponse({"games": catalogue(hub_of(request).allowed_bots)})
     check_rate(request, "create", "new games")
     body = await body_of(request)
     game = body.get("game")

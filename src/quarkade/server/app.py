@@ -4,6 +4,7 @@ named beside each route.
 - pages (``pages``): ``/``, ``/new/{game}``, ``/rules/{game}``, ``/games/{id}``,
   ``/games/{id}/join/{invite}``, ``/games/{id}/link/{code}``, ``/games/{id}/rematch``,
   ``/games/{id}/replay``, ``/games/{id}/record``;
+- ladders (``ladder``): ``/ladder``, ``/ladder/{game}``;
 - API (``api``): ``/api/games`` (GET the catalogue, POST a new game),
   ``/api/games/{id}``, ``/api/games/{id}/actions``, ``/api/games/{id}/join``,
   ``/api/games/{id}/invites/{seat}``, ``/api/games/{id}/seats/{seat}/link``,
@@ -17,8 +18,10 @@ does not answer is a 503; secrets never reach the log.
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator
+import math
+from collections.abc import AsyncIterator, Collection
 from contextlib import asynccontextmanager
+from pathlib import Path
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -28,7 +31,8 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from quarkade.server import api, html, pages, sockets
+from quarkade.agents.contained import DEFAULT_MOVE_TIME
+from quarkade.server import api, html, ladder, pages, sockets
 from quarkade.server.bots import DEFAULT_FACTORY, BotPool
 from quarkade.server.broker import make_broker
 from quarkade.server.clocks import Clock, SystemClock
@@ -55,7 +59,9 @@ __all__ = ["STATIC", "create_app"]
 def create_app(db: str = DEFAULT_URL, bot_delay: float = 0.0, broker: str | None = None,
                clock: Clock | None = None, limits: Limits | None = None,
                agent_factory: str = DEFAULT_FACTORY, busy_timeout: float = 5.0,
-               rate_limits: bool = True) -> Starlette:
+               rate_limits: bool = True, allow_bots: Collection[str] = (),
+               move_time: float = DEFAULT_MOVE_TIME,
+               ladder_dir: str | Path = "ladder") -> Starlette:
     """The ASGI app over the database ``db`` (a SQLAlchemy URL or a SQLite file path).
 
     ``broker`` (``redis://...``) connects several server processes; ``bot_delay`` is a
@@ -63,14 +69,22 @@ def create_app(db: str = DEFAULT_URL, bot_delay: float = 0.0, broker: str | None
     and ``agent_factory`` (``module:function`` making an agent from a spec) are for tests
     and operators; ``busy_timeout`` is how long a database call may wait for a lock;
     ``rate_limits=False`` lifts the per-client rates (benchmarks, trusted networks).
+    ``allow_bots`` names the plug-in bots seats may use (none by default: a plug-in runs
+    its code on the server, in the bot workers); each of their moves gets ``move_time``
+    seconds of thinking (at most the bot deadline of ``limits``). ``ladder_dir`` is where
+    ``quarkade ladder`` writes the ladders the ``/ladder`` pages show.
     """
     clock = clock or SystemClock()
     limits = limits or Limits()
     if not rate_limits:
         limits = without_rates(limits)
+    if not (math.isfinite(move_time) and move_time > 0):
+        raise ValueError(f"move_time={move_time!r}: a number of seconds above 0")
     store = Store(db, busy_timeout=busy_timeout)
-    pool = BotPool(limits.bot_workers, limits.bot_seconds, agent_factory)
-    hub = Hub(store, make_broker(broker), pool, clock, limits, bot_delay=bot_delay)
+    allowed = frozenset(allow_bots)
+    pool = BotPool(limits.bot_workers, limits.bot_seconds, agent_factory, sorted(allowed))
+    hub = Hub(store, make_broker(broker), pool, clock, limits, bot_delay=bot_delay,
+              allowed_bots=allowed, move_time=min(move_time, limits.bot_seconds))
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -89,6 +103,8 @@ def create_app(db: str = DEFAULT_URL, bot_delay: float = 0.0, broker: str | None
         Route("/games/{id}/rematch", pages.follow_rematch),
         Route("/games/{id}/replay", pages.replay_page),
         Route("/games/{id}/record", pages.record),
+        Route("/ladder", ladder.ladder_index),
+        Route("/ladder/{game}", ladder.ladder_page),
         Route("/api/games", api.games, methods=["GET", "POST"]),
         Route("/api/games/{id}", api.game),
         Route("/api/games/{id}/actions", api.act, methods=["POST"]),
@@ -106,6 +122,7 @@ def create_app(db: str = DEFAULT_URL, bot_delay: float = 0.0, broker: str | None
         Exception: _server_error})
     app.state.hub = hub
     app.state.store = store
+    app.state.ladder_dir = Path(ladder_dir)
     app.state.limiters = {"create": RateLimiter(limits.create_games, clock),
                           "moves": RateLimiter(limits.http_moves, clock)}
     app.add_middleware(BodyLimit, limit=limits.body_bytes)

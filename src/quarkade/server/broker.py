@@ -1,6 +1,9 @@
 """Fan-out between server processes: after a process stores a change to a game, every
-other process holding that game in memory hears of it and reloads the change from the
-database (the database stays the truth; a message says only "game G is at step N").
+other process holding that game in memory hears of it. A move's message carries its
+``(player, action)`` pairs and first step, which the others play on their copies; any
+other change ("game G changed") is reloaded from the database, which stays the truth. A
+message holds no view, log line or secret, but action ids include chance outcomes (the
+deal): the broker is as private as the database's ``actions`` table.
 
 One interface, two back ends: ``LocalBroker`` (one process: nothing to tell anyone) and
 ``RedisBroker`` (Redis pub/sub through redis-py's asyncio client, one channel for all

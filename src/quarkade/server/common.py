@@ -3,6 +3,7 @@ cookies, rate limits."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
@@ -62,13 +63,15 @@ def set_cookie(response: Response, game_id: str, tokens: list[str]) -> None:
                         max_age=seating.COOKIE_AGE, path="/", httponly=True, samesite="lax")
 
 
-def catalogue() -> list[dict[str, Any]]:
-    return [game_entry(name) for name in list_games()]
+def catalogue(plugins: Collection[str] = ()) -> list[dict[str, Any]]:
+    return [game_entry(name, plugins) for name in list_games()]
 
 
-def game_entry(name: str) -> dict[str, Any]:
-    """A game as the new-game form and the home page describe it."""
+def game_entry(name: str, plugins: Collection[str] = ()) -> dict[str, Any]:
+    """A game as the new-game form and the home page describe it (with the plug-in bots
+    among ``plugins``, the server's allow-list)."""
     cls = game_class(name)
+    agents = available_agents(name, plugins)
     return {
         "name": name, "title": cls.title, "summary": cls.summary,
         "min_players": cls.min_players, "max_players": cls.max_players,
@@ -76,9 +79,9 @@ def game_entry(name: str) -> dict[str, Any]:
                      "kind": o.kind.__name__, "minimum": o.minimum, "maximum": o.maximum,
                      "choices": list(o.choices), "allowed": o.allowed()}
                     for o in cls.option_specs],
-        "agents": available_agents(name),
+        "agents": agents,
         "seat_kinds": [seating.YOU, seating.HOTSEAT, seating.FRIEND,
-                       *(f"bot:{agent}" for agent in available_agents(name))],
+                       *(f"bot:{agent}" for agent in agents)],
         "visibilities": list(seating.VISIBILITIES),
     }
 

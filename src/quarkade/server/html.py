@@ -29,7 +29,7 @@ def layout(title: str, body: str, script: str = "", wide: bool = False) -> str:
 <body>
 <a class="skip" href="#main">Skip to content</a>
 <header class="top"><a class="brand" href="/">Quarkade</a>
-<nav aria-label="site"><a href="/">Games</a></nav></header>
+<nav aria-label="site"><a href="/">Games</a> <a href="/ladder">Ladder</a></nav></header>
 <main id="main" class="{'wide' if wide else 'narrow'}">
 {body}
 </main>

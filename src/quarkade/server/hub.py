@@ -3,7 +3,9 @@
 Games are loaded from storage on demand and leave memory when nobody uses them (no page,
 no bot, idle for ``Limits.idle_seconds``, or the least recently used once more than
 ``Limits.live_games`` are held), so memory stays flat however many games the database
-holds. Other processes' changes arrive through the broker and are reloaded from storage.
+holds. Other processes' moves arrive through the broker and are played on the copy held
+here; their other changes, or a move that does not follow the copy, are reloaded from
+storage.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import secrets
 from collections import OrderedDict
 from typing import Any
 
+from quarkade.agents.contained import DEFAULT_MOVE_TIME
 from quarkade.core.errors import QuarkadeError
 from quarkade.core.registry import load_game
 from quarkade.server import seats as seating
@@ -30,14 +33,19 @@ from quarkade.server.storage import Store, StoredSeat, Unavailable, ValueTooLong
 log = logging.getLogger("quarkade.server")
 
 SWEEP_SECONDS = 30.0
+RELOAD: dict[str, Any] = {}  # a message with no moves: reload the game from storage
 
 
 class Hub:
     """All live games of one process: loaded lazily, shared by every request."""
 
     def __init__(self, store: Store, broker: Broker, bot_pool: BotPool, clock: Clock,
-                 limits: Limits, bot_delay: float = 0.0) -> None:
+                 limits: Limits, bot_delay: float = 0.0,
+                 allowed_bots: frozenset[str] = frozenset(),
+                 move_time: float = DEFAULT_MOVE_TIME) -> None:
         self.store = store
+        self.allowed_bots = allowed_bots  # the plug-in bots seats may use
+        self.move_time = move_time  # seconds a plug-in bot may think per move
         self.broker = broker
         self.bot_pool = bot_pool
         self.clock = clock
@@ -126,37 +134,34 @@ class Hub:
     async def _heard(self, message: dict[str, Any]) -> None:
         """Another process changed a game (or the broker reconnected: check every game)."""
         if message.get("type") == "resync":
-            targets = list(self.games.values())
-        else:
-            if message.get("origin") == self.process:
-                return
-            live = self.games.get(str(message.get("game")))
-            step = message.get("step")
-            if live is None or (isinstance(step, int) and step < live.step):
-                return
-            targets = [live]
-        for live in targets:
-            self._refresh_soon(live)
+            for held in list(self.games.values()):
+                self._take_in_soon(held, dict(RELOAD))
+            return
+        if message.get("origin") == self.process:
+            return
+        live = self.games.get(str(message.get("game")))
+        step = message.get("step")
+        if live is None or (isinstance(step, int) and step < live.step):
+            return
+        self._take_in_soon(live, message)
 
-    def _refresh_soon(self, live: LiveGame) -> None:
-        """Reload ``live`` in its own task, so one game's reload never holds up the next
-        message; messages that arrive meanwhile fold into one more reload."""
+    def _take_in_soon(self, live: LiveGame, message: dict[str, Any]) -> None:
+        """Let ``live`` take in ``message`` in its own task, so one game never holds up the
+        next message; messages that arrive meanwhile are taken in together, in order."""
+        live.heard.append(message)
         if live.refreshing is not None and not live.refreshing.done():
-            live.refresh_again = True
             return
 
-        async def refresh() -> None:
-            while True:
-                live.refresh_again = False
+        async def take_in() -> None:
+            while live.heard:
+                messages, live.heard = live.heard, []
                 try:
-                    await live.refresh()
+                    await live.hear(messages)
                 except Unavailable:
                     log.warning("game %s: could not reload a change from the database",
                                 live.id)
-                if not live.refresh_again:
-                    return
 
-        live.refreshing = asyncio.get_running_loop().create_task(refresh())
+        live.refreshing = asyncio.get_running_loop().create_task(take_in())
         self.tasks.add(live.refreshing)
         live.refreshing.add_done_callback(self.tasks.discard)
 
@@ -171,7 +176,7 @@ class Hub:
         except QuarkadeError as problem:
             raise ApiError(400, str(problem)) from None
         seats = seating.parse_seats(game, seat_specs, loaded.num_players, self.clock.time(),
-                                    self.limits.invite_seconds)
+                                    self.limits.invite_seconds, self.allowed_bots)
         host_token = seating.new_token()
         live = await self._create(game, dict(loaded.options), seats, host_token,
                                   seating.visibility_of(visibility))
@@ -269,9 +274,16 @@ class Hub:
         assert live.rematch is not None
         return await self.get(live.rematch)
 
-    async def announce(self, live: LiveGame) -> None:
-        """Tell the other processes that ``live`` changed (they reload it)."""
-        await self.broker.publish({"game": live.id, "step": live.step, "origin": self.process})
+    async def announce(self, live: LiveGame, first: int | None = None,
+                       moves: list[tuple[int, int]] | None = None) -> None:
+        """Tell the other processes that ``live`` changed: ``moves``, the ``(player,
+        action)`` pairs stored from step ``first`` on, which they play on their copies;
+        without them they reload it. Never a view, a log line or a secret."""
+        message: dict[str, Any] = {"game": live.id, "step": live.step, "origin": self.process}
+        if moves:
+            message["from"] = first
+            message["moves"] = [list(pair) for pair in moves]
+        await self.broker.publish(message)
 
     async def close(self) -> None:
         self.closing = True

@@ -3,13 +3,17 @@
 socket or API -> ``LiveGame.act`` -> the game's ``apply_action`` (on a copy, with the
 chance outcomes that follow, drawn from ``random.SystemRandom``) -> storage (the
 ``(game_id, step)`` key: of two processes moving at one step, one wins and the other
-reloads and answers 409) -> the broker (other processes reload) -> every page of this
-process (each sent only what its seat may see). Only after the store succeeds is the copy
+reloads and answers 409) -> the broker (the new ``(player, action)`` pairs: other
+processes play them on their own copies, ``hear``) -> every page of this process (each
+sent only what its seat may see). Only after the store succeeds is the copy
 made current, so a refused move, a lost race or a database that is down changes nothing.
 
 Bots move in ``run_bots``: the bot's turn is claimed in the database (so one process
 moves it), the move is computed by ``bots.BotPool`` under a hard deadline, and a bot that
 fails or runs out of time is replaced for that move by the first legal action (logged).
+A plug-in bot that raises, answers an illegal action or overruns its move time is stopped
+instead: its fault is stored on its seat (every process and every later load see it), the
+game is flagged on every page and in its record, and the seat plays random from then on.
 A store that fails is retried with growing pauses, so bots resume when the database is
 back.
 """
@@ -20,12 +24,14 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from quarkade.core.errors import IllegalActionError
+from quarkade.agents.contained import fault_for
+from quarkade.agents.registry import is_plugin, parse_spec
+from quarkade.core.errors import AgentSpecError, IllegalActionError
 from quarkade.core.protocol import SPECTATOR, State
-from quarkade.core.records import GameRecord, RecordedAction, Seat
+from quarkade.core.records import Fault, GameRecord, RecordedAction, Seat
 from quarkade.core.registry import game_class, load_game
 from quarkade.core.rng import sample_chance
 from quarkade.core.words import action_label, log_line
@@ -82,19 +88,36 @@ class LiveGame:
         self.seats: list[StoredSeat] = list(stored.seats)
         self.names = [s.name for s in self.seats]
         self.bots: dict[int, str] = {s.seat: s.agent for s in self.seats if s.agent}
+        self.plugins = {seat for seat, spec in self.bots.items() if is_plugin(spec, self.name)}
         self.rematch = stored.rematch
         self.viewpoints = [*range(self.game.num_players), SPECTATOR]
         self.state: State = self.game.new_initial_state()
         self.moves: list[tuple[int, int]] = []  # (player, action) in the order played
         self.logs: dict[int, list[LogEntry]] = {v: [] for v in self.viewpoints}
         self._replay(stored.actions)
+        self._check_plugins_allowed()
         self.lock = asyncio.Lock()
         self.watchers: set[Watcher] = set()
         self.bot_task: asyncio.Task[None] | None = None
         self.recheck: asyncio.TimerHandle | None = None
-        self.refreshing: asyncio.Task[None] | None = None  # reloading another's change
-        self.refresh_again = False
+        self.refreshing: asyncio.Task[None] | None = None  # taking in another's changes
+        self.heard: list[dict[str, Any]] = []  # their messages, not yet taken in
         self.used = 0.0  # when a request last touched it (the hub's clock)
+
+    def _check_plugins_allowed(self) -> None:
+        """A game still in play whose plug-in bot this server does not allow (any more)
+        cannot be played here (``AgentSpecError``); a stopped one plays random, anywhere."""
+        if self.state.is_terminal():
+            return
+        for s in self.seats:
+            if s.seat in self.plugins and s.fault is None:
+                name = parse_spec(s.agent or "")[0]
+                if name not in self.hub.allowed_bots:
+                    raise AgentSpecError(f"its plug-in bot {name!r} is not allowed on this "
+                                         "server (quarkade serve --allow-bots)")
+
+    def fault_of(self, seat: int) -> Fault | None:
+        return next((s.fault for s in self.seats if s.seat == seat), None)
 
     def _replay(self, actions: list[int]) -> None:
         for action in actions:
@@ -183,16 +206,59 @@ class LiveGame:
             return
         returns = state.returns() if state.is_terminal() else None
         store = self.hub.store
+        first = self.step
         try:
-            await store.run(store.add_actions, self.id, self.step, moves, returns)
+            await store.run(store.add_actions, self.id, first, moves, returns)
         except StepTaken:
             await self._catch_up()
             raise
+        self._adopt(state, moves, logs)
+        await self.hub.announce(self, first, moves)
+
+    def _adopt(self, state: State, moves: list[tuple[int, int]],
+               logs: dict[int, list[LogEntry]]) -> None:
+        """Make ``state`` current: it follows ``moves`` from this copy's state."""
         self.state = state
         self.moves.extend(moves)
         for viewpoint in self.viewpoints:
             self.logs[viewpoint].extend(logs[viewpoint])
-        await self.hub.announce(self)
+
+    async def hear(self, messages: list[dict[str, Any]]) -> None:
+        """Take in what other processes announced, in order. Moves that follow this copy
+        are played from the message, with no database call; a message that does not
+        (one was missed, it does not replay here, or it is a join, an invite, a rematch, a
+        stopped bot or a resync, which carry no moves) makes it reload from the database."""
+        async with self.lock:
+            changed = False
+            for message in messages:
+                moves = _moves_in(message)
+                first = message.get("from")
+                if moves is None or type(first) is not int:
+                    changed = await self._catch_up() or changed
+                    break  # the database has every change announced so far
+                if first + len(moves) <= self.step:
+                    continue  # this copy has them already (its own, or a reload's)
+                if first != self.step or not self._play_heard(moves):
+                    log.info("game %s: a change from step %d does not follow step %d here; "
+                             "reloading", self.id, first, self.step)
+                    changed = await self._catch_up() or changed
+                    break
+                changed = True
+        if changed:
+            await self.changed()
+
+    def _play_heard(self, moves: list[tuple[int, int]]) -> bool:
+        """Play another process's ``moves`` on a copy and make it current; False (nothing
+        changed) if one is not the legal move of its player here."""
+        state = self.state.clone()
+        logs: dict[int, list[LogEntry]] = {v: [] for v in self.viewpoints}
+        for player, action in moves:
+            if state.is_terminal() or state.current_player() != player or \
+                    action not in state.legal_actions():
+                return False
+            self._play(state, action, logs)
+        self._adopt(state, moves, logs)
+        return True
 
     async def refresh(self) -> None:
         """Load what another process changed (moves, joins, a rematch) and show it."""
@@ -274,6 +340,7 @@ class LiveGame:
                     return
                 step = self.step
                 history = self.state.history()
+                move = 1 + sum(player == seat for player, _ in self.moves)
             if hub.bot_delay:
                 await asyncio.sleep(hub.bot_delay)  # so people can follow the bots
                 if self.step != step:
@@ -289,13 +356,7 @@ class LiveGame:
                 # Another process moves it; if that process dies, its claim runs out.
                 self._recheck_in(hub.bot_lease + 0.2)
                 return
-            job = BotJob(f"{self.id}/{seat}", self.name, self.options, history, spec)
-            try:
-                action = await hub.bot_pool.choose(job)
-                fallback = None
-            except BotFailed as problem:
-                action = None
-                fallback = str(problem)
+            action, fallback = await self._bot_move(seat, spec, history, move)
             while not hub.closing:
                 async with self.lock:
                     if self.step != step:
@@ -320,6 +381,47 @@ class LiveGame:
                 await asyncio.sleep(pause)
                 pause = min(pause * 2, 2.0)
             await self.broadcast()
+
+    async def _bot_move(self, seat: int, spec: str, history: list[int], move: int
+                        ) -> tuple[int | None, str | None]:
+        """The action of the bot at ``seat`` (its ``move``-th), or None and why not (the
+        caller then plays the fallback move). A stopped plug-in's seat plays random; a
+        plug-in that fails now is stopped (``_stop``)."""
+        hub = self.hub
+        if self.fault_of(seat) is not None:
+            return hub.chance_rng.choice(self.state.legal_actions()), None
+        plugin = seat in self.plugins
+        job = BotJob(f"{self.id}/{seat}", self.name, self.options, history, spec,
+                     hub.move_time if plugin else None)
+        try:
+            return await hub.bot_pool.choose(job), None
+        except BotFailed as problem:
+            if not plugin:
+                return None, str(problem)
+            failure = problem
+        await self._stop(fault_for(seat, spec, move, failure.kind, failure.what,
+                                   failure.detail))
+        return hub.chance_rng.choice(self.state.legal_actions()), None
+
+    async def _stop(self, fault: Fault) -> None:
+        """Stop a plug-in bot: its fault stored on its seat (retried while the database is
+        away), shown here, announced to the other processes. The operator's log gets the
+        detail, which may hold what only the bot's seat knows; pages never do."""
+        log.warning("game %s: %s (%s)", self.id, fault.message, fault.detail or "no detail")
+        hub = self.hub
+        pause = 0.05
+        while not hub.closing:
+            try:
+                await hub.store.run(hub.store.set_fault, self.id, fault)
+                break
+            except Unavailable:
+                await asyncio.sleep(pause)
+                pause = min(pause * 2, 2.0)
+        public = fault.public()
+        async with self.lock:  # after any reload under way, which may predate the store
+            self.seats = [replace(s, fault=public) if s.seat == fault.seat and s.fault is None
+                          else s for s in self.seats]
+        await hub.announce(self)
 
     # -- what each viewpoint sees ----------------------------------------------------------
 
@@ -372,6 +474,10 @@ class LiveGame:
             "log": [entry.public() for entry in self.logs[viewpoint]],
             "rematch": self.rematch,
             "visibility": self.visibility,
+            # Plug-in bots stopped in this game (their seats play random): the game is flagged.
+            # (Never a fault's detail: it may hold what only the bot's seat knows.)
+            "flagged": [{"seat": s.seat, "message": s.fault.message}
+                        for s in self.seats if s.fault is not None],
         }
         if holder.host:
             # The host sees whether each friend joined; the link only while it is unspent.
@@ -401,7 +507,8 @@ class LiveGame:
         over = self.state.is_terminal()
         record = GameRecord(self.name, self.game.options_for(viewpoint), seats, actions,
                             self.state.returns() if over else None, seed="live",
-                            created=self.created, outcome=_outcome(self.state))
+                            created=self.created, outcome=_outcome(self.state),
+                            faults=[s.fault for s in self.seats if s.fault is not None])
         data = record.to_dict()
         data["viewer"] = "spectator" if viewpoint == SPECTATOR else viewpoint
         return data
@@ -425,6 +532,21 @@ class LiveGame:
 def _outcome(state: State) -> dict[str, Any] | None:
     outcome = state.outcome()
     return None if outcome is None else outcome.as_json()
+
+
+def _moves_in(message: dict[str, Any]) -> list[tuple[int, int]] | None:
+    """The ``(player, action)`` pairs a broker message carries, or None (none, or not
+    well formed: the receiver reloads instead)."""
+    moves = message.get("moves")
+    if not isinstance(moves, list) or not moves or len(moves) > 10_000:
+        return None
+    pairs = []
+    for pair in moves:
+        if not (isinstance(pair, list) and len(pair) == 2 and
+                all(type(number) is int for number in pair)):
+            return None
+        pairs.append((pair[0], pair[1]))
+    return pairs
 
 
 def _without_player(view: dict[str, Any]) -> dict[str, Any]:

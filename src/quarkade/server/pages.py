@@ -36,14 +36,15 @@ async def home(request: Request) -> Response:
         recent = await hub.store.run(hub.store.recent_games)
     except Unavailable:
         recent = []
-    return HTMLResponse(html.home(catalogue(), recent, pictures()))
+    return HTMLResponse(html.home(catalogue(hub.allowed_bots), recent, pictures()))
 
 
 async def new_game_page(request: Request) -> Response:
     game = known_game(request.path_params["game"])
-    others = [entry for entry in catalogue() if entry["name"] != game]
+    allowed = hub_of(request).allowed_bots
+    others = [entry for entry in catalogue(allowed) if entry["name"] != game]
     if request.method == "GET":
-        return HTMLResponse(html.new_game(game_entry(game), others))
+        return HTMLResponse(html.new_game(game_entry(game, allowed), others))
     check_rate(request, "create", "new games")
     form = await request.form(max_files=0, max_fields=100, max_part_size=4096)
     values = {key: str(value)[:200] for key, value in form.multi_items()}
@@ -57,7 +58,7 @@ async def new_game_page(request: Request) -> Response:
     except (ApiError, QuarkadeError) as problem:
         message = problem.message if isinstance(problem, ApiError) else str(problem)
         status = problem.status if isinstance(problem, ApiError) else 400
-        return HTMLResponse(html.new_game(game_entry(game), others, values, message),
+        return HTMLResponse(html.new_game(game_entry(game, allowed), others, values, message),
                             status_code=status)
     response = RedirectResponse(f"/games/{live.id}", status_code=303)
     set_cookie(response, live.id, [host_token, *creator_tokens(live)])
@@ -66,7 +67,8 @@ async def new_game_page(request: Request) -> Response:
 
 async def rules(request: Request) -> Response:
     game = known_game(request.path_params["game"])
-    return HTMLResponse(html.rules(game_entry(game), rules_page(game)))
+    return HTMLResponse(html.rules(game_entry(game, hub_of(request).allowed_bots),
+                                   rules_page(game)))
 
 
 async def game_page(request: Request) -> Response:

@@ -88,6 +88,7 @@ class ServerThread:
     def __init__(self, db: str, bot_delay: float = 0.0, host: str = "127.0.0.1",
                  **settings: Any) -> None:
         self.db = db
+        self.settings = settings  # create_app's other arguments
         self.sock = bind(host, 0)
         self.url = url_of(self.sock)
         self.server = _server(create_app(db, bot_delay=bot_delay, **settings))

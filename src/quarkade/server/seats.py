@@ -13,8 +13,8 @@ for that game (or ``token`` query parameters, for scripts).
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass, replace
 
 from quarkade.core.protocol import SPECTATOR
 from quarkade.server import bots
@@ -54,15 +54,16 @@ def visibility_of(value: object) -> str:
 
 
 def parse_seats(game: str, specs: Sequence[object], players: int, now: float,
-                invite_seconds: float) -> list[StoredSeat]:
+                invite_seconds: float, plugins: Collection[str] = ()) -> list[StoredSeat]:
     """Seat choices (``you``, ``hotseat``, ``friend``, ``bot:greedy``) as seats with tokens
-    (friend seats get an invite code instead, until someone joins)."""
+    (friend seats get an invite code instead, until someone joins); a plug-in bot only if
+    ``plugins`` (the server's allow-list) names it."""
     if len(specs) != players:
         raise ApiError(400, f"{game} with {players} players needs {players} seat choices, "
                        f"got {len(specs)}")
     from quarkade.agents import available_agents
 
-    names = ", ".join(f"bot:{name}" for name in available_agents(game))
+    names = ", ".join(f"bot:{name}" for name in available_agents(game, plugins))
     seats = []
     for seat, raw in enumerate(specs):
         text = raw.strip() if isinstance(raw, str) else ""
@@ -74,7 +75,7 @@ def parse_seats(game: str, specs: Sequence[object], players: int, now: float,
                            f"hotseat, friend or a bot ({names})")
         if kind == BOT:
             try:
-                spec = bots.check_spec(game, agent)
+                spec = bots.check_spec(game, agent, plugins)
             except ApiError as problem:
                 raise ApiError(problem.status, f"seat {seat}: {problem.message}") from None
             seats.append(StoredSeat(seat, BOT, spec, _clip(f"seat {seat} ({spec})"), None,
@@ -92,12 +93,12 @@ def parse_seats(game: str, specs: Sequence[object], players: int, now: float,
 
 def fresh_seats(seats: Sequence[StoredSeat], now: float, invite_seconds: float
                 ) -> list[StoredSeat]:
-    """The seats of a rematch: the same kinds, bots and names, every secret new, and a new
-    invite for a friend seat nobody joined."""
+    """The seats of a rematch: the same kinds, bots and names, every secret new, a new
+    invite for a friend seat nobody joined, and no bot's fault."""
     fresh = []
     for s in seats:
-        if s.kind == BOT:
-            fresh.append(s)
+        if s.kind == BOT:  # a plug-in stopped in the last game gets a fresh start
+            fresh.append(replace(s, fault=None))
         elif s.kind == FRIEND and not s.joined:
             fresh.append(StoredSeat(s.seat, s.kind, None, s.name, new_token(), False,
                                     new_token(), now + invite_seconds))

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from quarkade.agents.contained import faults_of
 from quarkade.core.agent import Agent, turn_for
 from quarkade.core.errors import IllegalActionError
 from quarkade.core.protocol import CHANCE, Game, State
@@ -74,9 +75,10 @@ def play_match(
     on_event: Callable[[MatchEvent], None] | None = None,
     max_actions: int = 1_000_000,
 ) -> tuple[State, GameRecord]:
-    """Play to the end (as ``play_game``); returns the final state and its record."""
+    """Play to the end (as ``play_game``); returns the final state and its record (which
+    lists the faults of any plug-in bot that was stopped)."""
     state = play_game(game, agents, seed, on_event, max_actions)
     if names is None:
         names = [f"seat {seat}" for seat in range(game.num_players)]
     seats = [Seat(name, agent.spec) for name, agent in zip(names, agents, strict=True)]
-    return state, GameRecord.from_state(state, seats, seed=seed)
+    return state, GameRecord.from_state(state, seats, seed=seed, faults=faults_of(agents))

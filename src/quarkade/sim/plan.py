@@ -22,19 +22,22 @@ import itertools
 from dataclasses import dataclass
 from typing import Any
 
+from quarkade.agents.contained import DEFAULT_MOVE_TIME
 from quarkade.core.errors import AgentSpecError
 from quarkade.core.rng import derived_rng
 
 
 @dataclass(frozen=True)
 class Plan:
-    """A run: game, options (``players`` included), matchups, games per matchup, seed."""
+    """A run: game, options (``players`` included), matchups, games per matchup, seed, and
+    the seconds a plug-in bot has for a move (``quarkade.agents.contained``)."""
 
     game: str
     options: dict[str, Any]
     matchups: tuple[tuple[str, ...], ...]
     games: int
     seed: int
+    move_time: float = DEFAULT_MOVE_TIME
 
     @property
     def total(self) -> int:
@@ -70,19 +73,19 @@ def game_seed(run_seed: int, game: int) -> int:
 
 
 def simulation_plan(game: str, options: dict[str, Any], agents: list[str], games: int,
-                    seed: int) -> Plan:
-    return Plan(game, dict(options), (tuple(agents),), games, seed)
+                    seed: int, move_time: float = DEFAULT_MOVE_TIME) -> Plan:
+    return Plan(game, dict(options), (tuple(agents),), games, seed, move_time)
 
 
 def tournament_plan(game: str, options: dict[str, Any], agents: list[str], games: int,
-                    seed: int) -> Plan:
+                    seed: int, move_time: float = DEFAULT_MOVE_TIME) -> Plan:
     """A round robin over every set of ``players`` distinct agents (needs at least 2)."""
     players = int(options["players"])
     if len(agents) < 2:
         raise AgentSpecError("a tournament needs at least two agents, e.g. --agents random,greedy")
     size = min(players, len(agents))
     matchups = tuple(itertools.combinations(agents, size))
-    return Plan(game, dict(options), matchups, games, seed)
+    return Plan(game, dict(options), matchups, games, seed, move_time)
 
 
 def split_agent_list(text: str) -> list[str]:

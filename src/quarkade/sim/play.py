@@ -12,6 +12,8 @@ a win, a shared win or a draw), ``returns``, ``length`` (decisions taken by seat
 decision), then whatever the game's analysis hook adds: ``lead_changes`` and
 ``decided_at`` (with a running score), ``events``, ``tags`` and ``tallies`` (per seat,
 each table as a list of ``[value, hits, trials]``, so that numbers stay numbers in JSON).
+A game in which a plug-in bot was stopped has ``faults`` (``quarkade.core.records.Fault``
+as JSON, before the hook's keys): its seat played ``random`` from then on.
 """
 
 from __future__ import annotations
@@ -19,11 +21,12 @@ from __future__ import annotations
 import copy
 import json
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from functools import cache
 from typing import Any
 
 from quarkade.agents import make_agent
+from quarkade.agents.contained import faults_of
 from quarkade.core.agent import Agent
 from quarkade.core.protocol import CHANCE, Game, State
 from quarkade.core.registry import load_game
@@ -38,8 +41,8 @@ def _game(name: str, options_json: str) -> Game:
 
 
 @cache
-def _prototype(spec: str, game: str) -> Agent:
-    return make_agent(spec, game)
+def _prototype(spec: str, game: str, move_time: float) -> Agent:
+    return make_agent(spec, game, move_time=move_time)
 
 
 def play_one(plan: Plan, index: int) -> dict[str, Any]:
@@ -49,7 +52,7 @@ def play_one(plan: Plan, index: int) -> dict[str, Any]:
     # Fresh agents for every game (copies of a never-used one, cheaper than parsing the
     # spec again): no memory carried from game to game, so a game's result cannot depend
     # on which games a worker happened to play before it.
-    agents = [copy.deepcopy(_prototype(spec, plan.game)) for spec in specs]
+    agents = [copy.deepcopy(_prototype(spec, plan.game, plan.move_time)) for spec in specs]
     seed = plan.game_seed(index)
     state = play_game(game, agents, seed)
     hook = game_analysis(plan.game)
@@ -71,6 +74,9 @@ def play_one(plan: Plan, index: int) -> dict[str, Any]:
         "actions": len(state.history()),
         "first": walk.first,
     }
+    faults = faults_of(agents)
+    if faults:  # a plug-in bot was stopped: the game is flagged
+        line["faults"] = [asdict(fault) for fault in faults]
     if hook.running_score is not None:
         line["lead_changes"], line["decided_at"] = walk.lead_changes, walk.decided_at
     if hook.key_events is not None:

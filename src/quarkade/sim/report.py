@@ -53,27 +53,27 @@ def write_report(path: str | Path, summary: Summary, ratings: Sequence[Rating] |
         f"<style>{STYLE}</style></head><body>",
         f"<h1>Quarkade report: {html.escape(summary.game)}</h1>",
         f"<p>Command: <code>{html.escape(command)}</code></p>",
-        _html_table(SummaryTable("Run", ("", "value"), tuple(about.items()))),
+        html_table(SummaryTable("Run", ("", "value"), tuple(about.items()))),
     ]
     agents, seats, balance, lengths, *rest = tables
-    parts += [_html_table(agents),
+    parts += [html_table(agents),
               _figure(_rate_plot(Figure, agents.rates, summary.fair_share, "agent"),
                       "Win rate per agent with its 95% interval; the dashed line is the "
                       "fair share.")]
-    parts += [_html_table(seats),
+    parts += [html_table(seats),
               _figure(_rate_plot(Figure, seats.rates, summary.fair_share, "seat"),
                       "Win rate per seat and of the first mover, with 95% intervals.")]
-    parts += [_html_table(balance), _html_table(lengths),
+    parts += [html_table(balance), html_table(lengths),
               _figure(_length_histogram(Figure, summary.lengths.values),
                       "How long games last: decisions per game.")]
     extras = rest
     if ratings:
-        parts += [_html_table(rest[0]),
+        parts += [html_table(rest[0]),
                   _figure(_ladder(Figure, ratings), "Rating ladder: Bradley-Terry ratings on "
                           "the Elo scale with 95% bootstrap intervals.")]
         extras = rest[1:]
     for table in extras:
-        parts.append(_html_table(table))
+        parts.append(html_table(table))
         if table.groups:
             parts.append(_figure(
                 _grouped_rate_plot(Figure, table),
@@ -86,7 +86,7 @@ def write_report(path: str | Path, summary: Summary, ratings: Sequence[Rating] |
     Path(path).write_text("\n".join(parts) + "\n", encoding="utf-8")
 
 
-def _html_table(table: SummaryTable) -> str:
+def html_table(table: SummaryTable) -> str:
     head = "".join(f"<th>{html.escape(c)}</th>" for c in table.columns)
     body = "".join("<tr>" + "".join(f"<td>{html.escape(cell)}</td>" for cell in row) + "</tr>"
                    for row in table.rows)

@@ -34,8 +34,10 @@ FAILED = pytest.StashKey[bool]()
 
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
-    db = tmp_path_factory.mktemp("web") / "browser.db"
-    with ServerThread(f"sqlite:///{db}") as running:
+    folder = tmp_path_factory.mktemp("web")
+    # The ladder pages read the ladders tests write into ladder/ (test_ladder_pages.py).
+    with ServerThread(f"sqlite:///{folder / 'browser.db'}",
+                      ladder_dir=folder / "ladder") as running:
         yield running
 
 

@@ -31,6 +31,7 @@ from sqlalchemy.exc import (
 )
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
+from quarkade.core.records import Fault
 from quarkade.server.storage import migrate
 from quarkade.server.storage.tables import (
     actions_table,
@@ -67,6 +68,7 @@ class StoredSeat:
     joined: bool
     invite: str | None = None
     invite_expires: float | None = None
+    fault: Fault | None = None  # a plug-in bot stopped at this seat (it plays random)
 
 
 @dataclass(frozen=True)
@@ -168,8 +170,7 @@ class Store:
         return StoredGame(
             id=row.id, game=row.game, options=json.loads(row.options),
             host_token=row.host_token, created=row.created,
-            seats=[StoredSeat(s.seat, s.kind, s.agent, s.name, s.token, bool(s.joined),
-                              s.invite, s.invite_expires) for s in seats],
+            seats=[_seat(s) for s in seats],
             actions=list(actions),
             returns=None if row.returns is None else json.loads(row.returns),
             rematch=row.rematch, visibility=row.visibility)
@@ -187,9 +188,7 @@ class Store:
                                .order_by(seats_table.c.seat)).all()
             rematch = db.execute(select(games_table.c.rematch)
                                  .where(games_table.c.id == game_id)).scalar()
-        return (list(actions), [StoredSeat(s.seat, s.kind, s.agent, s.name, s.token,
-                                           bool(s.joined), s.invite, s.invite_expires)
-                                for s in seats], rematch)
+        return list(actions), [_seat(s) for s in seats], rematch
 
     def add_actions(self, game_id: str, first_step: int, moves: Sequence[tuple[int, int]],
                     returns: list[float] | None) -> None:
@@ -277,6 +276,17 @@ class Store:
 
     # -- bots ----------------------------------------------------------------------------
 
+    def set_fault(self, game_id: str, fault: Fault) -> bool:
+        """Flag ``fault.seat`` with ``fault`` (its public part) unless it is flagged
+        already; True if this call flagged it."""
+        public = {"agent": fault.agent, "move": fault.move, "kind": fault.kind,
+                  "message": fault.message}
+        with self.engine.begin() as db:
+            changed = db.execute(update(seats_table).where(
+                seats_table.c.game_id == game_id, seats_table.c.seat == fault.seat,
+                seats_table.c.fault.is_(None)).values(fault=json.dumps(public))).rowcount
+        return bool(changed)
+
     def claim_bot_turn(self, game_id: str, step: int, owner: str, now: float,
                        lease: float) -> bool:
         """Claim the bot's turn at ``step`` for ``owner`` until ``now + lease``: True if
@@ -312,6 +322,12 @@ class Store:
         """Raise if the database does not answer (the health endpoint)."""
         with self.engine.connect() as db:
             db.execute(select(1))
+
+
+def _seat(row: Any) -> StoredSeat:
+    fault = None if row.fault is None else Fault(row.seat, **json.loads(row.fault))
+    return StoredSeat(row.seat, row.kind, row.agent, row.name, row.token, bool(row.joined),
+                      row.invite, row.invite_expires, fault)
 
 
 def check_lengths(table: Table, row: dict[str, Any]) -> None:

@@ -39,6 +39,9 @@ seats_table = Table(
     Column("invite_expires", Float),  # seconds since the epoch
     Column("link", String(64)),  # a one-time code that links another device to the seat
     Column("link_expires", Float),
+    # A stopped plug-in bot's fault as anyone may read it (JSON: agent, move, kind,
+    # message; never its detail): the seat then plays random (migration 0003).
+    Column("fault", Text),
 )
 
 actions_table = Table(

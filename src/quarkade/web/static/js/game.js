@@ -129,7 +129,8 @@ function drawResult() {
   const box = el("result-box");
   box.hidden = !table.over;
   if (!table.over) return;
-  el("result").textContent = resultText(table);
+  const flagged = (table.flagged || []).map((fault) => ` Flagged: ${fault.message}.`).join("");
+  el("result").textContent = resultText(table) + flagged;
   const button = el("rematch");
   const atTable = table.held.length > 0 || table.invites !== undefined;
   button.hidden = !atTable;
@@ -142,6 +143,7 @@ function drawResult() {
 
 function drawSeats() {
   const invites = new Map((table.invites || []).map((invite) => [invite.seat, invite]));
+  const stopped = new Map((table.flagged || []).map((fault) => [fault.seat, fault.message]));
   el("seats").replaceChildren(...table.seats.map((entry) => {
     const invite = invites.get(entry.seat);
     const link = invite ? new URL(invite.url, location.href).href : null;
@@ -149,6 +151,8 @@ function drawSeats() {
       h("span", {}, seatName(table, entry.seat)),
       table.to_move === entry.seat && !table.over ? h("span", { class: "tag turn" }, "to move") : null,
       entry.kind === "friend" && !entry.joined ? h("span", { class: "tag" }, "invited") : null,
+      stopped.has(entry.seat) ? h("span", { class: "tag", title: stopped.get(entry.seat) },
+        "bot stopped: plays random") : null,
       table.viewpoint === entry.seat ? h("span", { class: "tag" }, "shown") : null,
       table.held.includes(entry.seat) && table.viewpoint !== entry.seat && !table.over
         ? h("button", { type: "button", dataset: { key: `show-${entry.seat}` },

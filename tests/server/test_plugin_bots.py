@@ -1,0 +1,158 @@
+"""Plug-in bots on the web: offered and played only when the operator allows them by name,
+their code run only in the server's bot workers; one that raises, answers an illegal action,
+overruns the server's time for a move or takes its worker down is stopped, its seat plays
+random, and the page and the record say so, after a restart too."""
+
+import json
+import logging
+
+import pytest
+from starlette.testclient import TestClient
+
+from quarkade.core.records import Fault
+from quarkade.server import create_app
+from quarkade.server import seats as seating
+from quarkade.server.storage import StoredSeat
+from tests.rogues import declare
+from tests.server.helpers import refused
+from tests.server.test_live import receive_until, socket_url
+
+ALLOWED = ["steady", "raiser", "cheater", "hanger"]
+
+
+@pytest.fixture
+def bot_client(db_url, rogue_bots):
+    with TestClient(create_app(db_url, allow_bots=ALLOWED, move_time=0.3)) as client:
+        yield client
+
+
+def finished(client, seats, **options):
+    created = client.post("/api/games", json={"game": "hadronize", "options": options,
+                                              "seats": seats})
+    assert created.status_code == 201, created.text
+    with client.websocket_connect(socket_url(created.json()["id"], "spectator")) as page:
+        return created.json()["id"], receive_until(page, lambda m: m["over"])
+
+
+def test_only_allowed_plugins_are_offered(bot_client, db_url):
+    kinds = next(g for g in bot_client.get("/api/games").json()["games"]
+                 if g["name"] == "hadronize")["seat_kinds"]
+    assert {"bot:steady", "bot:raiser", "bot:cheater", "bot:hanger"} <= set(kinds)
+    assert "bot:lowest" not in kinds and "bot:catty" not in kinds
+    refused = bot_client.post("/api/games", json={"game": "hadronize",
+                                                  "seats": ["bot:lowest", "you"]})
+    assert refused.status_code == 400
+    assert "installed but not allowed here" in refused.json()["error"]
+    with TestClient(create_app(db_url)) as plain:  # no --allow-bots: no plug-in at all
+        answer = plain.post("/api/games", json={"game": "hadronize",
+                                                "seats": ["bot:steady", "you"]})
+        assert answer.status_code == 400 and "not allowed" in answer.json()["error"]
+        page = plain.get("/new/hadronize").text
+        assert "bot:steady" not in page
+
+
+def test_an_allowed_plugin_plays_a_whole_game(bot_client):
+    _, final = finished(bot_client, ["bot:steady", "bot:random"], goal=3)
+    assert final["flagged"] == [] and sorted(final["returns"]) == [-1.0, 1.0]
+
+
+def test_misbehaving_plugins_are_stopped_and_the_game_is_flagged(bot_client):
+    game_id, final = finished(bot_client, ["bot:raiser:at=1", "bot:cheater"])
+    flagged = {fault["seat"]: fault["message"] for fault in final["flagged"]}
+    assert flagged[0] == ("bot 'raiser:at=1' at seat 0, its move 1: raised ZeroDivisionError; "
+                          "seat 0 plays random from here")
+    assert flagged[1].startswith("bot 'cheater' at seat 1, its move 1: answered something "
+                                 "other than one of its ")
+    record = bot_client.get(f"/games/{game_id}/record").json()
+    assert [(f["seat"], f["kind"], f["detail"]) for f in record["faults"]] == [
+        (0, "raised", ""), (1, "illegal", "")]  # what a bot said may hold its seat's secrets
+    assert "divided by zero" not in json.dumps(final) + json.dumps(record)
+
+
+def test_a_plugin_over_the_servers_time_is_stopped(bot_client):
+    _, final = finished(bot_client, ["bot:hanger", "bot:random"])
+    [fault] = final["flagged"]
+    assert fault == {"seat": 0, "message": "bot 'hanger' at seat 0, its move 1: gave no answer "
+                     "within its 0.3 s per move (stopped); seat 0 plays random from here"}
+
+
+def test_a_plugin_that_takes_its_worker_down_is_stopped(db_url, rogue_bots):
+    declare(rogue_bots, {"quitter": "tests.rogues:Quitter"}, package="quitters")
+    with TestClient(create_app(db_url, allow_bots=["quitter"], move_time=0.3)) as client:
+        game_id, final = finished(client, ["bot:random", "bot:quitter"])
+        assert final["flagged"] == [{"seat": 1, "message": "bot 'quitter' at seat 1, its move 1: "
+                                     "stopped its worker process; seat 1 plays random from here"}]
+        faults = client.get(f"/games/{game_id}/record").json()["faults"]
+        assert [(f["seat"], f["kind"], f["move"]) for f in faults] == [(1, "crashed", 1)]
+
+
+def test_plugin_specs_from_the_web_are_checked_without_running_the_plugin(bot_client):
+    for spec, fragments in [
+            ("raiser:at=nan", ["at='nan'", "a finite number or a word"]),
+            ("raiser:at=inf", ["at='inf'"]),
+            ("steady:pick=<b>", ["pick='<b>'", "a finite number or a word"]),
+            ("raiser:depth=1", ["no parameter 'depth'", "parameters: at"]),
+            ("lowest:x=1", ["installed but not allowed here"])]:
+        refused(bot_client.post("/api/games", json={"game": "hadronize",
+                                                    "seats": [f"bot:{spec}", "you"]}),
+                400, *fragments)
+    assert bot_client.app.state.store.count_games() == 0
+    _, final = finished(bot_client, ["bot:steady:pick=last", "bot:random"])
+    assert final["flagged"] == [] and final["seats"][0]["agent"] == "steady:pick=last"
+
+
+def test_a_stopped_plugin_stays_stopped_after_a_restart_without_plugins(db_url, rogue_bots,
+                                                                        caplog):
+    caplog.set_level(logging.WARNING, "quarkade.server")
+    with TestClient(create_app(db_url, allow_bots=["raiser", "steady"], move_time=0.3)
+                    ) as client:
+        created = client.post("/api/games", json={"game": "hadronize",
+                                                  "seats": ["bot:raiser:at=1", "you"]}).json()
+        game_id, token = created["id"], created["tokens"]["1"]
+        with client.websocket_connect(socket_url(game_id, 1, token)) as page:
+            mine = my_turn_after_the_bot(client, page, game_id, token)
+        waiting = client.post("/api/games", json={"game": "hadronize",
+                                                  "seats": ["you", "bot:steady"]}).json()
+    assert mine["flagged"] == [{"seat": 0, "message": "bot 'raiser:at=1' at seat 0, its move 1: "
+                                "raised ZeroDivisionError; seat 0 plays random from here"}]
+    # The operator's log has what the bot raised; no page ever does.
+    assert "ZeroDivisionError: the bot divided by zero" in caplog.text
+    # Restarted with no plug-in allowed: the stopped bot's seat plays random, no plug-in
+    # code needed; a game whose plug-in still plays cannot go on here.
+    with TestClient(create_app(db_url)) as client:
+        with client.websocket_connect(socket_url(game_id, 1, token)) as page:
+            shown = receive_until(page, lambda m: True)
+            assert shown["flagged"] == mine["flagged"] and shown["step"] == mine["step"]
+            moved = client.post(f"/api/games/{game_id}/actions", json={
+                "seat": 1, "action": shown["legal"][0]["id"], "step": shown["step"]},
+                params={"token": token})
+            assert moved.status_code == 200, moved.text
+            again = receive_until(page, lambda m: m["over"] or (
+                m["to_move"] == 1 and m["step"] > moved.json()["step"]))
+        assert [entry for entry in again["log"] if entry["player"] == 0
+                and entry["step"] > moved.json()["step"]]  # seat 0 moved again, at random
+        assert again["flagged"] == mine["flagged"]
+        refused(client.get(f"/api/games/{waiting['id']}"), 409,
+                "plug-in bot 'steady' is not allowed on this server")
+
+
+def my_turn_after_the_bot(client, page, game_id, token):
+    """Seat 1's next turn once the bot at seat 0 has moved (chance may let seat 1 start:
+    then seat 1 plays its first legal move)."""
+    after = -1
+    while True:
+        shown = receive_until(page, lambda m, a=after: m["to_move"] == 1 and m["step"] > a)
+        if any(entry["player"] == 0 for entry in shown["log"]):
+            return shown
+        moved = client.post(f"/api/games/{game_id}/actions", json={
+            "seat": 1, "action": shown["legal"][0]["id"], "step": shown["step"]},
+            params={"token": token})
+        assert moved.status_code == 200, moved.text
+        after = shown["step"]
+
+
+def test_a_rematch_gives_a_stopped_plugin_a_fresh_start():
+    stopped = StoredSeat(0, seating.BOT, "raiser", "seat 0 (raiser)", None, True,
+                         fault=Fault(0, "raiser", 1, "raised", "bot 'raiser' ... stopped"))
+    [fresh] = seating.fresh_seats([stopped], now=0.0, invite_seconds=60.0)
+    assert fresh.fault is None and fresh.agent == "raiser"
