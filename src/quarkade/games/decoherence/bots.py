@@ -48,7 +48,8 @@ class GreedyAgent(Agent):
 
 
 # Difficulty levels (see docs/AGENTS.md): hard looks a turn of each seat ahead on sampled
-# worlds; information-set search (``ismcts``) scored 0.56 against greedy, lookahead 0.70.
+# worlds. Against greedy, information-set search (``ismcts``) scored 0.56 over 200 games,
+# lookahead 0.750 [0.714, 0.783] over 600.
 LEVELS = {"easy": "random", "medium": "greedy", "hard": "lookahead"}
 
 BOTS = {"greedy": GreedyAgent, "lookahead": LookaheadAgent}
