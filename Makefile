@@ -27,6 +27,7 @@ bench: $(DEV_STAMP)
 	$(BIN)/python bench/bench_search.py
 	$(BIN)/python bench/bench_sim.py
 	$(BIN)/python bench/bench_adapters.py
+	$(BIN)/python bench/decoherence_resample.py
 	$(BIN)/python bench/bench_server.py
 
 lint: $(DEV_STAMP)
