@@ -1,7 +1,7 @@
 """The strength table of docs/AGENTS.md: each level against the weaker ones, seats rotated.
 
 Run: ``python bench/strength.py [--games 200] [--workers 2] [--seed 1] [--write docs/AGENTS.md]
-[--only GAME] [--openspiel RATIO]``
+[--only GAME] [--players N] [--pairing HERO:OPPONENT] [--openspiel RATIO]``
 
 For every table (a game and its options) and pairing (hero against opponent), plays
 ``--games`` seeded games through the simulator (``quarkade.sim``): the hero takes one seat
@@ -10,6 +10,13 @@ pairing of a table plays the same deals. A game scores 1 for a hero win, 1/k for
 shared by k seats, and 1/players when nobody wins. The interval is Wilson's 95% interval
 of that score over the games. ``--write`` replaces the table between the markers in the
 file (with ``--only``, just that game's rows); without it the table is printed.
+``--players N`` (repeatable) keeps the tables of those player counts, ``--pairing
+HERO:OPPONENT`` (repeatable) those pairings: a run plays only what it names and keeps the
+file's other rows, so each row says how many games it was measured over.
+
+Besides the level-against-level pairings, a table may name its own: issue 18's goals
+(Hadronize at goal 3 against perfect play's score, ``hard`` against ``ev`` at goal 10,
+``hard`` against ``greedy`` at every table size of Hadronize and Dead Cat).
 
 ``--openspiel RATIO`` adds a row per table: ``hard`` against OpenSpiel's own Python search
 bot (ISMCTSBot, or MCTSBot for open games) through the OpenSpiel adapter, that bot given
@@ -29,15 +36,25 @@ from quarkade.sim.plan import Plan
 from quarkade.sim.runner import run_plan
 from quarkade.sim.stats import wilson
 
-TABLES: list[tuple[str, dict[str, object]]] = [
-    ("hadronize", {"players": 2}),
-    ("hadronize", {"players": 4}),
-    ("card-commons", {"players": 2}),
-    ("dead-cat", {"players": 2}),
-    ("dead-cat", {"players": 2, "peek_first": True}),
-    ("decoherence", {"players": 2}),
-]
 PAIRINGS = [("hard", "greedy"), ("hard", "random"), ("greedy", "random")]
+AGAINST_GREEDY = [("hard", "greedy")]
+# Issue 18: at goal 3 (solved) hard is measured beside perfect play (``exact``).
+AGAINST_PERFECT = [("hard", "random"), ("exact", "random"), ("hard", "greedy"),
+                   ("exact", "greedy")]
+TABLES: list[tuple[str, dict[str, object], list[tuple[str, str]]]] = [
+    ("hadronize", {"players": 2}, [*PAIRINGS, ("hard", "ev")]),
+    ("hadronize", {"players": 2, "goal": 3}, AGAINST_PERFECT),
+    ("hadronize", {"players": 3}, AGAINST_GREEDY),
+    ("hadronize", {"players": 4}, PAIRINGS),
+    ("hadronize", {"players": 5}, AGAINST_GREEDY),
+    ("hadronize", {"players": 6}, AGAINST_GREEDY),
+    ("card-commons", {"players": 2}, PAIRINGS),
+    ("dead-cat", {"players": 2}, PAIRINGS),
+    ("dead-cat", {"players": 2, "peek_first": True}, PAIRINGS),
+    *[("dead-cat", {"players": n, **rules}, AGAINST_GREEDY)
+      for n in (3, 4, 5) for rules in ({}, {"peek_first": True})],
+    ("decoherence", {"players": 2}, PAIRINGS),
+]
 BEGIN, END = "<!-- strength table: begin -->", "<!-- strength table: end -->"
 
 
@@ -70,6 +87,10 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--only", help="only the tables of this game")
+    parser.add_argument("--players", type=int, action="append",
+                        help="only the tables of this player count (repeatable)")
+    parser.add_argument("--pairing", action="append", metavar="HERO:OPPONENT",
+                        help="only this pairing (repeatable), e.g. hard:ev")
     parser.add_argument("--write", type=Path, help="replace the table in this Markdown file")
     parser.add_argument("--openspiel", type=float, default=0.0, metavar="RATIO",
                         help="add hard against OpenSpiel's search bot given RATIO times "
@@ -84,11 +105,16 @@ def main() -> None:
     pattern = re.compile(re.escape(BEGIN) + ".*?" + re.escape(END), re.S)
     found = pattern.search(text)
     rows = previous_rows(found.group(0) if found else "")
-    for game, options in TABLES:
+    chosen = {tuple(text.split(":", 1)) for text in args.pairing or []}
+    for game, options, pairings in TABLES:
         if args.only and game != args.only:
             continue
+        if args.players and options["players"] not in args.players:
+            continue
         shown = options_text(options)
-        for hero, opponent in [] if args.no_pairings else PAIRINGS:
+        for hero, opponent in [] if args.no_pairings else pairings:
+            if chosen and (hero, opponent) not in chosen:
+                continue
             rate, low, high, seconds = measure(game, options, hero, opponent, args.games,
                                                args.workers, args.seed)
             players = int(options["players"])  # type: ignore[call-overload]
@@ -114,7 +140,7 @@ def main() -> None:
         line for key, line in rows.items() if key not in order]
     specs = "\n".join(f"- {game}: " + ", ".join(f"{level} = {shown_spec(spec)}" for level, spec in
                                                  levels(game).items())
-                      for game in dict.fromkeys(g for g, _ in TABLES))
+                      for game in dict.fromkeys(g for g, _, _ in TABLES))
     block = (f"{BEGIN}\nSeed {args.seed}, {args.workers} workers; each row gives its number "
              f"of games.\n\n" + "\n".join(lines) + f"\n\nThe levels:\n\n{specs}\n{END}")
     if args.write:
@@ -147,7 +173,7 @@ def openspiel_label(game: str, ratio: float) -> str:
 
 def row_order() -> list[tuple[str, str, str, str]]:
     return [(game, options_text(options), hero, opponent)
-            for game, options in TABLES for hero, opponent in PAIRINGS]
+            for game, options, pairings in TABLES for hero, opponent in pairings]
 
 
 def previous_rows(block: str) -> dict[tuple[str, str, str, str], str]:
