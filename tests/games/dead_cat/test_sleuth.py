@@ -284,13 +284,16 @@ def test_the_sleuth_beats_bayes_with_peek_first():
     assert _share("sleuth", "bayes", 2, 30, peek_first=True) > 0.8
 
 
-def test_as_written_nobody_beats_greedy_unless_they_begin():  # DC-6
+@pytest.mark.parametrize(("players", "games"), [(2, 30), (3, 12), (4, 12), (5, 10)])
+def test_as_written_nobody_beats_greedy_unless_they_begin(players, games):  # DC-6
     # Greedy announces at once whenever it begins a round, and the round's starter takes
-    # that cube, so greedy takes rounds 1, 3, 5 and 7 of any game it begins.
-    game = load_game("dead-cat", players=2)
-    for seed in range(30):
-        hero = seed % 2
-        agents = [make_agent("greedy", "dead-cat") for _ in range(2)]
+    # that cube, so greedy takes rounds 1, 3, 5 and 7 of any two-seat game it begins; with
+    # n seats the game's first starter takes rounds 1, n + 1, 2n + 1 and 3n + 1, before any
+    # other seat has four cubes. So as written no bot can do better than its fair share.
+    game = load_game("dead-cat", players=players)
+    for seed in range(games):
+        hero = seed % players
+        agents = [make_agent("greedy", "dead-cat") for _ in range(players)]
         agents[hero] = make_agent("sleuth", "dead-cat")
         final, _ = play_match(game, agents, seed=seed)
         first = final.history()[0] - FIRST_BASE
