@@ -39,6 +39,9 @@ def solve(
     moves: Annotated[str | None, typer.Option(
         help="Solve the position after these moves instead (the game's notation, separated "
         "by commas, from the start: 'opener 0, 3H b2, 4D b1, ...').")] = None,
+    openings: Annotated[str | None, typer.Option(
+        help="Solve only the openings of these cards and their images (commas: '2H,3H'; "
+        "the others stay unsolved in the book). Default: all.")] = None,
 ) -> None:
     """Solve a game: the value of every opening, node counts, time, and an opening book."""
     with user_errors():
@@ -54,6 +57,17 @@ def solve(
             raise QuarkadeError(f"--table-bits {table_bits}: 16-30 allowed")
         if not 0 <= plies <= 8:
             raise QuarkadeError(f"--plies {plies}: 0-8 allowed")
+        only = None
+        if openings is not None:
+            from quarkade.games.card_commons.notation import CARD_NAMES
+            from quarkade.games.card_commons.rules import OPENING_CARDS
+
+            allowed = [CARD_NAMES[local] for local in OPENING_CARDS]
+            only = {text.strip().upper() for text in openings.split(",") if text.strip()}
+            wrong = sorted(only - set(allowed))
+            if wrong or not only:
+                raise QuarkadeError(f"--openings {openings!r}: name opening cards, "
+                                    f"separated by commas, from {', '.join(allowed)}")
         from quarkade.games.card_commons.solve.jit import require
 
         require()
@@ -74,7 +88,9 @@ def solve(
     torus = bool(loaded.options["torus"])
     where = book or Path(f"card-commons-tutorial{'-torus' if torus else ''}.json")
     field = "torus" if torus else "flat field"
-    console.print(f"Card Commons, Tutorial game, {field}: solving the 32 openings "
+    which = "the 32 openings" if only is None else \
+        f"the openings of {', '.join(sorted(only))} and their images"
+    console.print(f"Card Commons, Tutorial game, {field}: solving {which} "
                   f"(table 2^{table_bits} positions)", markup=False)
     solver = TutorialSolver(torus=torus, table_bits=table_bits)
     start = time.perf_counter()
@@ -89,7 +105,7 @@ def solve(
         if verbose:
             console.print(f"    {line}", markup=False, soft_wrap=True)
 
-    rows = solve_openings(solver, report, step)
+    rows = solve_openings(solver, report, step, only)
     solved = time.perf_counter() - start
     table = Table("opening", "cells", "first mover", "a winning first move", "nodes",
                   "seconds", show_edge=False)
@@ -102,14 +118,17 @@ def solve(
     for (card, group), cells in by_card.items():
         first = rows[group]
         own = first.card == card and first.cell in cells
-        table.add_row(card, " ".join(cells), "wins" if first.value == "win" else "loses",
+        verdict = {"win": "wins", "loss": "loses"}.get(first.value, "not solved")
+        table.add_row(card, " ".join(cells), verdict,
                       first.first_move if own else "",
-                      f"{first.nodes:,}" if own else f"= {first.card} {first.cell}",
-                      f"{first.seconds:.1f}" if own else "")
+                      (f"{first.nodes:,}" if first.value else "") if own else
+                      f"= {first.card} {first.cell}",
+                      f"{first.seconds:.1f}" if own and first.value else "")
     console.print(table)
     nodes = sum(r.nodes for r in rows)
-    console.print(f"{len(groups)} classes of openings, {nodes:,} nodes, {solved:.1f} s",
-                  markup=False)
+    settled = len({row.group for row in rows if row.value})
+    console.print(f"{len(groups)} classes of openings, {settled} solved, {nodes:,} nodes, "
+                  f"{solved:.1f} s", markup=False)
     book_start = time.perf_counter()
     opening_book = build_book(solver, rows, plies)
     opening_book.save(where)

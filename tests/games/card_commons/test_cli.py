@@ -108,6 +108,9 @@ def test_solve_prints_the_value_and_every_winning_move_of_a_position():
     (["card-commons", "-o", "variant=tutorial", "--moves", "opener 0"],
      "the position is in its opening phase"),
     (["card-commons", "-o", "variant=tutoral"], "variant"),
+    (["card-commons", "-o", "variant=tutorial", "--openings", "2H,6H"],
+     "--openings '2H,6H': name opening cards, separated by commas, from 2H, 3H, 4H, 5H, "
+     "2S, 3S, 4S, 5S"),
 ])
 def test_solve_refuses_bad_input_in_one_line(args, message):
     result = run("solve", *args)

@@ -171,7 +171,10 @@ def test_a_book_answers_with_winning_moves_for_every_reply():
                     assert TUTORIAL_SOLVER.value(won).value == tutorial.LOSS
 
 
-def test_the_shipped_books_cover_every_opening():
+def test_the_shipped_books_answer_every_opening_they_solved():
+    # The books hold the classes solved so far (docs/ANALYSIS.md says which and why not
+    # all); every opening is listed, solved or marked "" (not solved), and the book
+    # answers every solved one with its value.
     for torus in (False, True):
         path = perfect.book_path(torus)
         if not path.exists():
@@ -180,10 +183,15 @@ def test_the_shipped_books_cover_every_opening():
         assert len(shipped.openings) == 32 and shipped.torus == torus
         for row in shipped.openings:
             first = shipped.openings[row.group]
-            assert row.value == first.value in ("win", "loss")
+            assert row.value == first.value in ("win", "loss", "")
+        solved = [row for row in shipped.openings if row.value]
+        assert solved, f"{path} solves no opening"
         solver = tutorial.TutorialSolver(torus=torus, table_bits=12)
         for row in shipped.openings:
             found = shipped.lookup(solver, row.position)
+            if not row.value:
+                assert found is None
+                continue
             assert found is not None
             assert (found[0] == tutorial.WIN) == (row.value == "win")
 

@@ -12,7 +12,8 @@ it until play leaves it (the losing side's choices are all in it, so only the wi
 side's own departure leaves it early) and searches from there.
 
 File format (JSON): ``variant``, ``torus``, ``plies``, ``openings`` (one row per opening:
-card, cell, class, value for the seat that moves after it, nodes, seconds) and
+card, cell, class, value for the seat that moves after it or "" where the class was not
+solved, nodes, seconds) and
 ``positions``: hex key -> 0 for a loss of the seat to move, else ``1 + move + 512 *
 (discard + 1)`` in the key's frame (``discard`` -1 for a channel).
 """
@@ -54,7 +55,7 @@ class Opening:
     kind: int
     cell_id: int
     group: int  # openings with the same group are images of each other
-    value: str = ""  # "win" or "loss" for the seat that moves after the opening
+    value: str = ""  # "win" or "loss" for the seat that moves after it; "" not solved
     nodes: int = 0
     seconds: float = 0.0
     first_move: str = ""  # a winning first move, when there is one
@@ -103,12 +104,19 @@ def openings(solver: TutorialSolver) -> list[Opening]:
 
 def solve_openings(solver: TutorialSolver,
                    progress: Callable[[Opening], None] | None = None,
-                   steps: Callable[[str], None] | None = None) -> list[Opening]:
+                   steps: Callable[[str], None] | None = None,
+                   only: set[str] | None = None) -> list[Opening]:
     """Every opening's value for the seat that moves after it (one search per class);
     ``steps`` hears of each of the opener's replies settled (see ``TutorialSolver.solve``).
+    With ``only`` (opening cards such as ``"2H"``), just the classes holding one of those
+    cards are searched; the other openings keep the value ``""`` (not solved).
     """
     rows = openings(solver)
+    wanted = None if only is None else {
+        row.group for row in rows if row.card in only}
     for opening in rows:
+        if wanted is not None and opening.group not in wanted:
+            continue
         if opening.group != rows.index(opening):
             first = rows[opening.group]
             opening.value, opening.first_move = first.value, ""
@@ -174,8 +182,9 @@ class Book:
 
 
 def build_book(solver: TutorialSolver, rows: list[Opening], plies: int) -> Book:
-    """The book of the solved openings: the solution ``plies`` plies deep from each class."""
-    roots = [row.position for index, row in enumerate(rows) if row.group == index]
+    """The book of the solved openings: the solution ``plies`` plies deep from each class
+    solved (a class left unsolved keeps the value ``""`` and has no positions)."""
+    roots = [row.position for index, row in enumerate(rows) if row.group == index and row.value]
     return Book("tutorial", solver.torus, plies, rows, solution(solver, roots, plies))
 
 
