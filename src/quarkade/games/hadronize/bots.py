@@ -211,9 +211,12 @@ def endgame(state: HadronizeState, rng: random.Random) -> int | None:
 
 # Difficulty levels (see docs/AGENTS.md). Hadronize is mostly luck: even the exact bot,
 # where it is exact, beats greedy only narrowly. With two seats hard is a short search
-# whose playouts follow greedy; with more, no search we measured beat greedy itself.
+# whose playouts follow greedy (perfect play where the game is solved, through
+# ``endgame``); with more, greedy improved by one step of paired greedy playouts (UCT
+# searches did no better than greedy itself there).
 LEVELS = {"easy": "random", "medium": "greedy",
-          "hard": {2: "mcts:iterations=300,rollout=greedy,time=1.8", "more": "greedy"}}
+          "hard": {2: "mcts:iterations=300,rollout=greedy,time=1.8",
+                   "more": "rollout:playouts=100,time=1.8"}}
 
 BOTS = {"greedy": GreedyAgent, "ev": ExpectedValueAgent, "exact": ExactAgent,
         "rollout": RolloutAgent}
