@@ -231,8 +231,35 @@ def test_hard_plays_a_won_classic_endgame_by_the_compiled_solver():
         assert hard.last_iterations == 0  # answered by the endgame, not the search
         child = state.clone()
         child.apply_action(action)
-        assert child.is_terminal() and child.winner() == state.current_player() or \
+        assert (child.is_terminal() and child.winner() == state.current_player()) or \
             trust.compiled_value(child, solvers) == (
                 1 if child.current_player() == state.current_player() else -1)
         played += 1
     assert played >= 5
+
+
+@pytest.mark.parametrize("torus", [False, True], ids=["flat", "torus"])
+def test_perfect_never_opens_with_an_opening_the_book_calls_lost(torus):
+    # With no opening known to win, perfect falls back on greedy's opening unless the book
+    # calls it lost; a greedy that always picks a lost one shows the guard at work.
+    from quarkade import load_game
+    from quarkade.core.agent import turn_for
+    from quarkade.games.card_commons.notation import place_action
+
+    shipped = opening_book.Book.load(perfect.book_path(torus))
+    lost = sorted(place_action(row.kind, row.cell_id) for row in shipped.openings
+                  if row.value == "win")
+    assert lost  # the 2H class: the seat after the opening wins
+
+    class LosingOpener:
+        def act(self, turn, rng):
+            return rng.choice([a for a in turn.legal_actions if a in lost])
+
+    agent = make_agent("perfect", "card-commons")
+    agent._greedy = LosingOpener()
+    for seed in range(8):
+        state = load_game("card-commons", variant="tutorial", torus=torus).new_initial_state()
+        state.apply_action(state.string_to_action(f"opener {seed % 2}"))
+        assert state.phase() == "opening"
+        action = agent.act(turn_for(state), random.Random(seed))
+        assert action in state.legal_actions() and action not in lost
