@@ -29,6 +29,7 @@ bench: $(DEV_STAMP)
 	$(BIN)/python bench/bench_adapters.py
 	$(BIN)/python bench/decoherence_resample.py
 	$(BIN)/python bench/bench_server.py
+	$(BIN)/python bench/bench_review.py
 
 lint: $(DEV_STAMP)
 	$(BIN)/ruff check src tests bench

@@ -5,11 +5,14 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
-from rich.console import Console
+from rich.console import Console, RenderableType
 
 from quarkade.cli import faces
 from quarkade.core.agent import Agent, Turn
 from quarkade.core.errors import NotationError, QuarkadeError
+
+# hints(turn, earlier turns of the seat) -> something to print (see quarkade.cli.hints)
+HintSource = Callable[[Turn, list[Turn]], RenderableType]
 
 
 class Quit(Exception):
@@ -17,17 +20,30 @@ class Quit(Exception):
 
 
 class HumanAgent(Agent):
-    """Prompts for a move by number or by notation; bad input is explained and asked again."""
+    """Prompts for a move by number or by notation; bad input is explained and asked again.
+
+    With ``hints`` (offered in games against bots), ``hint`` at the prompt prints one and
+    marks the seats that asked in ``hinted``, so the game is never rated."""
 
     spec = "human"
 
     def __init__(self, console: Console, names: Sequence[str],
-                 read: Callable[[str], str] | None = None) -> None:
+                 read: Callable[[str], str] | None = None,
+                 hints: HintSource | None = None) -> None:
         self.console = console
         self.names = names
         self.read = read or (lambda prompt: console.input(prompt))
+        self.hints = hints
+        self.hinted: set[int] = set()
+        self._turns: dict[int, list[Turn]] = {}  # each seat's earlier turns, for a hint
 
     def act(self, turn: Turn, rng: random.Random) -> int:
+        earlier = self._turns.setdefault(turn.player, [])
+        action = self._ask(turn)
+        earlier.append(turn)
+        return action
+
+    def _ask(self, turn: Turn) -> int:
         game = turn.game.name
         self.console.print()
         self.console.print(faces.render(game, turn.view, self.names, you=turn.player))
@@ -36,13 +52,15 @@ class HumanAgent(Agent):
         self.console.print("[bold]your move:[/bold]" if name == "you" else
                            f"[bold]{name}, your move:[/bold]", highlight=False)
         menu = faces.action_menu(game, turn.view, texts, self.names)
+        asking = "; hint for a hint" if self.hints is not None else ""
         if menu is None:
             self._list(game, turn, texts)
-            hint = f"enter 1-{len(texts)} or an action's notation (q quits)"
+            hint = f"enter 1-{len(texts)} or an action's notation (q quits{asking})"
         else:
             for line in menu:
                 self.console.print(f"  {line}", markup=False, highlight=False)
-            hint = f"enter a move, list for the {len(texts)} moves by number, or q to quit"
+            hint = (f"enter a move, list for the {len(texts)} moves by number{asking}, "
+                    "or q to quit")
         while True:
             try:
                 answer = self.read(f"move ({hint}): ").strip()
@@ -61,6 +79,11 @@ class HumanAgent(Agent):
                 continue
             if answer.lower() == "list":
                 self._list(game, turn, texts)
+                continue
+            if answer.lower() == "hint" and self.hints is not None:
+                self.console.print("thinking...", markup=False)
+                self.console.print(self.hints(turn, self._turns[turn.player]))
+                self.hinted.add(turn.player)
                 continue
             matches = [a for a, t in zip(turn.legal_actions, texts, strict=True)
                        if " ".join(t.lower().split()) == " ".join(answer.lower().split())]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import random
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -19,8 +20,10 @@ from quarkade.agents.registry import plugin_names, plugin_problems
 from quarkade.cli import faces
 from quarkade.cli.human import HumanAgent, Quit
 from quarkade.cli.ladder import DEFAULT_RESULTS, ladder
+from quarkade.cli.learn import hint_source, learn
 from quarkade.cli.new_bot import new_bot
 from quarkade.cli.output import MoveTimeOpt, check_move_time, console, errors, user_errors
+from quarkade.cli.review import review
 from quarkade.cli.simulate import analyze, simulate, tournament
 from quarkade.cli.solve import solve
 from quarkade.core.agent import Agent
@@ -138,8 +141,10 @@ def play(
         specs = {s: given.get(s, "human" if s == 0 else default_bot) for s in range(n)}
         names = [("you" if specs[s] == "human" and list(specs.values()).count("human") == 1
                   else f"seat {s} ({specs[s]})") for s in range(n)]
+        # Hints are offered in games against bots (a hot-seat game of people has none).
+        hints = hint_source(names) if any(spec != "human" for spec in specs.values()) else None
         seat_agents: list[Agent] = [
-            HumanAgent(console, names) if specs[s] == "human"
+            HumanAgent(console, names, hints=hints) if specs[s] == "human"
             else make_agent(specs[s], game, move_time=move_time) for s in range(n)
         ]
     humans = [s for s in range(n) if specs[s] == "human"]
@@ -165,15 +170,21 @@ def play(
         if line:
             console.print(("  " if event.player == CHANCE else "") + line, markup=False)
 
+    def hinted() -> list[int]:
+        return sorted({seat for agent in seat_agents if isinstance(agent, HumanAgent)
+                       for seat in agent.hinted})
+
     try:
         final, game_record = play_match(loaded, seat_agents, seed, names, on_event=show)
     except Quit:
         console.print("game stopped.")
         if record is not None:
             seats = [Seat(names[s], specs[s]) for s in range(n)]
-            GameRecord.from_state(last_state[0], seats, seed=seed).save(record)
+            stopped = GameRecord.from_state(last_state[0], seats, seed=seed)
+            replace(stopped, hints=hinted()).save(record)
             console.print(f"unfinished record saved to {record}")
         raise typer.Exit(1) from None
+    game_record = replace(game_record, hints=hinted())
     console.print()
     console.print(faces.render(game, final.view(viewer), names,
                                you=viewer if viewer != SPECTATOR else None))
@@ -182,6 +193,8 @@ def play(
     ending = f" ({outcome.ending})" if outcome.ending else ""
     console.print(f"[bold]result:[/bold] {outcome.text(names)}{ending}", highlight=False)
     console.print(f"returns: {final.returns()}")
+    if game_record.hints:
+        console.print("hints were used in this game, so it will not be rated.")
     for fault in game_record.faults:
         _say_fault("flagged", fault, detail=not humans)
     if record is not None:
@@ -421,6 +434,9 @@ def allowed_plugins(text: str) -> list[str]:
 app.command()(simulate)
 app.command()(tournament)
 app.command()(analyze)
+# Tutorials, hints and reviews (quarkade.learn).
+app.command()(learn)
+app.command()(review)
 # Plug-in bots: a package to start from, and where every bot stands.
 app.command("new-bot")(new_bot)
 app.command()(ladder)

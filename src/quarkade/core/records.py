@@ -4,9 +4,11 @@ A record holds the game and its options, the seats (name and agent spec), every 
 (chance included) as its id, its notation and who took it, and the result: the returns
 and the outcome (``State.outcome()``: a win, a shared win or a draw, and who won). Replaying a
 record rebuilds every state; a record that stops replaying raises ``RecordError`` naming
-the step and the reason. A game in which a plug-in bot was stopped (it raised, chose an
-illegal action or overran its time, and its seat played ``random`` from then on) is
-flagged: the record lists those ``faults``.
+the step and the reason. A game in which a seat asked for a hint lists those seats in
+``hints`` (such a game is never rated); the key is there only when some seat did. A
+game in which a plug-in bot was stopped (it raised, chose an illegal action or overran
+its time, and its seat played ``random`` from then on) is flagged: the record lists
+those ``faults``.
 """
 
 from __future__ import annotations
@@ -75,6 +77,7 @@ class GameRecord:
     seed: int | str | None = None
     created: str = field(default_factory=lambda: datetime.now(UTC).isoformat(timespec="seconds"))
     outcome: dict[str, Any] | None = None
+    hints: list[int] = field(default_factory=list)
     faults: list[Fault] = field(default_factory=list)
 
     @classmethod
@@ -105,6 +108,8 @@ class GameRecord:
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
+        if not self.hints:  # only a game where hints were used carries the key
+            del data["hints"]
         if not self.faults:  # only a flagged game carries the key
             del data["faults"]
         return {"format": FORMAT, **data}
@@ -139,14 +144,16 @@ class GameRecord:
                 seed=data.get("seed"),
                 created=str(data.get("created", "")),
                 outcome=outcome,
+                hints=sorted({int(seat) for seat in data.get("hints", [])}),
                 faults=[Fault(int(f["seat"]), str(f["agent"]), int(f["move"]), str(f["kind"]),
                               str(f["message"]), str(f.get("detail", "")))
                         for f in data.get("faults", [])],
             )
         except (KeyError, TypeError, ValueError) as problem:
             raise RecordError(f"malformed record: {problem!r} (needs game, options, "
-                              "seats[name, agent], actions[id, text, player]; faults, if any, "
-                              "[seat, agent, move, kind, message])") from None
+                              "seats[name, agent], actions[id, text, player]; hints, if any, "
+                              "a list of seats; faults, if any, [seat, agent, move, kind, "
+                              "message])") from None
 
     @classmethod
     def from_json(cls, text: str) -> GameRecord:

@@ -9,7 +9,9 @@ named beside each route.
   ``/api/games/{id}``, ``/api/games/{id}/actions``, ``/api/games/{id}/join``,
   ``/api/games/{id}/invites/{seat}``, ``/api/games/{id}/seats/{seat}/link``,
   ``/api/games/{id}/rematch``, ``/api/games/{id}/steps/{step}``, ``/healthz``;
-- live (``sockets``): ``/ws/games/{id}?seat=N``.
+- live (``sockets``): ``/ws/games/{id}?seat=N``;
+- learning (``learning``): ``/learn``, ``/learn/{game}``, ``/games/{id}/review`` and their
+  JSON routes, hints (``/api/games/{id}/hint``).
 
 Bad input is answered 4xx with a JSON or page error and nothing changes; a database that
 does not answer is a 503; secrets never reach the log.
@@ -32,13 +34,15 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from quarkade.agents.contained import DEFAULT_MOVE_TIME
-from quarkade.server import api, html, ladder, pages, sockets
+from quarkade.learn.review import Budget
+from quarkade.server import api, html, ladder, learning, pages, sockets
 from quarkade.server.bots import DEFAULT_FACTORY, BotPool
 from quarkade.server.broker import make_broker
 from quarkade.server.clocks import Clock, SystemClock
 from quarkade.server.common import STATIC
 from quarkade.server.errors import ApiError
 from quarkade.server.hub import Hub
+from quarkade.server.learn_store import LearnStore
 from quarkade.server.limits import Limits, RateLimiter, without_rates
 from quarkade.server.live import UNAVAILABLE
 from quarkade.server.storage import DEFAULT_URL, Store, Unavailable
@@ -61,7 +65,8 @@ def create_app(db: str = DEFAULT_URL, bot_delay: float = 0.0, broker: str | None
                agent_factory: str = DEFAULT_FACTORY, busy_timeout: float = 5.0,
                rate_limits: bool = True, allow_bots: Collection[str] = (),
                move_time: float = DEFAULT_MOVE_TIME,
-               ladder_dir: str | Path = "ladder") -> Starlette:
+               ladder_dir: str | Path = "ladder", review_budget: Budget | None = None,
+               ) -> Starlette:
     """The ASGI app over the database ``db`` (a SQLAlchemy URL or a SQLite file path).
 
     ``broker`` (``redis://...``) connects several server processes; ``bot_delay`` is a
@@ -73,6 +78,7 @@ def create_app(db: str = DEFAULT_URL, bot_delay: float = 0.0, broker: str | None
     its code on the server, in the bot workers); each of their moves gets ``move_time``
     seconds of thinking (at most the bot deadline of ``limits``). ``ladder_dir`` is where
     ``quarkade ladder`` writes the ladders the ``/ladder`` pages show.
+    ``review_budget`` is the search time of a game's review (tests shorten it).
     """
     clock = clock or SystemClock()
     limits = limits or Limits()
@@ -85,11 +91,13 @@ def create_app(db: str = DEFAULT_URL, bot_delay: float = 0.0, broker: str | None
     pool = BotPool(limits.bot_workers, limits.bot_seconds, agent_factory, sorted(allowed))
     hub = Hub(store, make_broker(broker), pool, clock, limits, bot_delay=bot_delay,
               allowed_bots=allowed, move_time=min(move_time, limits.bot_seconds))
+    learn = learning.Learning(LearnStore(store.engine), review_budget or Budget())
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await hub.open()
         yield
+        learn.close()
         await hub.close()
         store.close()
 
@@ -115,6 +123,7 @@ def create_app(db: str = DEFAULT_URL, bot_delay: float = 0.0, broker: str | None
         Route("/api/games/{id}/steps/{step}", api.step),
         Route("/healthz", api.health),
         WebSocketRoute("/ws/games/{id}", sockets.live_socket),
+        *learning.routes(),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={
@@ -122,6 +131,7 @@ def create_app(db: str = DEFAULT_URL, bot_delay: float = 0.0, broker: str | None
         Exception: _server_error})
     app.state.hub = hub
     app.state.store = store
+    app.state.learning = learn
     app.state.ladder_dir = Path(ladder_dir)
     app.state.limiters = {"create": RateLimiter(limits.create_games, clock),
                           "moves": RateLimiter(limits.http_moves, clock)}

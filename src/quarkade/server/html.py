@@ -29,7 +29,8 @@ def layout(title: str, body: str, script: str = "", wide: bool = False) -> str:
 <body>
 <a class="skip" href="#main">Skip to content</a>
 <header class="top"><a class="brand" href="/">Quarkade</a>
-<nav aria-label="site"><a href="/">Games</a> <a href="/ladder">Ladder</a></nav></header>
+<nav aria-label="site"><a href="/">Games</a> <a href="/learn">Learn</a>
+<a href="/ladder">Ladder</a></nav></header>
 <main id="main" class="{'wide' if wide else 'narrow'}">
 {body}
 </main>
@@ -152,6 +153,7 @@ def game(game_id: str, name: str, title: str, renderer: str, seat: str) -> str:
 <div class="game-body">
 <section id="table" class="table" aria-label="The table"></section>
 <aside class="side">
+<section id="coach" aria-label="Hints and review" hidden></section>
 <section id="moves-box" aria-labelledby="moves-title"><h2 id="moves-title">Your moves</h2>
 <ol id="moves" class="moves"></ol></section>
 <section id="result-box" hidden aria-labelledby="result-title"><h2 id="result-title">Result</h2>
@@ -161,7 +163,8 @@ def game(game_id: str, name: str, title: str, renderer: str, seat: str) -> str:
 <section aria-labelledby="log-title"><h2 id="log-title">Log</h2>
 <label class="check"><input type="checkbox" id="every-action"> every action</label>
 <ol id="log" class="log" aria-live="off"></ol></section>
-</aside></div></div>"""
+</aside></div></div>
+<script type="module" src="/static/js/coach.js"></script>"""
     return layout(title, body, "/static/js/game.js", wide=True)
 
 

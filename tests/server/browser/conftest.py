@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page
 
+from quarkade.learn.review import Budget
 from quarkade.server.run import ServerThread
 
 ARTIFACTS = Path(__file__).resolve().parents[3] / "test-artifacts"
@@ -35,9 +36,11 @@ FAILED = pytest.StashKey[bool]()
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
     folder = tmp_path_factory.mktemp("web")
-    # The ladder pages read the ladders tests write into ladder/ (test_ladder_pages.py).
-    with ServerThread(f"sqlite:///{folder / 'browser.db'}",
-                      ladder_dir=folder / "ladder") as running:
+    # The ladder pages read the ladders tests write into ladder/ (test_ladder_pages.py);
+    # reviews get a short search, so a review page fills in a few seconds.
+    with ServerThread(f"sqlite:///{folder / 'browser.db'}", ladder_dir=folder / "ladder",
+                      review_budget=Budget(total=2.0, least=0.05, most=0.5, iterations=300)
+                      ) as running:
         yield running
 
 

@@ -5,7 +5,8 @@ the app on a free port over a throw-away database, plays a three-seat Hadronize 
 against two greedy bots by clicking, and photographs the home page, the game page on a
 desktop and on a phone, the finished game, and the replay page. Card Commons and Dead Cat
 are photographed at a stored position (a card chosen with its cells lit; a die being turned
-after a peek), on a desktop and on a phone.
+after a peek), on a desktop and on a phone; then a lesson, the hint panel and a review
+(``learning_shots``).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from playwright.sync_api import Browser, Page, sync_playwright
 from quarkade.server.run import ServerThread
 from tests.conftest import CHROMIUM, CHROMIUM_ARGS
 from tests.games.card_commons.helpers import EXAMPLE_MOVES
-from tests.server.browser import decoherence
+from tests.server.browser import decoherence, learning_shots
 from tests.server.browser.conftest import PHONE
 from tests.server.browser.helpers import store_position
 
@@ -71,7 +72,8 @@ def shoot_position(browser: Browser, server: ServerThread, name: str, game: str,
 def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as scratch, \
-            ServerThread(f"sqlite:///{scratch}/shots.db") as server, \
+            ServerThread(f"sqlite:///{scratch}/shots.db",
+                         review_budget=learning_shots.BUDGET) as server, \
             sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         desktop = browser.new_context(viewport={"width": 1280, "height": 860})
@@ -108,6 +110,7 @@ def main() -> None:
             "draw dead", "bet 3", "peek", "draw alive", "bet 5", "peek", "draw alive", "bet 4",
             "peek", "draw alive"], {1: "bayes", 2: "greedy"}, None, players=3)
         decoherence.take_screenshots(browser, server.url, server.db, OUT, PHONE)
+        learning_shots.take_screenshots(browser, server.url, server.db, OUT)
         browser.close()
     for shot in sorted(OUT.glob("*.png")):
         print(shot.relative_to(OUT.parents[1]))

@@ -61,3 +61,37 @@ bot_claims_table = Table(
     Column("owner", String(64), nullable=False),  # the claiming process
     Column("expires", Float, nullable=False),  # seconds since the epoch
 )
+
+# Issue 19, the learning features (quarkade.server.learn_store): the lessons each learner
+# finished (a device id until players have accounts), the real game a learner started as a
+# tutorial's last lesson, the seats of a game that asked for a hint (such a game is never
+# rated) and finished reviews, cached with their game (per viewer: a seat, or "all").
+learn_progress_table = Table(
+    "learn_progress", metadata,
+    Column("learner", String(64), primary_key=True),
+    Column("game", String(64), primary_key=True),
+    Column("lesson", String(64), primary_key=True),
+    Column("done", String(32), nullable=False),
+)
+
+learn_finals_table = Table(
+    "learn_finals", metadata,
+    Column("learner", String(64), primary_key=True),
+    Column("game", String(64), primary_key=True),
+    Column("game_id", String(32), nullable=False),
+)
+
+game_hints_table = Table(
+    "game_hints", metadata,
+    Column("game_id", String(32), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("first", String(32), nullable=False),  # when the seat first asked
+)
+
+game_reviews_table = Table(
+    "game_reviews", metadata,
+    Column("game_id", String(32), primary_key=True),
+    Column("viewer", String(8), primary_key=True),  # a seat number, or "all"
+    Column("review", Text, nullable=False),  # JSON (quarkade-review/1)
+    Column("created", String(32), nullable=False),
+)
