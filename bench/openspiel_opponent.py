@@ -2,7 +2,9 @@
 the OpenSpiel bot given a multiple of the level's wall time per move (issue 18).
 
 Used by ``bench/strength.py --openspiel RATIO``; runnable alone:
-``python bench/openspiel_opponent.py decoherence --games 20 --ratio 10``.
+``python bench/openspiel_opponent.py decoherence --games 20 --ratio 10``; with
+``--option goal=3 --bot-seconds 1.2`` (any options; a fixed time for OpenSpiel's bot), e.g.
+perfect play (``--hero exact``) at Hadronize's solved goal, the ceiling of the ratio runs.
 
 Each game is played on the registered OpenSpiel game (``quarkade.adapters.openspiel``):
 chance from the game's seed, the hero through the Quarkade protocol (``turn_for`` on the
@@ -97,7 +99,7 @@ _HERO_TIMES: list[float] = []  # this worker's hero moves, in seconds
 
 
 def play(game: str, options: dict[str, Any], hero: str, ratio: float, run_seed: int,
-         index: int) -> dict[str, Any]:
+         index: int, bot_seconds: float = 0.0) -> dict[str, Any]:
     """Game ``index``: the hero against OpenSpiel's bot in every other seat."""
     quarkade_game = load_game(game, **options)
     players = quarkade_game.num_players
@@ -136,7 +138,7 @@ def play(game: str, options: dict[str, Any], hero: str, ratio: float, run_seed: 
                 start = time.perf_counter()
                 make_agent(hero, game).act(turn_for(inner), derived_rng(seed, "probe"))
                 _HERO_TIMES.append(time.perf_counter() - start)
-            bot.seconds = ratio * sum(_HERO_TIMES) / len(_HERO_TIMES)
+            bot.seconds = bot_seconds or ratio * sum(_HERO_TIMES) / len(_HERO_TIMES)
             start = time.perf_counter()
             action = int(bot.step(state))
             bot_times.append(time.perf_counter() - start)
@@ -154,11 +156,12 @@ def _play(job: tuple) -> dict[str, Any]:
 
 
 def measure(game: str, options: dict[str, Any], hero: str, games: int, workers: int,
-            seed: int, ratio: float) -> dict[str, float]:
+            seed: int, ratio: float, bot_seconds: float = 0.0) -> dict[str, float]:
     """The hero's score over ``games`` games, its Wilson interval, and the mean seconds a
-    move of the hero and of OpenSpiel's bot."""
+    move of the hero and of OpenSpiel's bot (``bot_seconds``, when given, instead of
+    ``ratio`` times the hero's)."""
     start = time.perf_counter()
-    jobs = [(game, options, hero, ratio, seed, i) for i in range(games)]
+    jobs = [(game, options, hero, ratio, seed, i, bot_seconds) for i in range(games)]
     if workers > 1:
         with multiprocessing.get_context("fork").Pool(workers) as pool:
             results = pool.map(_play, jobs, chunksize=1)
@@ -181,9 +184,19 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--ratio", type=float, default=10.0)
+    parser.add_argument("--bot-seconds", type=float, default=0.0,
+                        help="a fixed time a move for OpenSpiel's bot instead of the ratio")
+    parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                        help="a game option (repeatable), e.g. goal=3")
     args = parser.parse_args()
-    found = measure(args.game, {}, args.hero, args.games, args.workers, args.seed, args.ratio)
-    print(f"{args.hero} against {opponent_name(args.game)} with {args.ratio:g}x its time: "
+    from quarkade.core.options import parse_option_pairs
+
+    options = parse_option_pairs(args.option)
+    found = measure(args.game, options, args.hero, args.games, args.workers, args.seed,
+                    args.ratio, args.bot_seconds)
+    budget = f"{args.bot_seconds:g} s a move" if args.bot_seconds else \
+        f"{args.ratio:g}x its time"
+    print(f"{args.hero} against {opponent_name(args.game)} with {budget}: "
           f"{found['rate']:.3f} [{found['low']:.3f}, {found['high']:.3f}] over {args.games} "
           f"games; {1000 * found['hero_move']:.0f} ms a move against "
           f"{1000 * found['bot_move']:.0f} ms; {found['seconds'] / 60:.1f} minutes")
