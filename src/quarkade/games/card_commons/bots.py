@@ -197,7 +197,8 @@ class SolverAgent(Agent):
 class PerfectAgent(Agent):
     """The Tutorial game played perfectly: the opening book, then the compiled solver.
 
-    It opens with an opening its seat wins if there is one, plays a winning move whenever
+    It opens with an opening its seat wins if there is one (else one the book has not
+    settled, never one known to lose), plays a winning move whenever
     the position is won (from the book while play stays in it, else by searching), and in
     a lost position plays greedy's move, the likeliest to trip an imperfect opponent.
     ``nodes`` caps one search (0: none); past it (only possible early on, off the book)
@@ -227,7 +228,15 @@ class PerfectAgent(Agent):
             return self._classic.act(turn, rng)
         action = perfect.winning_action(state, rng, self.nodes)
         self.solved = action is not None
-        return action if action is not None else self._greedy.act(turn, rng)
+        if action is not None:
+            return action
+        fallback = self._greedy.act(turn, rng)
+        if state.phase() == "opening":
+            # No opening known to win: keep off those known to lose (docs/ANALYSIS.md).
+            unsettled = perfect.unsettled_openings(state)
+            if unsettled and fallback not in unsettled:
+                return rng.choice(unsettled)
+        return fallback
 
 
 # Difficulty levels (see docs/AGENTS.md): hard searches 1,000 playouts (capped at 1.8 s)

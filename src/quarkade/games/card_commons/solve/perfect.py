@@ -72,4 +72,16 @@ def winning_action(state: CardCommonsState, rng: random.Random, nodes: int = 0) 
         return action_of(*move) if value == WIN and move is not None else None
 
 
-__all__ = ["book", "book_path", "require", "solver", "winning_action"]
+def unsettled_openings(state: CardCommonsState) -> list[int]:
+    """The opening actions the book has not solved, for an opener with no opening known to
+    win: none of them is known to lose, unlike the openings the book says the next seat
+    wins. Empty without a book."""
+    with _lock:
+        opening_book = book(bool(state.game.options["torus"]))
+    if opening_book is None:
+        return []
+    return sorted(place_action(row.kind, row.cell_id) for row in opening_book.openings
+                  if not row.value)
+
+
+__all__ = ["book", "book_path", "require", "solver", "unsettled_openings", "winning_action"]
