@@ -1,7 +1,7 @@
 """The strength table of docs/AGENTS.md: each level against the weaker ones, seats rotated.
 
 Run: ``python bench/strength.py [--games 200] [--workers 2] [--seed 1] [--write docs/AGENTS.md]
-[--only GAME] [--players N] [--pairing HERO:OPPONENT] [--openspiel RATIO]``
+[--only GAME] [--players N] [--options TEXT] [--pairing HERO:OPPONENT] [--openspiel RATIO]``
 
 For every table (a game and its options) and pairing (hero against opponent), plays
 ``--games`` seeded games through the simulator (``quarkade.sim``): the hero takes one seat
@@ -10,8 +10,9 @@ pairing of a table plays the same deals. A game scores 1 for a hero win, 1/k for
 shared by k seats, and 1/players when nobody wins. The interval is Wilson's 95% interval
 of that score over the games. ``--write`` replaces the table between the markers in the
 file (with ``--only``, just that game's rows); without it the table is printed.
-``--players N`` (repeatable) keeps the tables of those player counts, ``--pairing
-HERO:OPPONENT`` (repeatable) those pairings: a run plays only what it names and keeps the
+``--players N`` (repeatable) keeps the tables of those player counts, ``--options TEXT``
+the table whose options read so (``'players=2, goal=3'``), ``--pairing HERO:OPPONENT``
+(repeatable) those pairings: a run plays only what it names and keeps the
 file's other rows, so each row says how many games it was measured over.
 
 Besides the level-against-level pairings, a table may name its own: issue 18's goals
@@ -91,6 +92,9 @@ def main() -> None:
                         help="only the tables of this player count (repeatable)")
     parser.add_argument("--pairing", action="append", metavar="HERO:OPPONENT",
                         help="only this pairing (repeatable), e.g. hard:ev")
+    parser.add_argument("--options", action="append", metavar="TEXT",
+                        help="only the table whose options read so (repeatable), "
+                             "e.g. 'players=2, goal=3'")
     parser.add_argument("--write", type=Path, help="replace the table in this Markdown file")
     parser.add_argument("--openspiel", type=float, default=0.0, metavar="RATIO",
                         help="add hard against OpenSpiel's search bot given RATIO times "
@@ -112,6 +116,8 @@ def main() -> None:
         if args.players and options["players"] not in args.players:
             continue
         shown = options_text(options)
+        if args.options and shown not in args.options:
+            continue
         for hero, opponent in [] if args.no_pairings else pairings:
             if chosen and (hero, opponent) not in chosen:
                 continue
