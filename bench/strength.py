@@ -105,10 +105,8 @@ def main() -> None:
     header = ["| game | options | hero | opponent | games | hero's score | 95% interval "
               "| fair share | minutes |",
               "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
-    text = args.write.read_text(encoding="utf-8") if args.write else ""
     pattern = re.compile(re.escape(BEGIN) + ".*?" + re.escape(END), re.S)
-    found = pattern.search(text)
-    rows = previous_rows(found.group(0) if found else "")
+    rows: dict[tuple[str, str, str, str], str] = {}  # this run's rows
     chosen = {tuple(text.split(":", 1)) for text in args.pairing or []}
     for game, options, pairings in TABLES:
         if args.only and game != args.only:
@@ -141,6 +139,10 @@ def main() -> None:
                     f"{1 / players:.2f} | {found['seconds'] / 60:.1f} |")
             print(line, flush=True)
             rows[(game, shown, "hard", label)] = line
+    # The file's rows are read only now: other runs may have written theirs meanwhile.
+    text = args.write.read_text(encoding="utf-8") if args.write else ""
+    found = pattern.search(text)
+    rows = {**previous_rows(found.group(0) if found else ""), **rows}
     order = row_order()
     lines = header + [rows[key] for key in order if key in rows] + [
         line for key, line in rows.items() if key not in order]
@@ -150,8 +152,6 @@ def main() -> None:
     block = (f"{BEGIN}\nSeed {args.seed}, {args.workers} workers; each row gives its number "
              f"of games.\n\n" + "\n".join(lines) + f"\n\nThe levels:\n\n{specs}\n{END}")
     if args.write:
-        # Read again: the file may have been edited during a run of an hour or more.
-        text = args.write.read_text(encoding="utf-8")
         args.write.write_text(pattern.sub(lambda _: block, text), encoding="utf-8")
     else:
         print(block)
