@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, cast
 
 import typer
 from rich.table import Table
@@ -17,6 +17,7 @@ from quarkade.cli.output import console, user_errors
 from quarkade.core.errors import QuarkadeError
 from quarkade.core.options import parse_option_pairs
 from quarkade.core.registry import load_game
+from quarkade.games.card_commons.rules import CardCommonsState
 
 SOLVABLE = ("card-commons",)
 
@@ -72,7 +73,7 @@ def solve(
 
         require()
         if moves is not None:
-            state = loaded.new_initial_state()
+            state = cast(CardCommonsState, loaded.new_initial_state())
             for text in filter(None, (m.strip() for m in moves.split(","))):
                 if state.is_terminal():
                     raise QuarkadeError(f"--moves: the game is over before {text!r}")

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import random
 import time as _time
+from typing import cast
 
 from quarkade.core.agent import Agent, Turn
 from quarkade.core.rng import sample_chance
@@ -103,7 +104,7 @@ class RolloutAgent(Agent):
                 break
             seed = rng.getrandbits(64)
             for action in legal:
-                state = root.clone()
+                state = cast(HadronizeState, root.clone())
                 state.apply_action(action)
                 collapses = state.legal_actions()  # the three flavours, in a fixed order
                 state.apply_action(collapses[world % len(collapses)])

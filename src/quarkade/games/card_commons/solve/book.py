@@ -122,8 +122,12 @@ def solve_openings(solver: TutorialSolver,
             opening.value, opening.first_move = first.value, ""
         else:
             label = f"{opening.card} {opening.cell}: "
-            result = solver.solve(opening.position, progress=None if steps is None else (
-                lambda line, label=label: steps(label + line)))
+            told: Callable[[str], None] | None = None
+            if steps is not None:
+                def told(line: str, label: str = label, steps: Callable[[str], None] = steps
+                         ) -> None:
+                    steps(label + line)
+            result = solver.solve(opening.position, progress=told)
             opening.value = "win" if result.value == WIN else "loss"
             opening.nodes, opening.seconds = result.nodes, round(result.seconds, 2)
             if result.move is not None:

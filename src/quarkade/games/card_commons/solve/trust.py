@@ -16,6 +16,7 @@ import random
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import cast
 
 import quarkade
 from quarkade.core.agent import Agent, turn_for
@@ -30,8 +31,8 @@ def random_position(rng: random.Random, variant: str, torus: bool, plies: tuple[
     """A position reached by uniformly random moves (passing only when nothing else is
     legal) after a random number of plies in ``plies``, in its turn phase; None if the
     game ended or stopped elsewhere."""
-    state = quarkade.load_game("card-commons", variant=variant, torus=torus)\
-        .new_initial_state()
+    state = cast(CardCommonsState, quarkade.load_game(
+        "card-commons", variant=variant, torus=torus).new_initial_state())
     for _ in range(rng.randint(*plies)):
         if state.is_terminal():
             return None
@@ -42,7 +43,7 @@ def random_position(rng: random.Random, variant: str, torus: bool, plies: tuple[
         state.apply_action(rng.choice([a for a in legal if a != PASS] or legal))
     if state.is_terminal() or state.phase() != "turn":
         return None
-    return state  # type: ignore[return-value]
+    return state
 
 
 class TooLarge(Exception):
