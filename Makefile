@@ -30,6 +30,7 @@ bench: $(DEV_STAMP)
 	$(BIN)/python bench/bench_search.py
 	$(BIN)/python bench/bench_sim.py
 	$(BIN)/python bench/bench_adapters.py
+	$(BIN)/python bench/decoherence_resample.py
 	$(BIN)/python bench/bench_server.py
 	$(BIN)/python bench/bench_review.py
 	$(BIN)/python bench/bench_compiled.py
@@ -71,11 +72,11 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
 $(RUN_STAMP): pyproject.toml | $(BIN)/python
-	$(PIP) install -e '.[web]'
+	$(PIP) install -e '.[web,solve]'
 	touch $@
 
 $(DEV_STAMP): pyproject.toml | $(BIN)/python
-	$(PIP) install -e '.[dev,web,postgres,redis,sim,ray,rl]'
+	$(PIP) install -e '.[dev,web,postgres,redis,sim,ray,rl,solve]'
 	touch $@ $(RUN_STAMP)
 
 clean:

@@ -12,6 +12,8 @@ from quarkade.core.errors import AgentSpecError
 from quarkade.core.rng import sample_chance
 from quarkade.sim import play_match
 
+ANN_SEAT = 0
+
 
 def midgame(name, seed=3, decisions=6):
     """A state a few decisions into a random game, with a seat to move."""
@@ -126,3 +128,36 @@ def test_the_hard_level_keeps_to_its_budget(name):
         assert agent.last_iterations == 8
     else:  # a bot without a time budget (Dead Cat's sleuth)
         assert agent.act(turn_for(state), random.Random(0)) in state.legal_actions()
+
+
+def test_ismcts_plays_moves_it_cannot_tell_apart_equally_often(monkeypatch):
+    """Ann's search reaches Bob's turn, where he may complete his chain with a face-down
+    noun: one node for her, a move per noun he holds for him. The move played for that
+    node is any of them alike (it used to be the lowest id, the kiki whenever he held
+    one): over the search, the lowest is played as often as chance says."""
+    from quarkade.games.decoherence.notation import NOUN_BASE
+    from quarkade.games.decoherence.rules import DecoherenceState
+    from tests.games.decoherence.helpers import BOB, scene
+
+    state = scene((BOB, ["verved down lulu"]), (ANN_SEAT, ["verved down lulu"]),
+                  (BOB, ["verb riffed -> chain 1", "qualifier through -> chain 1"]),
+                  (ANN_SEAT, []))
+    lowest, expected, seen = 0, 0.0, 0
+    apply = DecoherenceState.apply_action
+
+    def spy(self, action):
+        nonlocal lowest, expected, seen
+        if self.current_player() == BOB and NOUN_BASE <= action < NOUN_BASE + 3:
+            options = [a for a in self.legal_actions() if NOUN_BASE <= a < NOUN_BASE + 3]
+            if len(options) > 1:
+                seen += 1
+                lowest += action == options[0]
+                expected += 1 / len(options)
+        apply(self, action)
+
+    monkeypatch.setattr(DecoherenceState, "apply_action", spy)
+    agent = make_agent("ismcts:iterations=3000,rollout_depth=1", "decoherence")
+    agent.act(turn_for(state), random.Random(4))
+    assert seen > 200
+    spread = (expected * (1 - expected / seen)) ** 0.5
+    assert abs(lowest - expected) < 4 * spread, (lowest, expected, seen)

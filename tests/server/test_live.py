@@ -120,3 +120,17 @@ def test_a_rematch_keeps_the_table_and_every_seat_follows_it(client):
                            followed.cookies[f"quarkade_{again['id']}"])
         payload = client.get(f"/api/games/{again['id']}").json()
         assert payload["held"] == [seat] and payload["step"] > 0 and not payload["over"]
+
+
+def test_the_perfect_bot_plays_the_tutorial_game_in_the_web_app(client):
+    """The solved Tutorial game's bot, chosen like any other: it plays its seat to the end."""
+    answer = client.post("/api/games", json={
+        "game": "card-commons", "options": {"variant": "tutorial"},
+        "seats": ["bot:perfect:nodes=200000", "bot:greedy"]})
+    assert answer.status_code == 201, answer.text
+    game_id = answer.json()["id"]
+    with client.websocket_connect(socket_url(game_id)) as page:
+        receive_until(page, lambda m: m["over"])
+    final = true_states(client, game_id)
+    assert final[-1].is_terminal()
+    assert 0 in {state.current_player() for state in final[2:-1]}  # the perfect seat moved

@@ -13,19 +13,22 @@ from quarkade.server import create_app
 from quarkade.sim.ladder import Entrant, entrants, read_ladder, run_ladder
 
 HARD_TWO = "mcts:iterations=300,rollout=greedy,time=1.8"
+HARD_MORE = "rollout:playouts=100,time=1.8"
 
 
 def test_every_level_bot_and_plugin_enters_once(rogue_bots):
     two = entrants("hadronize", 2)
-    assert two[:4] == [Entrant("easy", "random", "level", ("random",)),
+    assert two[:6] == [Entrant("easy", "random", "level", ("random",)),
                        Entrant("medium", "greedy", "level", ("greedy",)),
                        Entrant("hard", HARD_TWO, "level"),
-                       Entrant("exact", "exact", "bot")]
-    assert [e.name for e in two[4:]] == ["cheater", "dawdler", "hanger", "lowest", "raiser",
+                       Entrant("ev", "ev", "bot"), Entrant("exact", "exact", "bot"),
+                       Entrant("rollout", "rollout", "bot")]
+    assert [e.name for e in two[6:]] == ["cheater", "dawdler", "hanger", "lowest", "raiser",
                                          "steady"]
     three = entrants("hadronize", 3)
-    assert three[1] == Entrant("medium", "greedy", "level", ("hard", "greedy"))
-    assert three[1].label == "medium = hard = greedy"
+    assert three[1:3] == [Entrant("medium", "greedy", "level", ("greedy",)),
+                          Entrant("hard", HARD_MORE, "level")]
+    assert three[2].label == f"hard ({HARD_MORE})"
     assert two[2].label == f"hard ({HARD_TWO})"
     assert "catty" in [e.name for e in entrants("dead-cat", 2)]
     assert [e.spec for e in entrants("dead-cat", 2, ["easy", "sleuth", "hard"])] == [

@@ -11,7 +11,8 @@ sees the true state: every iteration it draws a full state consistent with its o
 (``Turn.sample_state``, i.e. ``State.resample``) and walks one tree built from its own
 point of view. Its own decisions are keyed by action id; chance outcomes and other seats'
 decisions are keyed by their notation *as this seat sees it* (``action_string_for``), so
-hidden draws and face-down plays fuse into one node. Children carry availability counts
+hidden draws and face-down plays fuse into one node; the move played for such a node is
+drawn uniformly among the legal moves it stands for. Children carry availability counts
 (how often they were legal when their parent was visited), since the legal set varies
 from one sampled state to the next.
 
@@ -294,11 +295,14 @@ class ISMCTSAgent(_Search):
                     key, node, expanded = self._choose(node, legal, player, rng)
                     action = key
                 else:  # another seat's decisions, as this seat would see them
-                    keyed: dict[Hashable, int] = {}
+                    keyed: dict[Hashable, list[int]] = {}
                     for a in legal:
-                        keyed.setdefault(state.action_string_for(me, a), a)
+                        keyed.setdefault(state.action_string_for(me, a), []).append(a)
                     key, node, expanded = self._choose(node, list(keyed), player, rng)
-                    action = keyed[key]
+                    # Moves this seat cannot tell apart (a face-down noun: which one?) are
+                    # equally likely; always the first would make a kiki of every one.
+                    group = keyed[key]
+                    action = group[0] if len(group) == 1 else rng.choice(group)
             state.apply_action(action)
             path.append(node)
         self._backup(path, self._playout(state, rng))

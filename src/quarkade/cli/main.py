@@ -25,6 +25,7 @@ from quarkade.cli.new_bot import new_bot
 from quarkade.cli.output import MoveTimeOpt, check_move_time, console, errors, user_errors
 from quarkade.cli.review import review
 from quarkade.cli.simulate import analyze, compile_engines, simulate, tournament
+from quarkade.cli.solve import solve
 from quarkade.cli.sweep import sweep
 from quarkade.core.agent import Agent
 from quarkade.core.errors import QuarkadeError
@@ -442,6 +443,8 @@ app.command()(review)
 # Plug-in bots: a package to start from, and where every bot stands.
 app.command("new-bot")(new_bot)
 app.command()(ladder)
+# Card Commons solved (the compiled solver, extra quarkade[solve]).
+app.command()(solve)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -84,3 +84,44 @@ def test_a_person_plays_a_whole_game_and_other_spellings_work(tmp_path):
     replayed = run("replay", str(path))
     assert replayed.exit_code == 0 and "game over - winner:" in replayed.output
     assert run("replay", str(path), "--step", "3").exit_code == 0
+
+
+SOLVED_LINE = ("opener 0, 4H b2, 5C b3, inv 5H b3 /2S, 6D c3, 6H a3, inv 6C c3 /3C, AH d3, "
+               "inv AC d3 /5D")
+
+
+def test_solve_prints_the_value_and_every_winning_move_of_a_position():
+    result = run("solve", "card-commons", "-o", "variant=tutorial", "--moves", SOLVED_LINE)
+    assert result.exit_code == 0, result.output
+    assert "seat 0 to move wins with best play" in result.output
+    assert "winning moves (13): 2H c4, 3H c4" in result.output
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["hadronize"], "no solver for 'hadronize'; solvable: card-commons"),
+    (["card-commons"], "only the Tutorial game is solved"),
+    (["card-commons", "-o", "variant=tutorial", "--table-bits", "40"],
+     "--table-bits 40: 16-30 allowed"),
+    (["card-commons", "-o", "variant=tutorial", "--plies", "-1"], "--plies -1: 0-8 allowed"),
+    (["card-commons", "-o", "variant=tutorial", "--moves", "opener 0, 4H b2, zz"],
+     "'zz' is not Card Commons notation"),
+    (["card-commons", "-o", "variant=tutorial", "--moves", "opener 0"],
+     "the position is in its opening phase"),
+    (["card-commons", "-o", "variant=tutoral"], "variant"),
+    (["card-commons", "-o", "variant=tutorial", "--openings", "2H,6H"],
+     "--openings '2H,6H': name opening cards, separated by commas, from 2H, 3H, 4H, 5H, "
+     "2S, 3S, 4S, 5S"),
+])
+def test_solve_refuses_bad_input_in_one_line(args, message):
+    result = run("solve", *args)
+    assert result.exit_code == 2
+    assert message in result.output
+    assert "Traceback" not in result.output
+
+
+def test_the_perfect_bot_plays_from_the_terminal():
+    result = run("play", "card-commons", "-o", "variant=tutorial", "--seat",
+                 "0=perfect:nodes=200000", "--seat", "1=greedy", "--seed", "2")
+    assert result.exit_code == 0, result.output
+    assert "seat 0: perfect:nodes=200000" in result.output
+    assert "winner:" in result.output

@@ -3,6 +3,8 @@ random."""
 
 import random
 
+import pytest
+
 from quarkade import load_game
 from quarkade.agents import make_agent, turn_for
 from quarkade.sim import play_match
@@ -67,3 +69,38 @@ def test_greedy_beats_random():
         final, _ = play_match(game, agents, seed=seed)
         wins += final.returns()[seat] > 0
     assert wins / games > 0.75
+
+
+def _score_by_the_book(state, me):
+    """greedy's score written over the public reading methods (as it first was): the
+    fast one in bots.py, on the raw lists, must agree with it everywhere."""
+    from quarkade.games.decoherence.lines import WIN
+    if state.is_terminal():
+        return WIN * state.returns()[me]
+    value = float(state.verve(me) - state.verve(1 - me))
+    for seat in (me, 1 - me):
+        hidden = state.hidden_nouns(seat)
+        cover = min(hidden, 2) * 1.5 + max(hidden - 2, 0) * 0.4
+        links = sum(1 for t in state.things(seat).values() if t["link"] is not None)
+        chains = sum(0.8 if chain[1] else 0.35 for chain in state.chains(seat) if chain)
+        exposed = 3.0 if hidden == 0 and links == 0 and chains == 0 else 0.0
+        position = cover + 0.7 * links + chains - exposed
+        value += position if seat == me else -0.5 * position
+    return value + 0.15 * len(state.hand(me))
+
+
+def test_the_fast_score_is_greedys_score():
+    from quarkade.games.decoherence.lines import score
+    from tests.games.decoherence.test_invariants import playout
+
+    checked = 0
+
+    def check(state):
+        nonlocal checked
+        for me in (0, 1):
+            assert score(state, me) == pytest.approx(_score_by_the_book(state, me))
+        checked += 1
+
+    for seed in range(12):
+        playout(seed, {"deck0": "balanced", "deck1": "random"}, check)
+    assert checked > 300

@@ -48,3 +48,65 @@ def test_greedy_beats_random(players):
         wins += final.returns()[seat] > 0
     # Fair share is 1/players; greedy wins well over half the games in both settings.
     assert wins / games > 0.6
+
+
+def test_ev_observes_where_it_hadronizes_the_most():
+    # Seat 0 holds charm and strange: observing itself hadronizes 2 on two of three
+    # collapses; observing seat 1 hadronizes nothing for seat 0.
+    state = dealt([["charm", "strange", "down", "down"], ["up"] * 4])
+    assert _choice(state, "ev") == "observe 0"
+
+
+def test_ev_keeps_the_quark_when_nothing_hadronizes():
+    # Nothing of c/s/u in either chamber of seat 0: no choice hadronizes, so it observes
+    # itself, where greedy would rather tunnel two quarks to seat 1.
+    state = dealt([["down"] * 4, ["strange", "charm", "up", "top"]])
+    assert _choice(state, "ev") == "observe 0"
+
+
+def test_rollout_takes_the_winning_hadronization_and_repeats_itself():
+    state = dealt([["charm", "strange", "up", "top"], ["strange"] * 4, ["down"] * 4], goal=2)
+    assert _choice(state, "rollout:playouts=8") == "observe 0"
+    again = dealt([["top", "bottom", "down", "down"], ["strange", "charm", "up", "top"],
+                   ["strange"] * 4])
+    spec = "rollout:playouts=12"
+    assert _choice(again.clone(), spec, seed=4) == _choice(again, spec, seed=4)
+
+
+def test_rollout_keeps_to_its_time():
+    state = dealt([["top", "bottom", "down", "down"]] + [["strange", "charm", "up", "top"]] * 5)
+    state.apply_action(state.string_to_action("superpose c/s/u"))
+    agent = make_agent("rollout:playouts=100000,time=0.05", "hadronize")
+    assert agent.act(turn_for(state), random.Random(0)) in state.legal_actions()
+    assert 1 <= agent.last_playouts < 100000
+
+
+def test_hard_plays_perfectly_where_the_game_is_solved():
+    # Two seats, goal 3: mcts's endgame hook answers with the solved game's best move
+    # before any iteration (the hard level is perfect play there).
+    from quarkade.core.rng import sample_chance
+    from quarkade.games.hadronize.bots import _observer_values
+    from quarkade.games.hadronize.notation import OBSERVE_BASE
+
+    hard = make_agent("mcts:iterations=300,rollout=greedy,time=1.8", "hadronize")
+    rng = random.Random(3)
+    game = load_game("hadronize", players=2, goal=3)
+    checked = 0
+    for _ in range(30):
+        state = game.new_initial_state()
+        for _ in range(rng.randrange(4, 30)):
+            if state.is_terminal():
+                break
+            state.apply_action(sample_chance(state, rng) if state.is_chance_node() else
+                               rng.choice(state.legal_actions()))
+        if state.is_terminal() or state.is_chance_node():
+            continue
+        if state.legal_actions()[0] < OBSERVE_BASE:
+            continue
+        me = state.current_player()
+        stay, send = _observer_values(state.view(me))
+        chosen = hard.act(turn_for(state), rng)
+        assert hard.last_iterations == 0
+        assert (stay if chosen - OBSERVE_BASE == me else send) == max(stay, send)
+        checked += 1
+    assert checked >= 5

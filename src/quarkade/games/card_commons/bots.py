@@ -1,7 +1,9 @@
-"""Card Commons bots that read only their own turn: ``greedy`` and ``solver``.
+"""Card Commons bots that read only their own turn: ``greedy``, ``solver`` and ``perfect``.
 
-``endgame`` (from ``solver``) is also exported here: the generic ``mcts`` bot calls it at
-its root to play solved endgames perfectly.
+``endgame`` is also exported here: the generic ``mcts`` bot calls it at its root to play
+solved endgames perfectly. With numba (the ``solve`` extra) it is the compiled solver
+(``solve.endgame``: Classic from 8 empty cells, the Tutorial from 11); without, the Python
+one (``solver``: 6 empty cells).
 
 
 ``greedy`` looks one whole turn ahead for itself and one for its opponent: for each way to
@@ -42,8 +44,8 @@ from quarkade.games.card_commons.solver import (
     BudgetExceeded,
     Solver,
     empty_cells,
-    endgame,
 )
+from quarkade.games.card_commons.solver import endgame as python_endgame
 
 WIN = 100_000.0
 OPEN_CELL = 100.0
@@ -85,6 +87,17 @@ def candidate_actions(legal: list[int]) -> list[int]:
                 _spare(decode_invert(best)[2], placements_per_card):
             chosen[key] = action
     return sorted(kept + list(chosen.values()))
+
+
+def endgame(state: State, rng: random.Random) -> int | None:
+    """A winning action in a small enough won position, else None (see the docstring)."""
+    from quarkade.games.card_commons.solve import jit
+
+    if jit.MISSING is not None:
+        return python_endgame(state, rng)
+    from quarkade.games.card_commons.solve.endgame import endgame as compiled_endgame
+
+    return compiled_endgame(state, rng)
 
 
 class GreedyAgent(Agent):
@@ -181,11 +194,57 @@ class SolverAgent(Agent):
                 return rng.choice(winners)
         return self._greedy.act(turn, rng)
 
+class PerfectAgent(Agent):
+    """The Tutorial game played perfectly: the opening book, then the compiled solver.
+
+    It opens with an opening its seat wins if there is one (else one the book has not
+    settled, never one known to lose), plays a winning move whenever
+    the position is won (from the book while play stays in it, else by searching), and in
+    a lost position plays greedy's move, the likeliest to trip an imperfect opponent.
+    ``nodes`` caps one search (0: none); past it (only possible early on, off the book)
+    it also plays greedy's move. In Classic, which is not solved, it is the ``solver`` bot.
+    Needs the ``solve`` extra (numba); the solver and its table are shared per process.
+    """
+
+    spec = "perfect"
+
+    def __init__(self, nodes: int = 50_000_000) -> None:
+        if nodes < 0:
+            raise ValueError("nodes is 0 (no cap) or more")
+        from quarkade.games.card_commons.solve import perfect
+
+        perfect.require()
+        self.nodes = int(nodes)
+        self._greedy = GreedyAgent()
+        self._classic = SolverAgent()
+        self.solved = False  # whether the last move came from the book or the solver
+
+    def act(self, turn: Turn, rng: random.Random) -> int:
+        from quarkade.games.card_commons.solve import perfect
+
+        state = cast(State, turn.sample_state(rng))
+        if state.variant != "tutorial":
+            self.solved = False
+            return self._classic.act(turn, rng)
+        action = perfect.winning_action(state, rng, self.nodes)
+        self.solved = action is not None
+        if action is not None:
+            return action
+        fallback = self._greedy.act(turn, rng)
+        if state.phase() == "opening":
+            # No opening known to win: keep off those known to lose (docs/ANALYSIS.md).
+            unsettled = perfect.unsettled_openings(state)
+            if unsettled and fallback not in unsettled:
+                return rng.choice(unsettled)
+        return fallback
+
+
 # Difficulty levels (see docs/AGENTS.md): hard searches 20,000 playouts (capped at 1.8 s;
-# about 0.1 s on the compiled engine) and plays solved endgames perfectly.
+# about 0.1 s on the compiled engine) and plays solved endgames perfectly
+# (the compiled endgame solver: Classic from 8 empty cells, the Tutorial from 11).
 LEVELS = {"easy": "random", "medium": "greedy", "hard": "mcts:iterations=20000,time=1.8"}
 
 
-BOTS = {"greedy": GreedyAgent, "solver": SolverAgent}
+BOTS = {"greedy": GreedyAgent, "perfect": PerfectAgent, "solver": SolverAgent}
 
-__all__ = ["BOTS", "GreedyAgent", "SolverAgent", "endgame", "evaluate"]
+__all__ = ["BOTS", "GreedyAgent", "PerfectAgent", "SolverAgent", "endgame", "evaluate"]

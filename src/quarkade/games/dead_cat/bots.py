@@ -1,5 +1,5 @@
 """Dead Cat bots that read only their own view: ``bayes`` and ``greedy`` (and ``sleuth``,
-in ``sleuth.py``, which reads the other seat's bets and searches a few turns ahead).
+in ``sleuth.py``, which reads the other seats' bets and looks ahead).
 
 ``bayes`` keeps the exact chance of where the first dead cat from the top of the time deck
 lies, given what its seat has seen (``policies.first_dead_chances``): the cards it has not

@@ -1,6 +1,7 @@
-"""Dead Cat's ``sleuth`` bot: reads the other seat's bets, then looks a few turns ahead.
+"""Dead Cat's ``sleuth`` bot: reads the other seats' bets, then looks ahead.
 
-Two players only; with more seats it plays as ``bayes`` (see ``bots.py``).
+With two seats it searches the next turns of the round; with more it plays for the next
+reveal as ``bayes`` does, on the worlds its reading leaves (see "More seats" below).
 
 **What it infers.** A bet is public, and a bet usually says something about the card the
 bettor just saw. The sleuth keeps three models of the other seat and weighs them by how
@@ -41,6 +42,17 @@ The round ends in the tree as it does in the game: an announcement, or the box r
 counted as half (with two seats a cube is shared only between equal scores, where half is
 its fair worth); it does not weigh one round against the rest of the game.
 
+**More seats.** Every other seat is read as above, each with its own three models and
+their weights from the earlier rounds; a world's weight is its chance times, seat by
+seat, the chance of that seat's decisions summed over its models. The dice before each
+of those decisions are known: each seat acts once between two turns of the sleuth, so
+they are the dice after its own last bet with the seats since then turned to the bets
+they show (at the start of a round, every die on 1). It does not search: it announces or
+peeks, and bets, as ``bayes`` would (``policies``: the chance of winning when the time
+deck is next revealed, by the next seat's announcement or the box running out), but with
+the odds of the worlds it read instead of bayes's even odds. Over ``MAX_HIDDEN`` cards it
+has not seen, too many worlds to list, it plays as ``bayes``.
+
 Everything it reads is in its own ``Turn``: the view, and what it remembered of earlier
 views. It never samples states and never draws on its rng, so it is repeatable.
 """
@@ -61,6 +73,7 @@ View = dict[str, Any]
 GREEDY, BAYES, RANDOM = 0, 1, 2  # the models of the other seat
 MODEL_NAMES = ("greedy", "bayes", "random")
 NEGLIGIBLE = 1e-9  # a world or model this unlikely is dropped from the search
+MAX_HIDDEN = 12  # with more seats, more unseen time-deck cards than this: bayes's odds
 DIE = (1, 2, 3, 4, 5, 6)
 
 Cards = tuple[int, ...]  # a round's time deck in draw order (bottom first): 0 alive, 1 dead
@@ -102,8 +115,8 @@ def worlds(owners: tuple[int, ...], known: dict[int, int], alive: int, dead: int
 
 
 class Opponent:
-    """The other seat of a two-seat round under each model: what it would do, knowing the
-    cards it peeked (those of ``owners`` that are its own) and nothing else.
+    """Another seat of a round under each model: what it would do, knowing the cards it
+    peeked (those of ``owners`` that are its own) and nothing else.
 
     ``cards`` and ``owners`` are the time deck in draw order, as one world has it. A model's
     choice is its bot's own rule (``policies.greedy_action``, ``policies.bayes_action``)
@@ -113,6 +126,7 @@ class Opponent:
     def __init__(self, seat: int, cubes: tuple[int, ...], box_size: int, alive: int,
                  dead: int, peek_first: bool) -> None:
         self.seat = seat
+        self.players = len(cubes)
         self.cubes = cubes
         self.box_size = box_size
         self.alive = alive
@@ -136,7 +150,7 @@ class Opponent:
         if dice is not None:
             return (self.choice(model, cards, owners, dice, "bet") - BET_BASE + 1,)
         return tuple(sorted({self.choice(model, cards, owners, pair, "bet") - BET_BASE + 1
-                             for pair in product(DIE, repeat=2)}))
+                             for pair in product(DIE, repeat=self.players)}))
 
     def choice(self, model: int, cards: Cards, owners: tuple[int, ...],
                dice: tuple[int, ...], phase: str) -> int:
@@ -149,7 +163,8 @@ class Opponent:
         if action is None:
             size = len(known)
             names = ("alive", "dead", None)
-            view = {"phase": phase, "players": 2, "dice": list(dice), "cubes": list(self.cubes),
+            view = {"phase": phase, "players": self.players, "dice": list(dice),
+                    "cubes": list(self.cubes),
                     "alive": self.alive, "dead": self.dead, "box": self.box_size - size,
                     "time_deck": [{"position": size - index, "card": names[known[index]]}
                                   for index in range(size - 1, -1, -1)]}
@@ -164,6 +179,8 @@ class Opponent:
         chance = 1.0
         for before, dice, turned in decisions:
             may_announce = self.may_announce(before)
+            if dice is None and self.players > 2:
+                continue  # dice not seen: with more seats, too many to list; read nothing
             if model == RANDOM:
                 chance *= (0.5 if may_announce else 1.0) * (0.2 if turned else 1.0)
                 continue
@@ -218,6 +235,35 @@ class RoundSearch:
             if total > 0.0:
                 result.append((card, total, [(m, c, w / total) for m, c, w in branch]))
         return result
+
+    def reveal_bet(self, belief: Belief, dice: tuple[int, ...], box: int) -> tuple[float, int]:
+        """With more than two seats: the best chance of winning at the next reveal over the
+        numbers the seat may turn its die to, and the highest number that reaches it. The
+        next reveal is the next seat announcing, or the box running out when ``box`` is 0
+        (``policies.best_bet``, on the worlds of ``belief``)."""
+        seat = self.seat
+        announcer = NO_ANNOUNCER if box == 0 else (seat + 1) % len(dice)
+        best, best_value = -1.0, 0
+        for value in DIE:
+            if value == dice[seat]:
+                continue
+            turned = (*dice[:seat], value, *dice[seat + 1:])
+            score = sum(w * self.result(c, turned, announcer) for _, c, w in belief)
+            if score >= best - 1e-12:
+                best, best_value = max(best, score), value
+        return best, best_value
+
+    def reveal_turn(self, belief: Belief, dice: tuple[int, ...], box: int
+                    ) -> tuple[float, float]:
+        """With more than two seats: (chance of winning by announcing now, by peeking and
+        then betting for the next reveal), as ``bayes`` weighs them, on the worlds of
+        ``belief``; announcing is -1 where the rules forbid it."""
+        announce = -1.0
+        if self.opponent.may_announce(len(belief[0][1])):
+            announce = sum(w * self.result(c, dice, self.seat) for _, c, w in belief)
+        peek = sum(chance * self.reveal_bet(after, dice, box - 1)[0]
+                   for _, chance, after in self.draws(belief))
+        return announce, peek
 
     def turn_value(self, depth: int, owners: tuple[int, ...], belief: Belief,
                    dice: tuple[int, ...]) -> tuple[float, float]:
@@ -296,7 +342,8 @@ class RoundSearch:
 
 
 class SleuthAgent(Agent):
-    """Infers the other seat's cards from its bets and searches the next turns (2 seats)."""
+    """Infers the other seats' cards from their bets; with two seats it also searches the
+    next turns, with more it plays for the next reveal (see the module docstring)."""
 
     spec = "sleuth"
 
@@ -315,21 +362,27 @@ class SleuthAgent(Agent):
 
     def _forget_game(self) -> None:
         self._round = 0
-        self._evidence = [0.0] * len(MODEL_NAMES)  # log chance of earlier rounds, per model
-        self._opponents: dict[tuple[int, ...], Opponent] = {}  # by cubes
+        # log chance of earlier rounds, per other seat and model
+        self._evidence: dict[int, list[float]] = {}
+        self._opponents: dict[tuple[int, tuple[int, ...]], Opponent] = {}  # by seat, cubes
         self._forget_round()
 
     def _forget_round(self) -> None:
         self._after_my_bets: dict[int, tuple[int, ...]] = {}  # deck size -> dice
-        self._other_bets: dict[int, int] = {}  # deck size after its peek -> its die
+        self._other_bets: dict[int, int] = {}  # deck size after another's peek -> its die
         self._my_cards: dict[int, int] = {}  # draw index -> card
         self._cubes: tuple[int, ...] | None = None  # during the round
         self._last_turn = 0  # deck size at its last turn (where it may have announced)
         self._last_bet = 0  # deck size after its last peek (0: it has not peeked)
 
+    def evidence(self, other: int) -> list[float]:
+        """The log chance of the earlier rounds under each model of seat ``other``."""
+        return self._evidence.setdefault(other, [0.0] * len(MODEL_NAMES))
+
     def observe(self, view: View, seat: int) -> None:
         """Take in a view of ``seat`` (called on each of its turns, before it acts)."""
         cubes = tuple(view["cubes"])
+        players = view["players"]
         if view["round"] < self._round or (view["round"] == self._round and cubes != self._cubes):
             self._forget_game()  # a new game
         if view["round"] > self._round:
@@ -338,12 +391,15 @@ class SleuthAgent(Agent):
                 if last["round"] == self._round:
                     self._weigh_round(view, seat, self._round_owners(view, seat, last))
                 elif self._round and last["round"] == self._round + 1 and \
-                        last["announcer"] == 1 - seat and not last["revealed"]:
-                    # A round it never had a turn in, right after one it played: with two
-                    # seats, the other seat began it and announced before anyone peeked.
-                    # (A sleuth that joins in the middle of a game weighs nothing before.)
+                        last["announcer"] not in (None, seat):
+                    # A round it never had a turn in, right after one it played: the seats
+                    # from its starter peeked once each, then one announced before its turn
+                    # (with two seats: the other seat began and announced at once). A
+                    # sleuth that joins in the middle of a game weighs nothing before.
                     self._forget_round()
-                    self._weigh_round(view, seat, ())
+                    size = (last["announcer"] - last["starter"]) % players
+                    self._weigh_round(view, seat, tuple((last["starter"] + index) % players
+                                                        for index in range(size)))
             self._round = view["round"]
             self._forget_round()
             self._cubes = cubes
@@ -353,8 +409,16 @@ class SleuthAgent(Agent):
                 self._my_cards[size - entry["position"]] = int(entry["card"] == "dead")
         if view["phase"] == "turn":
             self._last_turn = size
-            if size and view["time_deck"][0]["peeker"] != seat:
-                self._other_bets[size] = view["dice"][1 - seat]
+            # Each seat's die shows the bet of its latest peek: read it for the peeks since
+            # this seat's own (newest first, each seat once).
+            seen = set()
+            for entry in view["time_deck"]:
+                peeker = entry["peeker"]
+                if peeker == seat:
+                    break
+                if peeker not in seen:
+                    seen.add(peeker)
+                    self._other_bets[size - entry["position"] + 1] = view["dice"][peeker]
 
     def remember_bet(self, view: View, seat: int, value: int) -> None:
         dice = list(view["dice"])
@@ -363,117 +427,191 @@ class SleuthAgent(Agent):
         self._after_my_bets[self._last_bet] = tuple(dice)
 
     def _round_owners(self, view: View, seat: int, last: dict[str, Any]) -> tuple[int, ...]:
-        """Who peeked each card of the round that just ended, in draw order: with two seats
-        turns alternate from the starter, so only the number of cards is needed."""
+        """Who peeked each card of the round that just ended, in draw order: turns go round
+        from the starter, so only the number of cards is needed."""
+        players = view["players"]
+        announcer = last["announcer"]
         if last["ran_out"]:
-            size = view["alive"] + view["dead"] - view["players"]
-        elif last["announcer"] == seat:
+            size = view["alive"] + view["dead"] - players
+        elif announcer == seat:
             size = self._last_turn
-        else:  # the other seat announced, right after this seat's last bet
-            size = self._last_bet
-        return tuple((last["starter"] + index) % 2 for index in range(size))
+        elif self._last_bet:  # the seats after its last bet peeked, up to the announcer
+            size = self._last_bet + (announcer - seat - 1) % players
+        else:
+            size = (announcer - last["starter"]) % players
+        return tuple((last["starter"] + index) % players for index in range(size))
 
-    def decisions(self, owners: tuple[int, ...], seat: int, final: tuple[int, ...] | None,
-                  other_announced: bool) -> list[Decision]:
-        """The other seat's decisions in the round of ``owners``, as far as they were seen.
-        ``final``: the dice when the round ended, if it has."""
-        other = 1 - seat
-        result: list[Decision] = []
+    def decisions(self, owners: tuple[int, ...], seat: int, players: int,
+                  final: tuple[int, ...] | None, announcer: int | None
+                  ) -> dict[int, list[Decision]]:
+        """Each other seat's decisions in the round of ``owners``, as far as they were
+        seen. ``final``: the dice when the round ended, if it has; ``announcer``: who ended
+        it by announcing (None: nobody, or not yet)."""
+        result: dict[int, list[Decision]] = {o: [] for o in range(players) if o != seat}
         for index, peeker in enumerate(owners):
-            if peeker != other:
+            if peeker == seat:
                 continue
-            dice = (1, 1) if index == 0 else self._after_my_bets.get(index)
-            turned = self._other_bets.get(index + 1)
-            if turned is None and final is not None and index + 1 == len(owners):
-                turned = final[other]
+            turned = self._turned(owners, index, final)
             if turned is not None:
-                result.append((index, dice, turned))
-        if other_announced and final is not None:
-            result.append((len(owners), (1, 1) if not owners else final, 0))
+                dice = self._dice_before(owners, index, seat, players, final)
+                result[peeker].append((index, dice, turned))
+        if announcer is not None and announcer != seat and final is not None:
+            result[announcer].append((len(owners), (1,) * players if not owners else final, 0))
         return result
 
+    def _turned(self, owners: tuple[int, ...], index: int,
+                final: tuple[int, ...] | None) -> int | None:
+        """The die another seat turned to after peeking card ``index``, if seen."""
+        turned = self._other_bets.get(index + 1)
+        peeker = owners[index]
+        if turned is None and final is not None and peeker not in owners[index + 1:]:
+            turned = final[peeker]  # its last peek of the round: the die it ended with
+        return turned
+
+    def _dice_before(self, owners: tuple[int, ...], index: int, seat: int, players: int,
+                     final: tuple[int, ...] | None) -> tuple[int, ...] | None:
+        """The dice as they were before the decision at deck size ``index``, if known: from
+        this seat's last bet before it (or the round's start, every die on 1), each seat
+        since then turned to what it bet."""
+        start = max((size for size in self._after_my_bets if size <= index), default=0)
+        dice = list(self._after_my_bets[start]) if start else [1] * players
+        for earlier in range(start, index):
+            if owners[earlier] == seat:
+                return None  # its own bet there was not remembered
+            turned = self._turned(owners, earlier, final)
+            if turned is None:
+                return None
+            dice[owners[earlier]] = turned
+        return tuple(dice)
+
     def _weigh_round(self, view: View, seat: int, owners: tuple[int, ...]) -> None:
-        """Add the round that just ended (``view["last_round"]``) to each model's evidence:
-        the chance of the other seat's decisions in it, over the ways its cards may have
-        lain given what this seat saw and what was turned over."""
+        """Add the round that just ended (``view["last_round"]``) to each model's evidence,
+        seat by seat: the chance of that seat's decisions in it, over the ways the cards may
+        have lain given what this seat saw and what was turned over."""
         last = view["last_round"]
         size = len(owners)
         known = {index: card for index, card in self._my_cards.items() if index < size}
         for position, card in enumerate(last["revealed"], start=1):
             known[size - position] = int(card == "dead")
         cubes = tuple(c - (s in last["winners"]) for s, c in enumerate(view["cubes"]))
-        decisions = self.decisions(owners, seat, tuple(last["dice"]),
-                                   last["announcer"] == 1 - seat)
-        opponent = self.opponent(view, seat, cubes)
         table = worlds(owners, known, view["alive"], view["dead"])
         everything = sum(chance for _, chance in table)
-        for model in range(len(MODEL_NAMES)):
-            likely = sum(chance * opponent.decision_chance(model, cards, owners, decisions)
-                         for cards, chance in table)
-            self._evidence[model] += math.log(likely / everything) if likely > 0 else -math.inf
+        for other, moves in self.decisions(owners, seat, view["players"], tuple(last["dice"]),
+                                           last["announcer"]).items():
+            opponent = self.opponent(view, other, cubes)
+            evidence = self.evidence(other)
+            for model in range(len(MODEL_NAMES)):
+                likely = sum(chance * opponent.decision_chance(model, cards, owners, moves)
+                             for cards, chance in table)
+                evidence[model] += math.log(likely / everything) if likely > 0 else -math.inf
 
-    def opponent(self, view: View, seat: int, cubes: tuple[int, ...]) -> Opponent:
-        """The other seat's models with these cubes (kept, with their cached choices)."""
-        if cubes not in self._opponents:
-            self._opponents[cubes] = Opponent(1 - seat, cubes,
-                                              view["alive"] + view["dead"] - view["players"],
-                                              view["alive"], view["dead"], view["peek_first"])
-        return self._opponents[cubes]
+    def opponent(self, view: View, other: int, cubes: tuple[int, ...]) -> Opponent:
+        """Seat ``other``'s models with these cubes (kept, with their cached choices)."""
+        key = (other, cubes)
+        if key not in self._opponents:
+            self._opponents[key] = Opponent(other, cubes,
+                                            view["alive"] + view["dead"] - view["players"],
+                                            view["alive"], view["dead"], view["peek_first"])
+        return self._opponents[key]
+
+    def model_weights(self, other: int) -> list[float]:
+        """Seat ``other``'s models weighed by the prior and the earlier rounds (not summing
+        to 1: the best has its prior)."""
+        evidence = self.evidence(other)
+        top = max(evidence)
+        if top == -math.inf:  # no model explains it: its choices say nothing
+            return [float(model == RANDOM) for model in range(len(MODEL_NAMES))]
+        return [self.prior[model] * math.exp(evidence[model] - top)
+                for model in range(len(MODEL_NAMES))]
 
     # -- choosing -------------------------------------------------------------------------
 
     def belief(self, view: View, seat: int) -> tuple[tuple[int, ...], Belief]:
-        """The time deck's owners in draw order, and the weighted worlds (model, cards)."""
+        """The time deck's owners in draw order, and the weighted worlds. With two seats a
+        world is (model of the other seat, cards); with more, the models are summed out
+        seat by seat and every world's model reads ``RANDOM``."""
         size = len(view["time_deck"])
         owners = tuple(entry["peeker"] for entry in reversed(view["time_deck"]))
         known = {index: card for index, card in self._my_cards.items() if index < size}
-        decisions = self.decisions(owners, seat, None, False)
-        opponent = self.opponent(view, seat, tuple(view["cubes"]))
+        cubes = tuple(view["cubes"])
+        seats = [(self.opponent(view, other, cubes), self.model_weights(other), moves)
+                 for other, moves in self.decisions(owners, seat, view["players"], None,
+                                                    None).items()]
         table = worlds(owners, known, view["alive"], view["dead"])
-        top = max(self._evidence)
         entries = []
-        for model in range(len(MODEL_NAMES)):
-            prior = self.prior[model] * math.exp(self._evidence[model] - top)
-            if prior > 0.0:
-                for cards, chance in table:
-                    weight = prior * chance * opponent.decision_chance(model, cards, owners,
-                                                                       decisions)
-                    if weight > 0.0:
-                        entries.append((model, cards, weight))
-        if not entries:  # no model explains the other seat: its choices say nothing
+        if len(seats) == 1:
+            opponent, weights, moves = seats[0]
+            for model, prior in enumerate(weights):
+                if prior > 0.0:
+                    for cards, chance in table:
+                        weight = prior * chance * opponent.decision_chance(model, cards, owners,
+                                                                           moves)
+                        if weight > 0.0:
+                            entries.append((model, cards, weight))
+        else:
+            for cards, chance in table:
+                weight = chance
+                for opponent, weights, moves in seats:
+                    weight *= sum(prior * opponent.decision_chance(model, cards, owners, moves)
+                                  for model, prior in enumerate(weights) if prior > 0.0)
+                if weight > 0.0:
+                    entries.append((RANDOM, cards, weight))
+        if not entries:  # no model explains the other seats: their choices say nothing
             entries = [(RANDOM, cards, chance) for cards, chance in table]
         total = sum(w for _, _, w in entries)
         return owners, [(m, c, w / total) for m, c, w in entries if w / total > NEGLIGIBLE]
 
     def inferred(self, view: View, seat: int) -> dict[str, Any]:
         """What the sleuth in ``seat`` believes after taking in ``view``: each model's
-        weight, and the chance that each card of the time deck is dead (by position, top
-        first)."""
+        weight (with two seats, the other seat's, this round's bets included; with more,
+        per seat, from the earlier rounds) and the chance that each card of the time deck
+        is dead (by position, top first)."""
         self.observe(view, seat)
         _, belief = self.belief(view, seat)
         size = len(view["time_deck"])
-        models = dict.fromkeys(MODEL_NAMES, 0.0)
         dead = dict.fromkeys(range(1, size + 1), 0.0)
-        for model, cards, weight in belief:
-            models[MODEL_NAMES[model]] += weight
+        for _, cards, weight in belief:
             for index, card in enumerate(cards):
                 dead[size - index] += weight * card
-        return {"models": models, "dead": dead}
+        if view["players"] == 2:
+            models = dict.fromkeys(MODEL_NAMES, 0.0)
+            for model, _, weight in belief:
+                models[MODEL_NAMES[model]] += weight
+            return {"models": models, "dead": dead}
+        seats = {}
+        for other in range(view["players"]):
+            if other != seat:
+                weights = self.model_weights(other)
+                seats[other] = {name: w / sum(weights) for name, w in zip(MODEL_NAMES, weights,
+                                                                          strict=True)}
+        return {"models": seats, "dead": dead}
 
     def act(self, turn: Turn, rng: random.Random) -> int:
         view = turn.view
         seat = turn.player
-        if view["players"] != 2:
-            return bayes_action(view, seat, ANNOUNCE in turn.legal_actions)
+        players = view["players"]
         self.observe(view, seat)
+        hidden = sum(entry["card"] is None for entry in view["time_deck"])
+        if players > 2 and hidden > MAX_HIDDEN:  # too many worlds to list: bayes's odds
+            action = bayes_action(view, seat, ANNOUNCE in turn.legal_actions)
+            if view["phase"] == "bet":
+                self.remember_bet(view, seat, action - BET_BASE + 1)
+            return action
         owners, belief = self.belief(view, seat)
-        search = RoundSearch(seat, self.opponent(view, seat, tuple(view["cubes"])))
+        search = RoundSearch(seat, self.opponent(view, (seat + 1) % players,
+                                                 tuple(view["cubes"])))
         dice = tuple(view["dice"])
         if view["phase"] == "bet":
-            _, value = search.best_bet(self.depth, owners, belief, dice)
+            if players == 2:
+                _, value = search.best_bet(self.depth, owners, belief, dice)
+            else:
+                _, value = search.reveal_bet(belief, dice, view["box"])
             self.remember_bet(view, seat, value)
             return BET_BASE + value - 1
-        announce, peek = search.turn_value(self.depth, owners, belief, dice)
+        if players == 2:
+            announce, peek = search.turn_value(self.depth, owners, belief, dice)
+        else:
+            announce, peek = search.reveal_turn(belief, dice, view["box"])
         if ANNOUNCE in turn.legal_actions and announce >= peek:
             return ANNOUNCE
         return PEEK

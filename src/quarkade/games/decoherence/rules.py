@@ -26,7 +26,6 @@ discards down to seven (decisions, card by card); the leak.
 
 from __future__ import annotations
 
-import functools
 import random
 from typing import Any
 
@@ -44,9 +43,8 @@ from quarkade.core.protocol import (
     legal_text,
     normalize_notation,
 )
-from quarkade.games.decoherence import sentences
+from quarkade.games.decoherence import knowledge, sentences
 from quarkade.games.decoherence.decks import (
-    PER_KIND,
     PRESETS,
     RANDOM,
     deck_text,
@@ -60,7 +58,6 @@ from quarkade.games.decoherence.notation import (
     DISCARD_BASE,
     FIRST_BASE,
     HEADS,
-    KIKI,
     KIND_COMPOSITIONS,
     KIND_NAMES,
     KIND_OF,
@@ -282,12 +279,17 @@ class DecoherenceState(State):
         "_events",
         "_facts",
         "_first",
+        "_flows",
         "_hands",
         "_history",
+        "_id_words",
+        "_ids",
         "_leak_up",
         "_no_leak",
         "_pending",
         "_phase",
+        "_prepared",
+        "_proofs",
         "_step",
         "_table",
         "_targets",
@@ -320,6 +322,15 @@ class DecoherenceState(State):
         self._ending = ""
         self._events: list = []
         self._history: list[int] = []
+        # Public knowledge about hidden cards (``knowledge``): each seat's turns as the
+        # kinds of the cards that left its hand (one packed int a turn), each table slot's
+        # card id, the words of cards that left the table face-up by id, and the proofs
+        # the rules gave about face-down nouns. ``_prepared`` caches them for ``resample``.
+        self._flows: list[tuple[int, ...]] = [(), ()]
+        self._ids = [-1] * (2 * MAX_TABLE)
+        self._id_words: list[int] = []
+        self._proofs: tuple = ()
+        self._prepared: dict | None = None
 
     # -- whose move, what is legal --------------------------------------------------------
 
@@ -419,6 +430,7 @@ class DecoherenceState(State):
         phase = self._phase
         events = self._events
         self._events = []
+        self._prepared = None
         try:
             if phase == PLAY:
                 self._play(action)
@@ -438,6 +450,7 @@ class DecoherenceState(State):
             self._decks[seat * NUM_WORDS + action] -= 1
             self._hands[seat * NUM_WORDS + action] += 1
             self._events.append(("draw", seat, action, 0))
+            self._flows[seat] += (0,)
             self._phase = PLAY
         elif phase == TARGET:
             if action not in self._targets:
@@ -452,6 +465,7 @@ class DecoherenceState(State):
                 raise IllegalActionError(self._refusal(action, "discard a card you hold"))
             self._hands[seat * NUM_WORDS + word] -= 1
             self._discards[seat * NUM_WORDS + word] += 1
+            self._left(seat, word)
             self._events.append(("discard", seat, word))
             if self._hand_size(seat) <= HAND_LIMIT:
                 self._end_turn()
@@ -516,6 +530,7 @@ class DecoherenceState(State):
                 if chains[mine + 2 * c] < 0:
                     chains[mine + 2 * c] = word
                     hand[h + word] -= 1
+                    self._left(seat, word)
                     return
             raise IllegalActionError(self._refusal(action, f"you already have {MAX_CHAINS} "
                                                            "open chains"))
@@ -531,6 +546,7 @@ class DecoherenceState(State):
                             f"{chain_text(chain)} {self._chain_state(at)}"))
             chains[at + 1] = word
             hand[h + word] -= 1
+            self._left(seat, word)
         elif NOUN_BASE <= action < CLOSE_BASE:
             chain, n = divmod(action - NOUN_BASE, 3)
             word = 9 + n
@@ -542,6 +558,7 @@ class DecoherenceState(State):
                     action, f"a noun goes on a chain that has both a verb and a qualifier; your "
                             f"{chain_text(chain)} {self._chain_state(at)}"))
             hand[h + word] -= 1
+            self._left(seat, word)
             sentences.begin(self, seat, -1, chain, word)
         elif CLOSE_BASE <= action < DISCARD_BASE:
             chain, n = divmod(action - CLOSE_BASE, 3)
@@ -559,6 +576,7 @@ class DecoherenceState(State):
                     action, f"closing with {WORDS[word]} costs {cost} verve and you have "
                             f"{self._verve[seat]}"))
             hand[h + word] -= 1
+            self._left(seat, word)
             self._verve[seat] -= cost
             self._events.append(("pay", seat, cost))
             if self._check_verve():  # D-6: paying your last verve loses at once
@@ -568,6 +586,11 @@ class DecoherenceState(State):
         else:
             raise IllegalActionError(self._refusal(action, "it is not a move of the play "
                                                            "step"))
+
+    def _left(self, seat: int, word: int) -> None:
+        """A card of ``word`` left ``seat``'s hand this turn: its kind is public."""
+        flows = self._flows[seat]
+        self._flows[seat] = (*flows[:-1], flows[-1] + knowledge.FLOW_UNIT[KIND_OF[word]])
 
     def _chain_state(self, at: int) -> str:
         chains = self._chains
@@ -793,6 +816,11 @@ class DecoherenceState(State):
         copy._turn = self._turn
         copy._verve = self._verve[:]
         copy._winners = self._winners
+        copy._flows = self._flows[:]
+        copy._ids = self._ids[:]
+        copy._id_words = self._id_words[:]
+        copy._proofs = self._proofs
+        copy._prepared = self._prepared  # the same knowledge; any action drops it
         return copy
 
     def outcome(self) -> Outcome | None:
@@ -1009,7 +1037,8 @@ class DecoherenceState(State):
     def resample(self, player: int, rng: random.Random) -> DecoherenceState:
         """A state ``player`` cannot tell from this one: the other seat's hand, deck and
         unseen nouns (and its decklist, if decklists are private) drawn with ``rng`` from
-        the cards that seat cannot have shown, in a canonical order first.
+        what ``player`` can work out (``knowledge``: the opening hands, what the rules
+        proved about face-down nouns, how likely each decklist made the cards seen).
 
         It depends only on what ``player`` knows. Its ``history()`` starts empty: the real
         history names hidden cards, so a resampled state is a starting point for search,
@@ -1018,12 +1047,19 @@ class DecoherenceState(State):
         if not (player in (0, 1) or player == SPECTATOR):
             raise IllegalActionError(f"no seat {player}; seats are 0-1 (or SPECTATOR, "
                                      f"{SPECTATOR})")
+        cache = self._prepared
+        if cache is None:
+            cache = self._prepared = {}
+        prepared = cache.get(player)
+        if prepared is None:
+            prepared = cache[player] = knowledge.Prepared(self, player)
         copy = self.clone()
         copy._history = []
+        copy._prepared = {player: prepared}  # never another seat's knowledge
+        splits, nouns = prepared.draw_nouns(rng)
+        for info, split, found in zip(prepared.seats, splits, nouns, strict=True):
+            copy._deal_unseen(info, split, found, rng)
         open_lists = self.game.open_decklists
-        for seat in range(2):
-            if seat != player:
-                copy._deal_unseen(seat, rng, open_lists)
         if not open_lists:
             # The game's options name the real decks: the copy's game names the drawn ones.
             copy.game = self.game._with_decklists(copy._decklists)
@@ -1032,88 +1068,51 @@ class DecoherenceState(State):
             copy._facts = [_redact_fact(fact, player) for fact in copy._facts]
         if copy._phase == TARGET:
             owner, _, verb, qualifier, g = copy._pending  # type: ignore[misc]
-            found = (sentences.candidates(copy._table, owner, g, verb, qualifier)
-                     # The redrawn nouns may block every twig partner (exclusion): then
-                     # let the owner choose as if exclusion did not bind.
-                     or sentences.candidates(copy._table, owner, g, verb, qualifier, False))
-            copy._targets = tuple(sorted(sentences.target_action(owner, t) for t in found))
+            found_targets = (sentences.candidates(copy._table, owner, g, verb, qualifier)
+                             # Cannot happen (a proof keeps a waiting twig's partner), but
+                             # never leave the owner without a choice.
+                             or sentences.candidates(copy._table, owner, g, verb, qualifier,
+                                                     False))
+            copy._targets = tuple(sorted(sentences.target_action(owner, t)
+                                         for t in found_targets))
         return copy
 
-    def _deal_unseen(self, seat: int, rng: random.Random, open_lists: bool) -> None:
-        """Redraw what the other seat cannot see of ``seat``'s cards."""
+    def _deal_unseen(self, info: knowledge._Seat, noun_split: tuple[int, ...],
+                     nouns: dict[int, int], rng: random.Random) -> None:
+        """Redraw what the viewer cannot see of ``info.seat``'s cards: its decklist where
+        unknown, the words ``nouns`` of its face-down nouns, its hand and its deck."""
+        seat = info.seat
         start = seat * NUM_WORDS
-        table = self._table
-        seen = [0] * NUM_WORDS
-        for w in range(NUM_WORDS):
-            seen[w] += self._discards[start + w]
-        for c in range(MAX_CHAINS):
-            at = (seat * MAX_CHAINS + c) * 2
-            for word in self._chains[at:at + 2]:
-                if word >= 0:
-                    seen[word] += 1
-        if self._pending is not None and self._pending[0] == seat:
-            seen[self._pending[2]] += 1
-            seen[self._pending[3]] += 1
-        slots = []
-        for b in range(0, len(table), FIELDS):
-            if table[b] >= 0 and table[b + ORIGIN] == seat:
-                if table[b + SEEN] or b // SEAT_SPAN != seat:
-                    seen[table[b]] += 1
+        lists: list[int] = []
+        for kind, words in enumerate(KIND_WORDS):
+            split = info.known[kind]
+            if split is None:
+                if kind == NOUN:
+                    split = noun_split
                 else:
-                    slots.append(b)
-        decklist = self._decklists[start:start + NUM_WORDS]
-        if not open_lists:
-            decklist = _complete_decklist(decklist, seen, rng)
-            self._decklists[start:start + NUM_WORDS] = decklist
-        pool = [w for w in range(NUM_WORDS) for _ in range(decklist[w] - seen[w])]
-        rng.shuffle(pool)
-        kiki_spins = {table[b + SPIN] for b in range(seat * SEAT_SPAN, (seat + 1) * SEAT_SPAN,
-                                                     FIELDS)
-                      if table[b] == KIKI and table[b + SEEN] and table[b + SPIN]}
-        # Slots a kiki may not fill come first, then other spinning ones, then spinless
-        # ones, so that exclusion can be kept whenever the real cards kept it.
-        slots.sort(key=lambda b: (table[b + SPIN] not in kiki_spins, table[b + SPIN] == 0, b))
-        for b in slots:
-            spin = table[b + SPIN]
-            pick = next((i for i, w in enumerate(pool) if KIND_OF[w] == NOUN
-                         and not (w == KIKI and spin and spin in kiki_spins)), None)
-            if pick is None:
-                pick = next(i for i, w in enumerate(pool) if KIND_OF[w] == NOUN)
-            word = pool.pop(pick)
-            if word == KIKI and spin:
-                kiki_spins.add(spin)
-            table[b] = word
-        hand_size = self._hand_size(seat)
+                    options, cumulative = knowledge.split_odds(
+                        kind, tuple(info.seen[w] for w in words))
+                    split = options[knowledge._pick(cumulative, rng)]
+            lists.extend(split)
+        self._decklists[start:start + NUM_WORDS] = lists
+        pool = [lists[w] - info.seen[w] for w in range(NUM_WORDS)]
+        table = self._table
+        for g, word in nouns.items():
+            table[g * FIELDS] = word
+            pool[word] -= 1
+        kinds = info.hands[knowledge._pick(info.hand_odds, rng)]
         hand = [0] * NUM_WORDS
-        deck = [0] * NUM_WORDS
-        for i, w in enumerate(pool):
-            if i < hand_size:
+        for kind, words in enumerate(KIND_WORDS):
+            for _ in range(kinds[kind]):
+                point = rng.randrange(sum(pool[w] for w in words))
+                for w in words:
+                    if point < pool[w]:
+                        break
+                    point -= pool[w]
+                pool[w] -= 1
                 hand[w] += 1
-            else:
-                deck[w] += 1
         self._hands[start:start + NUM_WORDS] = hand
-        self._decks[start:start + NUM_WORDS] = deck
-
-
-def _complete_decklist(decklist: list[int], seen: list[int], rng: random.Random) -> list[int]:
-    """A legal decklist holding what was seen, the unseen part of each kind drawn uniformly
-    among the splits the deck-building rules allow (D-21: private decklists)."""
-    completed = seen[:]
-    for kind, words in enumerate(KIND_WORDS):
-        if sum(decklist[w] for w in words) < PER_KIND:
-            continue  # a random deck's kind not drawn yet (mid set-up): nothing to hide
-        options = _splits_holding(kind, tuple(seen[w] for w in words))
-        chosen = options[rng.randrange(len(options))]
-        for i, w in enumerate(words):
-            completed[w] = chosen[i]
-    return completed
-
-
-@functools.lru_cache(maxsize=4096)
-def _splits_holding(kind: int, seen: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
-    """The legal splits of a kind's ten cards that hold at least ``seen`` of each word."""
-    return tuple(split for split in KIND_COMPOSITIONS[kind]
-                 if all(have >= need for have, need in zip(split, seen, strict=True)))
+        self._decks[start:start + NUM_WORDS] = pool
 
 
 # -- events: what the last action did, as each seat may read it ---------------------------

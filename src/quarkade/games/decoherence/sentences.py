@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from quarkade.games.decoherence import knowledge
 from quarkade.games.decoherence.entanglement import discard, link, push
 from quarkade.games.decoherence.notation import (
     BOOD,
@@ -97,10 +98,13 @@ def begin(state: DecoherenceState, owner: int, closer: int, chain: int, noun: in
     table[base + ORIGIN] = closer if closed else owner
     table[base + VIS] = KNOWN if closed else HIDDEN
     table[base + SEEN] = 1 if closed else 0
+    state._ids[g] = len(state._id_words)  # the card's public id (``knowledge``)
+    state._id_words.append(-1)
     wanted = SPIN_UP if qualifier == UP else SPIN_DOWN if qualifier == DOWN else NO_SPIN
     if wanted:
         table[base + KIND] = STATE
         spin = settle_spin(table, g, wanted) if noun == KIKI else wanted
+        knowledge.note_settle(state, g, wanted, NO_SPIN, spin)  # exclusion, seen or not
         if spin == NO_SPIN:
             # Both spins already hold a kiki: discarded on arrival, no effect; tapped's
             # cost is not an effect and is paid regardless (D-8, seed 001).
@@ -127,6 +131,9 @@ def begin(state: DecoherenceState, owner: int, closer: int, chain: int, noun: in
             _finish(state, owner, closer, verb, qualifier, noun, g, facts)
             return
         options = candidates(table, owner, g, verb, qualifier)
+        if verb == TWIGGED and qualifier != THROUGH:
+            knowledge.note_twig_options(state, owner, g, _partner_spin(table, g, qualifier),
+                                        bool(options))
         if options:
             state._targets = tuple(sorted(target_action(owner, t) for t in options))
             state._phase = TARGET
@@ -152,12 +159,18 @@ def choose(state: DecoherenceState, target: int) -> None:
             _reveal(table, g)
             _reveal(table, target)
             facts.append(("reveal", target, table[tbase + NOUN]))
-            if item_size(table, target) <= item_size(table, g):
+            size = item_size(table, g)
+            if item_size(table, target) <= size:
+                knowledge.note_bunching(state, target, 0, size)
                 discard(table, state._discards, target, facts)
             else:
+                knowledge.note_bunching(state, target, size + 1, 99)
                 facts.append(("too big", target))
         else:
-            push(table, target, SPIN_UP if qualifier == UP else SPIN_DOWN, facts)
+            wanted = SPIN_UP if qualifier == UP else SPIN_DOWN
+            snapshot = knowledge.push_snapshot(state, target)
+            push(table, target, wanted, facts)
+            knowledge.note_push(state, snapshot, wanted)
     elif verb == BOOD:
         if qualifier == OUT:
             discard(table, state._discards, target, facts)
@@ -167,18 +180,25 @@ def choose(state: DecoherenceState, target: int) -> None:
             if qualifier == THROUGH:
                 facts.append(("measure", target, table[tbase + NOUN], table[tbase + SPIN]))
             else:
-                spin = settle_spin(table, target, SPIN_UP if qualifier == UP else SPIN_DOWN)
+                wanted = SPIN_UP if qualifier == UP else SPIN_DOWN
+                old = table[tbase + SPIN]
+                spin = settle_spin(table, target, wanted)
                 if spin:
                     table[tbase + SPIN] = spin
                     table[tbase + KIND] = STATE  # a measured bare particle becomes a state (D-13)
+                knowledge.note_settle(state, target, wanted, old, spin)
                 facts.append(("measure", target, table[tbase + NOUN], table[tbase + SPIN]))
     elif verb == TWIGGED:
         link(table, g, target, qualifier == OUT, facts)
         if qualifier == THROUGH:
             table[base + KIND] = STATE  # a spinless state
         else:
+            partner_spin = _partner_spin(table, g, qualifier)
+            # A legal partner could take the spin (D-9): a proof about face-down kikis.
+            knowledge.note_settle(state, target, partner_spin, table[tbase + SPIN],
+                                  partner_spin)
             table[tbase + KIND] = STATE
-            table[tbase + SPIN] = _partner_spin(table, g, qualifier)
+            table[tbase + SPIN] = partner_spin
             facts.append(("spin", target, table[tbase + SPIN]))
     else:  # riffed
         _reveal(table, g)
@@ -188,6 +208,7 @@ def choose(state: DecoherenceState, target: int) -> None:
             left = -1
         elif table[tbase + SPIN] == table[base + SPIN]:
             grow = item_size(table, g)
+            knowledge.note_bunching(state, g, grow, grow)
             table[base + GROWTH] += grow
             table[tbase + GROWTH] += grow
             facts.append(("grow", target, grow))
@@ -287,6 +308,7 @@ def _verved(state: DecoherenceState, owner: int, g: int, qualifier: int, facts: 
     _reveal(table, g)
     size = item_size(table, g)
     if qualifier == UP:
+        knowledge.note_bunching(state, g, size, size)
         verve[owner] += size
         facts.append(("gain", owner, size))
         if own_turn:
@@ -296,6 +318,7 @@ def _verved(state: DecoherenceState, owner: int, g: int, qualifier: int, facts: 
         # Every lulu on the owner's table, the sentence's own included: it arrived before
         # the effect, as it does for exclusion and bunching (D-12, D-27).
         lulus = count_lulus(table, owner)
+        knowledge.note_lulus(state, owner, lulus)
         verve[owner] += size + lulus
         facts.append(("gain", owner, size + lulus))
     else:
@@ -331,6 +354,7 @@ def _finish(state: DecoherenceState, owner: int, closer: int, verb: int, qualifi
             noun: int, g: int, facts: list) -> None:
     """The chain's verb and qualifier go to the owner's pile; the event is logged; verve
     is checked once for the whole resolution (D-3)."""
+    knowledge.note_gone(state, facts)
     discards = state._discards
     discards[owner * NUM_WORDS + verb] += 1
     discards[owner * NUM_WORDS + qualifier] += 1

@@ -1,0 +1,148 @@
+"""Card Commons solved: the large checks and measurements behind docs/ANALYSIS.md.
+
+    python bench/card_commons_solve.py crosscheck --count 1000   # solver vs plain minimax
+        [--variant tutorial|classic]
+    python bench/card_commons_solve.py perfect --games 1000      # perfect never loses a win
+        [--field flat|torus] [--chunk 100]
+    python bench/card_commons_solve.py endgame --positions 20    # Classic: time per position
+    python bench/card_commons_solve.py depth --positions 6       # Tutorial: cost by ply
+
+Each prints Markdown rows for docs/ANALYSIS.md; run them with ``nice -n 10`` on a shared
+machine. The tests (tests/games/card_commons/test_solve.py) run small versions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from collections import Counter
+
+from quarkade.agents import make_agent
+from quarkade.games.card_commons.solve import classic, trust, tutorial
+
+
+def crosscheck(count: int, seed: int, variants: list[str]) -> None:
+    print("| rules | positions compared | by depth (plies: positions) | seat to move wins | "
+          "sampled (too large for minimax) | disagreements | seconds |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
+    for variant, torus, plies in (("tutorial", False, (9, 18)), ("tutorial", True, (9, 18)),
+                                  ("classic", False, (16, 28)), ("classic", True, (16, 28))):
+        if variant not in variants:
+            continue
+        start = time.perf_counter()
+        report = trust.crosscheck(variant, torus, count, seed, budget=200_000, plies=plies)
+        depths = ", ".join(f"{d}: {n}" for d, n in sorted(report.compared.items()))
+        print(f"| {variant}{' torus' if torus else ''} | {report.total:,} | {depths} | "
+              f"{report.wins:,} | {report.sampled:,} ({report.too_large:,}) | "
+              f"{len(report.disagreements)} | {time.perf_counter() - start:.0f} |", flush=True)
+        for history in report.disagreements:
+            print(f"  disagreement after {history}")
+
+
+def perfect(games: int, seed: int, fields: list[str], chunk: int) -> None:
+    """Games in chunks of ``chunk`` (seeds ``seed``, ``seed + 1``, ...), a running total
+    printed after each, so a run cut short still says how far it got."""
+    opponents = {
+        "random": lambda: make_agent("random", "card-commons"),
+        "greedy": lambda: make_agent("greedy", "card-commons"),
+        "hard": lambda: make_agent("hard", "card-commons"),
+    }
+    print("| field | games so far | from won positions against random / greedy / hard | "
+          "perfect lost | seconds |")
+    print("| --- | --- | --- | --- | --- |")
+    agent = make_agent("perfect", "card-commons")
+    for torus in [field == "torus" for field in fields]:
+        start = time.perf_counter()
+        played: Counter[str] = Counter()
+        lost: Counter[str] = Counter()
+        for index in range(0, games, chunk):
+            report = trust.perfect_games(agent, opponents, min(chunk, games - index),
+                                         seed + index // chunk, torus=torus)
+            played.update(report.games)
+            lost.update(report.losses)
+            for history in report.lost:
+                print(f"  lost from {history}")
+            print(f"| {'torus' if torus else 'flat'} | {sum(played.values()):,} | "
+                  f"{' / '.join(str(played[name]) for name in opponents)} | "
+                  f"{sum(lost.values())} | {time.perf_counter() - start:.0f} |", flush=True)
+
+
+def endgame(positions: int, seed: int, largest: int) -> None:
+    print("| empty cells | positions | nodes: median / max | seconds: median / mean / max | "
+          "seat to move wins |")
+    print("| --- | --- | --- | --- | --- |")
+    solver = classic.ClassicSolver(table_bits=22)
+    rng = random.Random(seed)
+    for empty in range(4, largest + 1):
+        nodes, seconds, wins = [], [], 0
+        while len(nodes) < positions:
+            state = trust.random_position(rng, "classic", False, (2, 30))
+            if state is None:
+                continue
+            position = classic.position_of(state)
+            if position.empty != empty:
+                continue
+            solver.table.clear()
+            result = solver.value(position)
+            nodes.append(result.nodes)
+            seconds.append(result.seconds)
+            wins += result.value == classic.WIN
+        print(f"| {empty} | {positions} | {statistics.median(nodes):,.0f} / {max(nodes):,} | "
+              f"{statistics.median(seconds):.3f} / {statistics.mean(seconds):.3f} / "
+              f"{max(seconds):.2f} | {wins} |", flush=True)
+
+
+def depth(positions: int, seed: int, torus: bool) -> None:
+    print("| plies after the coin | positions | nodes: median / max | seconds: median / max |")
+    print("| --- | --- | --- | --- |")
+    solver = tutorial.TutorialSolver(torus=torus, table_bits=24)
+    for plies in range(12, 3, -1):
+        rng = random.Random(seed + plies)
+        nodes, seconds = [], []
+        while len(nodes) < positions:
+            state = trust.random_position(rng, "tutorial", torus, (plies, plies))
+            if state is None:
+                continue
+            solver.table.clear()
+            result = solver.value(tutorial.position_of(state))
+            nodes.append(result.nodes)
+            seconds.append(result.seconds)
+        print(f"| {plies} | {positions} | {statistics.median(nodes):,.0f} / {max(nodes):,} | "
+              f"{statistics.median(seconds):.3f} / {max(seconds):.2f} |", flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    check = sub.add_parser("crosscheck")
+    check.add_argument("--count", type=int, default=1000)
+    check.add_argument("--variant", action="append", choices=["tutorial", "classic"],
+                       help="only these rules (repeatable; default both)")
+    games = sub.add_parser("perfect")
+    games.add_argument("--games", type=int, default=1000)
+    games.add_argument("--field", action="append", choices=["flat", "torus"],
+                       help="only this field (repeatable; default both)")
+    games.add_argument("--chunk", type=int, default=100)
+    end = sub.add_parser("endgame")
+    end.add_argument("--positions", type=int, default=20)
+    end.add_argument("--largest", type=int, default=9)
+    cost = sub.add_parser("depth")
+    cost.add_argument("--positions", type=int, default=6)
+    cost.add_argument("--torus", action="store_true")
+    for each in (check, games, end, cost):
+        each.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    if args.command == "crosscheck":
+        crosscheck(args.count, args.seed, args.variant or ["tutorial", "classic"])
+    elif args.command == "perfect":
+        perfect(args.games, args.seed, args.field or ["flat", "torus"], args.chunk)
+    elif args.command == "endgame":
+        endgame(args.positions, args.seed, args.largest)
+    else:
+        depth(args.positions, args.seed, args.torus)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1 @@
+"""The compiled Card Commons solver (numba, the ``solve`` extra); see ``tutorial``."""

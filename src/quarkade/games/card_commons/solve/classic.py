@@ -1,0 +1,634 @@
+"""Exact Classic endgames by a compiled search: the value of a position with few empty cells.
+
+Classic (abilities, the pass, three-step scoring; RULINGS C-1..C-16) is a win/loss game
+too: no chance after the coin and no draw (C-12). It is far larger than the Tutorial game
+(the pass keeps a game going while a seat holds cards, and Repel moves cards), so it is not
+solved from the opening; this module searches positions near the end exactly, as the
+``hard`` level's endgame (``ENDGAME_CELLS``) and ``quarkade solve`` measure it.
+
+The position
+    Per cell a code: 0 empty, ``1 + kind`` one face-up card, ``13 + kind`` a stack topped
+    face up, 25 one face-down card, 26 a stack topped face down (the card under a top and
+    the face-down card's identity never matter again: C-5, C-9, C-16). Then each seat's hand
+    as a set of kinds, the seat to move, the opener (the last tie-break), whether the last
+    turn was a pass (C-11), and a pending Repel or Polarize decision with its cell (C-6).
+    Sides are fixed rows (C-2), so only this exact position is a table key (no symmetry).
+
+Search
+    The same explicit-stack win/loss search as the Tutorial's (``tutorial``), with the
+    Classic moves: channels (with Tunnel and Anchor, C-7, C-8), inversions, the pass, and
+    the Repel/Polarize decision, which belongs to the same seat (a child with the same
+    mover passes its value up unchanged). A pass right after a pass ends the game and is
+    scored at once. Inversions use the same exact rule: more cards in hand never hurt in
+    Classic either (scoring reads only the field), so when keeping the discard still loses,
+    every discard does. Moves are ordered: a pass that ends the game in the mover's favour,
+    then cards onto the opponent's side, the pass, the rest.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from quarkade.games.card_commons.notation import (
+    DECLINE,
+    PASS,
+    POLARIZE_BASE,
+    REPEL_BASE,
+    invert_action,
+    place_action,
+)
+from quarkade.games.card_commons.rules import (
+    CORNERS,
+    GEOMETRIES,
+    POLARIZE,
+    REPEL,
+    TURN,
+    CardCommonsState,
+)
+from quarkade.games.card_commons.solve import table as tt
+from quarkade.games.card_commons.solve.jit import inline, njit
+from quarkade.games.card_commons.solve.jit import numpy as np
+from quarkade.games.card_commons.solve.tutorial import (
+    ABORTED,
+    ALL_LEVELS,
+    HITS,
+    LEVEL,
+    LOSS,
+    LOW_BIT,
+    NODES,
+    POP16,
+    WIN,
+)
+
+NUM_CELLS = 16
+NUM_KINDS = 12
+SINGLE, STACK, DOWN, DOWN_STACK = 1, 13, 25, 26
+NUM_CODES = 27
+MAX_PLY = 80  # a card is at most a placement, its Repel or Polarize and a pass: 3 x 23
+MAX_MOVES = 240
+# abstract moves
+INVERT = 256
+PASS_MOVE, REPEL_MOVE, POLARIZE_MOVE, DECLINE_MOVE = 512, 600, 700, 800
+# phases (the engine's numbers differ; see position_of)
+IN_TURN, IN_REPEL, IN_POLARIZE = 0, 1, 2
+ENDGAME_CELLS = 8  # the hard level's endgame: exact from this many empty cells
+
+
+def _allowed_next_to(code: int) -> int:
+    if code == 0 or code >= DOWN:
+        return ALL_LEVELS
+    kind = (code - 1) % NUM_KINDS
+    lv = kind % 6 + 1
+    if kind < 6:
+        return sum(1 << v for v in range(lv + 1, 7))
+    return sum(1 << v for v in range(1, lv))
+
+
+OK_LEVELS = np.array([_allowed_next_to(c) for c in range(NUM_CODES)], dtype=np.int64)
+OPPOSITE = np.array([(k + 6) % 12 for k in range(NUM_KINDS)], dtype=np.int64)
+
+# geometry columns
+(G_N0, G_N1, G_N2, G_N3, G_COUNT, G_ORTH, G_DIAG, G_R0, G_R1, G_R2, G_R3, G_B0, G_B1,
+ G_B2, G_B3, G_REPELS, G_A0, G_A1, G_A2, G_A3) = range(20)
+GEO_COLUMNS = 20
+
+
+def geometry(torus: bool) -> np.ndarray:
+    """The reference engine's neighbour tables (``rules.Geometry``) as one array."""
+    geo = GEOMETRIES[torus]
+    table = np.full((NUM_CELLS, GEO_COLUMNS), -1, dtype=np.int64)
+    for cell in range(NUM_CELLS):
+        orth = geo.orth[cell]
+        table[cell, :len(orth)] = orth
+        table[cell, G_COUNT] = len(orth)
+        table[cell, G_ORTH] = geo.orth_mask[cell]
+        table[cell, G_DIAG] = geo.diag_mask[cell]
+        pairs = geo.repel_pairs[cell]
+        for j, (n, beyond) in enumerate(pairs):
+            table[cell, G_R0 + j] = n
+            table[cell, G_B0 + j] = beyond
+        table[cell, G_REPELS] = len(pairs)
+        for j, group in enumerate(geo.anchor_pairs[cell]):
+            for i, n in enumerate(group):
+                table[cell, G_A0 + 2 * j + i] = n
+    return table
+
+
+# per-node row: occupied, next to a card orthogonally, diagonally, the Law per level, the
+# single face-up cards per kind, the corners open to an Anchor, stacks
+R_OCC, R_NEAR, R_DIAG = 0, 1, 2
+R_LAW = 2  # + level 1-6: 3-8
+R_SINGLES = 9  # + kind: 9-20
+R_ANCHORS, R_STACKS = 21, 22
+ROW = 23
+
+CORNER_CELLS = np.array(CORNERS, dtype=np.int64)
+
+
+@inline
+def _derive(cells, geo, state, ply):
+    """Fill row ``ply`` of ``state`` from the field."""
+    occ = 0
+    near = 0
+    diag = 0
+    stacks = 0
+    for i in range(R_LAW + 1, ROW):
+        state[ply, i] = 0
+    for cell in range(16):
+        code = cells[cell]
+        allowed = ALL_LEVELS
+        for j in range(geo[cell, G_COUNT]):
+            allowed &= OK_LEVELS[cells[geo[cell, j]]]
+        for lv in range(1, 7):
+            if allowed >> lv & 1:
+                state[ply, R_LAW + lv] |= 1 << cell
+        if code:
+            occ |= 1 << cell
+            near |= geo[cell, G_ORTH]
+            diag |= geo[cell, G_DIAG]
+            if code >= STACK and code != DOWN:
+                stacks |= 1 << cell
+            if code < STACK:
+                state[ply, R_SINGLES + code - 1] |= 1 << cell
+    anchors = 0
+    for i in range(4):
+        corner = CORNER_CELLS[i]
+        ok = True
+        for group in range(2):
+            first = geo[corner, G_A0 + 2 * group]
+            if first < 0:
+                continue
+            second = geo[corner, G_A0 + 2 * group + 1]
+            either = OK_LEVELS[cells[first]]
+            if second >= 0:
+                either |= OK_LEVELS[cells[second]]
+            if not either >> 4 & 1:
+                ok = False
+        if ok:
+            anchors |= 1 << corner
+    state[ply, R_OCC] = occ
+    state[ply, R_NEAR] = near
+    state[ply, R_DIAG] = diag
+    state[ply, R_ANCHORS] = anchors
+    state[ply, R_STACKS] = stacks
+
+
+@inline
+def _generate(cells, geo, state, ply, hand, phase, ability, moves):
+    """The moves of the seat to move into ``moves[ply]``; returns how many."""
+    n = 0
+    if phase == IN_REPEL:
+        for j in range(geo[ability, G_REPELS]):
+            source = geo[ability, G_R0 + j]
+            if cells[source] and not cells[geo[ability, G_B0 + j]]:
+                moves[ply, n] = REPEL_MOVE + source
+                n += 1
+        moves[ply, n] = DECLINE_MOVE
+        return n + 1
+    if phase == IN_POLARIZE:
+        for j in range(geo[ability, G_COUNT]):
+            target = geo[ability, j]
+            if 1 <= cells[target] < DOWN:
+                moves[ply, n] = POLARIZE_MOVE + target
+                n += 1
+        moves[ply, n] = POLARIZE_MOVE + ability
+        moves[ply, n + 1] = DECLINE_MOVE
+        return n + 2
+    occ = state[ply, R_OCC]
+    free = state[ply, R_NEAR] & ~occ
+    can_invert = hand & (hand - 1)
+    anchors = state[ply, R_ANCHORS]
+    rest = hand
+    while rest:
+        kind = LOW_BIT[rest]
+        rest &= rest - 1
+        lv = LEVEL[kind]
+        law = state[ply, R_LAW + lv]
+        targets = free & law
+        if lv == 2:  # Tunnel (C-7)
+            targets |= state[ply, R_DIAG] & ~occ & law
+        elif lv == 4:  # Anchor (C-8)
+            targets |= free & anchors
+        base = kind << 4
+        while targets:
+            moves[ply, n] = base | LOW_BIT[targets]
+            n += 1
+            targets &= targets - 1
+        if can_invert:
+            allowed = law | (anchors if lv == 4 else 0)
+            targets = state[ply, R_SINGLES + OPPOSITE[kind]] & allowed
+            while targets:
+                moves[ply, n] = INVERT | base | LOW_BIT[targets]
+                n += 1
+                targets &= targets - 1
+    moves[ply, n] = PASS_MOVE
+    return n + 1
+
+
+@inline
+def _winner(cells, opener):
+    """The seat that wins a finished game on this field (C-12)."""
+    occ = 0
+    stacks = 0
+    for cell in range(16):
+        if cells[cell]:
+            occ |= 1 << cell
+            if cells[cell] >= STACK and cells[cell] != DOWN:
+                stacks |= 1 << cell
+    open0 = 8 - POP16[occ & 0xFF00]
+    open1 = 8 - POP16[occ & 0x00FF]
+    if open0 != open1:
+        return 0 if open0 > open1 else 1
+    cards0 = POP16[occ & 0xFF00] + POP16[stacks & 0xFF00]
+    cards1 = POP16[occ & 0x00FF] + POP16[stacks & 0x00FF]
+    if cards0 != cards1:
+        return 0 if cards0 < cards1 else 1
+    return opener
+
+
+@inline
+def _order(moves, scores, ply, n, mover):
+    """Static order: cards onto the opponent's side first, then the pass, the rest."""
+    theirs = 0x00FF if mover == 0 else 0xFF00
+    for i in range(n):
+        move = moves[ply, i]
+        if move == PASS_MOVE:
+            score = 2
+        elif move < 512:
+            cell = move & 15
+            onto_theirs = theirs >> cell & 1
+            score = (0 if onto_theirs else 4) if move < INVERT else (1 if onto_theirs else 3)
+        else:
+            score = 0
+        scores[ply, i] = score
+    for i in range(1, n):
+        move = moves[ply, i]
+        score = scores[ply, i]
+        j = i - 1
+        while j >= 0 and scores[ply, j] > score:
+            moves[ply, j + 1] = moves[ply, j]
+            scores[ply, j + 1] = scores[ply, j]
+            j -= 1
+        moves[ply, j + 1] = move
+        scores[ply, j + 1] = score
+
+
+# frame columns
+(F_H0, F_H1, F_TO_MOVE, F_PASSED, F_PHASE, F_ABILITY, F_COUNT, F_NEXT, F_HI, F_LO,
+ F_BEFORE, F_RESULT, F_BEST, F_SPARE, F_WAIT, F_CELL1, F_CODE1, F_CELL2, F_CODE2,
+ F_SAME) = range(20)
+FRAME = 20
+CHANNEL, KEPT, DISCARD = 0, 1, 2
+ENTER, NEXT_MOVE = -1, -2
+
+
+@inline
+def _key(cells, frame, ply, opener):
+    lo = 0
+    for cell in range(12):
+        lo |= cells[cell] << (5 * cell)
+    hi = 0
+    for cell in range(12, 16):
+        hi |= cells[cell] << (5 * (cell - 12))
+    hi |= (frame[ply, F_H0] << 20 | frame[ply, F_H1] << 32 | frame[ply, F_TO_MOVE] << 44
+           | opener << 45 | frame[ply, F_PASSED] << 46 | frame[ply, F_PHASE] << 47
+           | (frame[ply, F_ABILITY] & 15) << 49)
+    return hi, lo
+
+
+@inline
+def _play(cells, geo, frame, ply, move, discard, opener):
+    """Apply ``move`` (an inversion with ``discard``, -1 to keep it) to the field and set up
+    frame ``ply + 1``; returns -1, or WIN/LOSS for the mover when the move ends the game."""
+    up = ply + 1
+    mover = frame[ply, F_TO_MOVE]
+    frame[ply, F_CELL1] = -1
+    frame[ply, F_CELL2] = -1
+    frame[up, F_H0] = frame[ply, F_H0]
+    frame[up, F_H1] = frame[ply, F_H1]
+    frame[up, F_PASSED] = frame[ply, F_PASSED]
+    frame[up, F_PHASE] = IN_TURN
+    frame[up, F_ABILITY] = -1
+    frame[up, F_TO_MOVE] = 1 - mover
+    frame[ply, F_SAME] = 0
+    if move == PASS_MOVE:
+        if frame[ply, F_PASSED]:  # C-11: the second pass in a row ends the game
+            return WIN if _winner(cells, opener) == mover else LOSS
+        frame[up, F_PASSED] = 1
+        return -1
+    if move >= DECLINE_MOVE:
+        return -1
+    if move >= POLARIZE_MOVE:
+        target = move - POLARIZE_MOVE
+        frame[ply, F_CELL1] = target
+        frame[ply, F_CODE1] = cells[target]
+        cells[target] = DOWN if cells[target] < STACK else DOWN_STACK
+        return -1
+    if move >= REPEL_MOVE:
+        source = move - REPEL_MOVE
+        ability = frame[ply, F_ABILITY]
+        beyond = -1
+        for j in range(geo[ability, G_REPELS]):
+            if geo[ability, G_R0 + j] == source:
+                beyond = geo[ability, G_B0 + j]
+        frame[ply, F_CELL1] = source
+        frame[ply, F_CODE1] = cells[source]
+        frame[ply, F_CELL2] = beyond
+        frame[ply, F_CODE2] = cells[beyond]
+        cells[beyond] = cells[source]
+        cells[source] = 0
+        return -1
+    kind = (move & 255) >> 4
+    cell = move & 15
+    spent = 1 << kind
+    if discard >= 0:
+        spent |= 1 << discard
+    frame[up, F_H0 + mover] = frame[ply, F_H0 + mover] & ~spent
+    frame[up, F_PASSED] = 0
+    frame[ply, F_CELL1] = cell
+    frame[ply, F_CODE1] = cells[cell]
+    cells[cell] = (SINGLE if move < INVERT else STACK) + kind
+    lv = LEVEL[kind]
+    if lv == 3:  # Repel, if anything can slide (C-10)
+        for j in range(geo[cell, G_REPELS]):
+            if cells[geo[cell, G_R0 + j]] and not cells[geo[cell, G_B0 + j]]:
+                frame[up, F_PHASE] = IN_REPEL
+                frame[up, F_ABILITY] = cell
+                frame[up, F_TO_MOVE] = mover
+                frame[ply, F_SAME] = 1
+                break
+    elif lv == 5:  # Polarize (C-9)
+        frame[up, F_PHASE] = IN_POLARIZE
+        frame[up, F_ABILITY] = cell
+        frame[up, F_TO_MOVE] = mover
+        frame[ply, F_SAME] = 1
+    return -1
+
+
+@inline
+def _unplay(cells, frame, ply):
+    if frame[ply, F_CELL2] >= 0:
+        cells[frame[ply, F_CELL2]] = frame[ply, F_CODE2]
+    if frame[ply, F_CELL1] >= 0:
+        cells[frame[ply, F_CELL1]] = frame[ply, F_CODE1]
+
+
+@inline
+def _finish(ply, frame, table, stats):
+    result = frame[ply, F_RESULT]
+    tt.store(table, frame[ply, F_HI], frame[ply, F_LO], result,
+             stats[NODES] - frame[ply, F_BEFORE] + 1, frame[ply, F_BEST])
+    return result
+
+
+@njit
+def _search(cells, opener, stop, geo, table, state, moves, scores, frame, stats):
+    """WIN or LOSS for the seat to move in frame 0 (ABORTED past ``stop`` nodes)."""
+    ply = 0
+    value = ENTER
+    while True:
+        if value == ENTER:
+            stats[NODES] += 1
+            if stats[NODES] == stop:
+                return ABORTED
+            hi, lo = _key(cells, frame, ply, opener)
+            at = tt.probe(table, hi, lo)
+            if at >= 0:
+                stats[HITS] += 1
+                value = table[at] & 3
+            else:
+                _derive(cells, geo, state, ply)
+                mover = frame[ply, F_TO_MOVE]
+                n = _generate(cells, geo, state, ply, frame[ply, F_H0 + mover],
+                              frame[ply, F_PHASE], frame[ply, F_ABILITY], moves)
+                frame[ply, F_BEFORE] = stats[NODES]
+                frame[ply, F_HI] = hi
+                frame[ply, F_LO] = lo
+                frame[ply, F_COUNT] = n
+                frame[ply, F_NEXT] = 0
+                frame[ply, F_RESULT] = LOSS
+                frame[ply, F_BEST] = 0
+                _order(moves, scores, ply, n, mover)
+                value = NEXT_MOVE
+        if value == NEXT_MOVE:
+            i = frame[ply, F_NEXT]
+            if i < frame[ply, F_COUNT]:
+                frame[ply, F_NEXT] = i + 1
+                move = moves[ply, i]
+                frame[ply, F_WAIT] = KEPT if INVERT <= move < PASS_MOVE else CHANNEL
+                ended = _play(cells, geo, frame, ply, move, -1, opener)
+                if ended >= 0:  # a game-ending pass: no child to search
+                    if ended == WIN:
+                        frame[ply, F_RESULT] = WIN
+                        frame[ply, F_BEST] = move + 1
+                        value = _finish(ply, frame, table, stats)
+                    continue
+                ply += 1
+                value = ENTER
+                continue
+            value = _finish(ply, frame, table, stats)
+        if value == ENTER:
+            continue
+        if ply == 0:
+            return value
+        ply -= 1
+        # the child's value, for this node's mover
+        mine = value if frame[ply, F_SAME] else 1 - value
+        move = moves[ply, frame[ply, F_NEXT] - 1]
+        wait = frame[ply, F_WAIT]
+        won = mine == WIN and wait != KEPT
+        spare = 0
+        if wait == KEPT and mine == WIN:
+            mover = frame[ply, F_TO_MOVE]
+            spare = frame[ply, F_H0 + mover] & ~(1 << ((move & 255) >> 4))
+        elif wait == DISCARD and not won:
+            spare = frame[ply, F_SPARE]
+        _unplay(cells, frame, ply)
+        if spare:
+            low = spare & -spare
+            frame[ply, F_SPARE] = spare ^ low
+            frame[ply, F_WAIT] = DISCARD
+            _play(cells, geo, frame, ply, move, LOW_BIT[low], opener)
+            ply += 1
+            value = ENTER
+            continue
+        if won:
+            frame[ply, F_RESULT] = WIN
+            frame[ply, F_BEST] = move + 1
+            value = _finish(ply, frame, table, stats)
+        else:
+            value = NEXT_MOVE
+
+
+@njit
+def _moves_at(cells, geo, state, hand, phase, ability, moves):
+    _derive(cells, geo, state, 0)
+    return _generate(cells, geo, state, 0, hand, phase, ability, moves)
+
+
+# -- the Python face ----------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Position:
+    """An abstract Classic position (see the module docstring)."""
+
+    cells: tuple[int, ...]
+    hands: tuple[int, int]
+    to_move: int
+    opener: int
+    passed: bool
+    phase: int
+    ability: int  # the cell of the pending Repel or Polarize, else -1
+
+    @property
+    def empty(self) -> int:
+        return self.cells.count(0)
+
+
+def position_of(state: CardCommonsState) -> Position:
+    """The abstract position of a Classic state after its opening."""
+    if state.variant == "tutorial" or state.phase() not in ("turn", "repel", "polarize"):
+        raise ValueError("the Classic endgame solver reads Classic positions after the "
+                         f"opening, not a {state.variant} game in its {state.phase()} phase")
+    _, _, hand0, hand1, phase, to_move, passed, pending, opener = state.position_key()
+    cells = []
+    for cell in range(NUM_CELLS):
+        stack = state.stack(cell)
+        if not stack:
+            cells.append(0)
+            continue
+        card, face_up = stack[-1]
+        if face_up:
+            cells.append((STACK if len(stack) == 2 else SINGLE) + card % NUM_KINDS)
+        else:
+            cells.append(DOWN_STACK if len(stack) == 2 else DOWN)
+    phases = {TURN: IN_TURN, REPEL: IN_REPEL, POLARIZE: IN_POLARIZE}
+    return Position(tuple(cells), (hand0, hand1), to_move, opener, bool(passed),
+                    phases[phase], pending)
+
+
+def action_of(move: int, discard: int = -1) -> int:
+    """The engine's action id for an abstract Classic move."""
+    if move == PASS_MOVE:
+        return PASS
+    if move >= DECLINE_MOVE:
+        return DECLINE
+    if move >= POLARIZE_MOVE:
+        return POLARIZE_BASE + move - POLARIZE_MOVE
+    if move >= REPEL_MOVE:
+        return REPEL_BASE + move - REPEL_MOVE
+    kind, cell = (move & 255) >> 4, move & 15
+    return place_action(kind, cell) if move < INVERT else invert_action(kind, cell, discard)
+
+
+@dataclass
+class Result:
+    value: int  # WIN or LOSS for the seat to move, ABORTED past the budget
+    nodes: int
+    seconds: float
+
+
+class ClassicSolver:
+    """Exact values of Classic positions, with a table kept across calls."""
+
+    def __init__(self, torus: bool = False, table_bits: int = 20) -> None:
+        self.torus = torus
+        self.geo = geometry(torus)
+        self.table = tt.Table(table_bits)
+        self._state = np.zeros((MAX_PLY + 2, ROW), dtype=np.int64)
+        self._moves = np.zeros((MAX_PLY + 1, MAX_MOVES), dtype=np.int64)
+        self._scores = np.zeros((MAX_PLY + 1, MAX_MOVES), dtype=np.int64)
+        self._frame = np.zeros((MAX_PLY + 2, FRAME), dtype=np.int64)
+        self.stats = np.zeros(2, dtype=np.int64)
+
+    def value(self, position: Position, budget: int = 0) -> Result:
+        """WIN or LOSS for the seat to move; ABORTED if ``budget`` nodes (0: no limit)
+        did not settle it."""
+        start = time.perf_counter()
+        before = int(self.stats[NODES])
+        frame = self._frame
+        frame[0, F_H0], frame[0, F_H1] = position.hands
+        frame[0, F_TO_MOVE] = position.to_move
+        frame[0, F_PASSED] = int(position.passed)
+        frame[0, F_PHASE] = position.phase
+        frame[0, F_ABILITY] = position.ability
+        cells = np.array(position.cells, dtype=np.int64)
+        stop = before + budget if budget else -1
+        value = _search(cells, position.opener, stop, self.geo, self.table.words,
+                        self._state, self._moves, self._scores, frame, self.stats)
+        return Result(int(value), int(self.stats[NODES]) - before,
+                      time.perf_counter() - start)
+
+    def moves(self, position: Position) -> list[tuple[int, int]]:
+        """Every (abstract move, discard) of the seat to move; -1: no discard."""
+        cells = np.array(position.cells, dtype=np.int64)
+        moves = np.zeros((1, MAX_MOVES), dtype=np.int64)
+        n = _moves_at(cells, self.geo, self._state, position.hands[position.to_move],
+                      position.phase, position.ability, moves)
+        found = []
+        for move in (int(m) for m in moves[0, :n]):
+            if INVERT <= move < PASS_MOVE:
+                kind = (move & 255) >> 4
+                spare = position.hands[position.to_move] & ~(1 << kind)
+                found += [(move, d) for d in range(NUM_KINDS) if spare >> d & 1]
+            else:
+                found.append((move, -1))
+        return found
+
+    def after(self, position: Position, move: int, discard: int = -1) -> Position | int:
+        """The position after a move, or WIN/LOSS for the mover if the move ends the game."""
+        cells = np.array(position.cells, dtype=np.int64)
+        frame = np.zeros((2, FRAME), dtype=np.int64)
+        frame[0, F_H0], frame[0, F_H1] = position.hands
+        frame[0, F_TO_MOVE] = position.to_move
+        frame[0, F_PASSED] = int(position.passed)
+        frame[0, F_PHASE] = position.phase
+        frame[0, F_ABILITY] = position.ability
+        ended = _play_at(cells, self.geo, frame, move, discard, position.opener)
+        if ended >= 0:
+            return int(ended)
+        return Position(tuple(int(c) for c in cells), (int(frame[1, F_H0]),
+                        int(frame[1, F_H1])), int(frame[1, F_TO_MOVE]), position.opener,
+                        bool(frame[1, F_PASSED]), int(frame[1, F_PHASE]),
+                        int(frame[1, F_ABILITY]))
+
+    def best_move(self, position: Position, budget: int = 0
+                  ) -> tuple[int, tuple[int, int] | None]:
+        """(value for the seat to move, a winning (move, discard) when it wins); the value
+        is ABORTED when ``budget`` nodes did not settle it."""
+        value = self.value(position, budget).value
+        if value != WIN:
+            return value, None
+        winners = self.winning_moves(position, first=True, budget=budget)
+        if winners is None:
+            return ABORTED, None
+        return WIN, winners[0]
+
+    def winning_moves(self, position: Position, first: bool = False, budget: int = 0
+                      ) -> list[tuple[int, int]] | None:
+        """The (move, discard) pairs after which the seat to move wins (with ``first``,
+        the first found); None if a search ran past ``budget`` nodes."""
+        winners = []
+        for move, discard in self.moves(position):
+            child = self.after(position, move, discard)
+            if isinstance(child, Position):
+                reply = self.value(child, budget).value
+                if reply == ABORTED:
+                    return None
+                mine = reply if child.to_move == position.to_move else 1 - reply
+            else:
+                mine = child
+            if mine == WIN:
+                winners.append((move, discard))
+                if first:
+                    break
+        return winners
+
+
+@njit
+def _play_at(cells, geo, frame, move, discard, opener):
+    return _play(cells, geo, frame, 0, move, discard, opener)
+
+
+__all__ = ["ENDGAME_CELLS", "ClassicSolver", "Position", "action_of", "position_of"]

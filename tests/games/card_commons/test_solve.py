@@ -1,0 +1,265 @@
+"""The compiled Card Commons solvers (``solve``): checked against the reference engine.
+
+Small versions of the checks in ``bench/card_commons_solve.py`` (whose large runs are in
+docs/ANALYSIS.md): values against plain minimax, move generators against the engine's
+legal actions, the symmetries and the discard rule the Tutorial solver relies on, the book,
+and the perfect bot never losing a won position.
+"""
+
+import random
+
+import pytest
+
+from quarkade.agents import make_agent
+from quarkade.games.card_commons.solve import book as opening_book
+from quarkade.games.card_commons.solve import classic, perfect, trust, tutorial
+
+TUTORIAL_SOLVER = tutorial.TutorialSolver(table_bits=18)
+CLASSIC_SOLVER = classic.ClassicSolver(table_bits=18)
+
+
+def positions(variant, torus, count, seed, plies=(4, 18)):
+    rng = random.Random(seed)
+    found = []
+    while len(found) < count:
+        state = trust.random_position(rng, variant, torus, plies)
+        if state is not None:
+            found.append(state)
+    return found
+
+
+@pytest.mark.parametrize("torus", [False, True], ids=["flat", "torus"])
+def test_tutorial_values_match_plain_minimax(torus):
+    report = trust.crosscheck("tutorial", torus, count=24, seed=3, budget=4000,
+                              depths=(3, 10), plies=(11, 18))
+    assert report.disagreements == []
+    assert report.total == 24 and 0 < report.wins < 24
+    assert sum(n for depth, n in report.compared.items() if depth >= 6) >= 5
+
+
+@pytest.mark.parametrize("torus", [False, True], ids=["flat", "torus"])
+def test_classic_values_match_plain_minimax(torus):
+    report = trust.crosscheck("classic", torus, count=16, seed=4, budget=4000,
+                              depths=(3, 10), plies=(16, 26))
+    assert report.disagreements == []
+    assert report.total == 16 and 0 < report.wins < 16
+
+
+@pytest.mark.parametrize("torus", [False, True], ids=["flat", "torus"])
+def test_classic_moves_are_the_engines_legal_actions(torus):
+    solver = classic.ClassicSolver(torus=torus, table_bits=10)
+    rng = random.Random(5)
+    checked = {"turn": 0, "repel": 0, "polarize": 0}
+    while min(checked.values()) < 10:
+        state = trust.random_position(rng, "classic", torus, (2, 30))
+        if state is None:
+            continue
+        # step into an ability decision now and then: play a 3 or a 5 if there is one
+        for action in state.legal_actions():
+            if rng.random() < 0.5 and state.action_to_string(action)[0] in "35":
+                state.apply_action(action)
+                break
+        if state.is_terminal():
+            continue
+        position = classic.position_of(state)
+        moves = sorted(classic.action_of(m, d) for m, d in solver.moves(position))
+        assert moves == state.legal_actions(), state.history()
+        checked[state.phase()] += 1
+
+
+@pytest.mark.parametrize("torus", [False, True], ids=["flat", "torus"])
+def test_tutorial_moves_are_the_engines_legal_actions(torus):
+    solver = tutorial.TutorialSolver(torus=torus, table_bits=10)
+    for state in positions("tutorial", torus, 60, seed=6):
+        moves = sorted(tutorial.action_of(m, d)
+                       for m, d in solver.moves(tutorial.position_of(state)))
+        assert moves == state.legal_actions(), state.history()
+
+
+def test_winning_moves_are_the_reference_solvers():
+    from quarkade.games.card_commons.solver import Solver
+
+    for state in positions("tutorial", False, 12, seed=7, plies=(10, 14)):
+        winners = TUTORIAL_SOLVER.winning_moves(tutorial.position_of(state))
+        mine = sorted(tutorial.action_of(m, d) for m, d in winners)
+        assert mine == sorted(Solver(10**7).winning_actions(state)), state.history()
+
+
+def image(position, perm, dual):
+    """A Tutorial position through a field map (cell i -> perm[i]) and the colour swap."""
+    cells = [0] * 16
+    for cell, code in enumerate(position.cells):
+        if code and dual:
+            base = tutorial.SINGLE if code < tutorial.STACK else tutorial.STACK
+            code = base + tutorial.dual_kind(code - base)
+        cells[perm[cell]] = code
+    hand = (lambda m: int(tutorial.DUAL_HAND[m])) if dual else (lambda m: m)
+    return tutorial.Position(tuple(cells), hand(position.mover), hand(position.other))
+
+
+@pytest.mark.parametrize("torus", [False, True], ids=["flat", "torus"])
+def test_symmetric_images_have_the_same_value(torus):
+    """The maps the solver keys its table by really keep the value (searched without
+    them, so neither side of the comparison uses them)."""
+    plain = tutorial.TutorialSolver(torus=torus, table_bits=18, max_symmetries=1)
+    maps = tutorial.automorphisms(torus)
+    assert len(maps) == (384 if torus else 8)
+    rng = random.Random(8)
+    for state in positions("tutorial", torus, 10, seed=9, plies=(9, 13)):
+        position = tutorial.position_of(state)
+        value = plain.value(position).value
+        for _ in range(3):
+            other = image(position, rng.choice(maps), rng.random() < 0.5)
+            assert plain.value(other).value == value
+
+
+def test_more_cards_never_hurt_in_the_tutorial_game():
+    """The rule that settles all discards with one search: a card more in the mover's
+    hand never turns a win into a loss, a card more in the other's never a loss into a
+    win (checked without the rule: a solver with it would only agree with itself)."""
+    rng = random.Random(10)
+    checked = 0
+    for state in positions("tutorial", False, 40, seed=11, plies=(12, 16)):
+        position = tutorial.position_of(state)
+        on_field = {(code - 1) % 12 for code in position.cells if code}
+        value = plain_value(position)
+        spare = [k for k in range(12) if not position.mover >> k & 1]
+        if spare and value == tutorial.WIN:
+            more = rng.choice(spare)
+            richer = tutorial.Position(position.cells, position.mover | 1 << more,
+                                       position.other)
+            assert plain_value(richer) == tutorial.WIN
+            checked += 1
+        gone = [k for k in range(12) if position.other >> k & 1 and k not in on_field]
+        if gone and value == tutorial.WIN:
+            poorer = tutorial.Position(position.cells, position.mover,
+                                       position.other & ~(1 << rng.choice(gone)))
+            assert plain_value(poorer) == tutorial.WIN
+            checked += 1
+    assert checked >= 20
+
+
+def plain_value(position, known={}):  # noqa: B006 - a memo of exact values
+    """Negamax over abstract positions, every discard searched: no discard rule."""
+    if position not in known:
+        known[position] = tutorial.LOSS
+        for move, discard in TUTORIAL_SOLVER.moves(position):
+            if plain_value(position.after(move, discard)) == tutorial.LOSS:
+                known[position] = tutorial.WIN
+                break
+    return known[position]
+
+
+def test_a_book_answers_with_winning_moves_for_every_reply():
+    for state in positions("tutorial", False, 4, seed=12, plies=(8, 9)):
+        root = tutorial.position_of(state)
+        entries = opening_book.solution(TUTORIAL_SOLVER, [root], 4)
+        book = opening_book.Book("tutorial", False, 4, [], entries)
+        value, move = book.lookup(TUTORIAL_SOLVER, root)
+        assert value == TUTORIAL_SOLVER.value(root).value
+        after = [root.after(*move)] if value == tutorial.WIN else \
+            [root.after(m, d) for m, d in TUTORIAL_SOLVER.moves(root)]
+        for child in after:
+            replies = [child.after(m, d) for m, d in TUTORIAL_SOLVER.moves(child)] \
+                if value == tutorial.WIN else [child]
+            for position in replies:
+                found = book.lookup(TUTORIAL_SOLVER, position)
+                assert found is not None
+                assert found[0] == TUTORIAL_SOLVER.value(position).value
+                if found[0] == tutorial.WIN:
+                    won = position.after(*found[1])
+                    assert TUTORIAL_SOLVER.value(won).value == tutorial.LOSS
+
+
+def test_the_shipped_books_answer_every_opening_they_solved():
+    # The books hold the classes solved so far (docs/ANALYSIS.md says which and why not
+    # all); every opening is listed, solved or marked "" (not solved), and the book
+    # answers every solved one with its value.
+    for torus in (False, True):
+        path = perfect.book_path(torus)
+        if not path.exists():
+            pytest.fail(f"{path} is missing: run quarkade solve (docs/ANALYSIS.md)")
+        shipped = opening_book.Book.load(path)
+        assert len(shipped.openings) == 32 and shipped.torus == torus
+        for row in shipped.openings:
+            first = shipped.openings[row.group]
+            assert row.value == first.value in ("win", "loss", "")
+        solved = [row for row in shipped.openings if row.value]
+        assert solved, f"{path} solves no opening"
+        solver = tutorial.TutorialSolver(torus=torus, table_bits=12)
+        for row in shipped.openings:
+            found = shipped.lookup(solver, row.position)
+            if not row.value:
+                assert found is None
+                continue
+            assert found is not None
+            assert (found[0] == tutorial.WIN) == (row.value == "win")
+
+
+def test_perfect_never_loses_a_position_the_solver_calls_won():
+    agent = make_agent("perfect", "card-commons")
+    opponents = {"random": lambda: make_agent("random", "card-commons"),
+                 "greedy": lambda: make_agent("greedy", "card-commons"),
+                 "hard": lambda: make_agent("mcts:iterations=100", "card-commons")}
+    report = trust.perfect_games(agent, opponents, games=24, seed=13, plies=(8, 14))
+    assert sum(report.games.values()) == 24 and set(report.games) == set(opponents)
+    assert report.lost == []
+
+
+def test_perfect_plays_the_solver_bot_in_classic():
+    from quarkade.core.agent import turn_for
+
+    state = positions("classic", False, 1, seed=14, plies=(10, 12))[0]
+    agent = make_agent("perfect", "card-commons")
+    assert agent.act(turn_for(state), random.Random(0)) in state.legal_actions()
+    assert agent.solved is False
+
+
+def test_hard_plays_a_won_classic_endgame_by_the_compiled_solver():
+    from quarkade.core.agent import turn_for
+
+    hard = make_agent("hard", "card-commons")
+    played = 0
+    solvers = {}
+    for state in positions("classic", False, 30, seed=15, plies=(16, 24)):
+        position = classic.position_of(state)
+        if position.empty > classic.ENDGAME_CELLS or len(state.legal_actions()) < 2:
+            continue
+        if CLASSIC_SOLVER.value(position).value != classic.WIN:
+            continue
+        action = hard.act(turn_for(state), random.Random(0))
+        assert hard.last_iterations == 0  # answered by the endgame, not the search
+        child = state.clone()
+        child.apply_action(action)
+        assert (child.is_terminal() and child.winner() == state.current_player()) or \
+            trust.compiled_value(child, solvers) == (
+                1 if child.current_player() == state.current_player() else -1)
+        played += 1
+    assert played >= 5
+
+
+@pytest.mark.parametrize("torus", [False, True], ids=["flat", "torus"])
+def test_perfect_never_opens_with_an_opening_the_book_calls_lost(torus):
+    # With no opening known to win, perfect falls back on greedy's opening unless the book
+    # calls it lost; a greedy that always picks a lost one shows the guard at work.
+    from quarkade import load_game
+    from quarkade.core.agent import turn_for
+    from quarkade.games.card_commons.notation import place_action
+
+    shipped = opening_book.Book.load(perfect.book_path(torus))
+    lost = sorted(place_action(row.kind, row.cell_id) for row in shipped.openings
+                  if row.value == "win")
+    assert lost  # the 2H class: the seat after the opening wins
+
+    class LosingOpener:
+        def act(self, turn, rng):
+            return rng.choice([a for a in turn.legal_actions if a in lost])
+
+    agent = make_agent("perfect", "card-commons")
+    agent._greedy = LosingOpener()
+    for seed in range(8):
+        state = load_game("card-commons", variant="tutorial", torus=torus).new_initial_state()
+        state.apply_action(state.string_to_action(f"opener {seed % 2}"))
+        assert state.phase() == "opening"
+        action = agent.act(turn_for(state), random.Random(seed))
+        assert action in state.legal_actions() and action not in lost
