@@ -80,9 +80,11 @@ def open_games(entries: Sequence[Mapping[str, Any]], player: StoredPlayer | None
         seats = []
         for s in entry["seats"]:
             if s["open"]:
+                asks = ' data-chooses="yes"' if s.get("chooses") else ""
                 seats.append(f'<form method="get" action="/games/{escape(entry["id"])}/take/'
                              f'{s["seat"]}"><button class="primary join" type="submit" '
-                             f'data-game="{escape(entry["id"])}" data-seat="{s["seat"]}">'
+                             f'data-game="{escape(entry["id"])}" data-seat="{s["seat"]}"'
+                             f'{asks}>'
                              f'Join seat {s["seat"]}</button></form>')
             else:
                 seats.append(f'<span>{_seat_text(s)}</span>')

@@ -116,6 +116,22 @@ def test_two_guests_pick_names_and_one_sees_the_others_game_appear_and_joins(dev
     expect(guest.locator(f".lobby-game[data-id='{game_id}']")).to_have_count(0)
 
 
+def test_a_join_clicked_before_the_live_list_arrives_takes_the_seat_in_one_step(device,
+                                                                                clocked) -> None:
+    """The lobby comes drawn by the server; a click before its live update (here the lobby's
+    socket never answers) still takes the seat at once, not through the seat's form."""
+    server, _ = clocked
+    host, guest = device(), device()
+    rename(host, server.url, "Swift")
+    rename(guest, server.url, "Prompt")
+    game_id = create(host, server.url, ["you", "open"])
+    guest.route_web_socket(re.compile(r"/ws/lobby$"), lambda socket: None)  # never answers
+    guest.goto(f"{server.url}lobby")
+    guest.click(f".lobby-game[data-id='{game_id}'] form button.join")
+    guest.wait_for_url(re.compile(rf"/games/{game_id}\?seat=1$"))
+    expect(guest.locator("#game")).to_have_attribute("data-step", re.compile(r"^[1-9]\d*$"))
+
+
 def test_a_real_time_clock_ticks_and_the_player_out_of_time_loses(device, clocked) -> None:
     server, clock = clocked
     _, pages = two_players(device, server.url, "1+0", ("Tick", "Tock"))

@@ -74,6 +74,15 @@ function showDecks() {
     label.querySelector("select").disabled = !mine;
   }
 }
+// The page arrives with the open games drawn by the server as plain forms (they work with no
+// script); until the live list replaces them, a click on one joins in one step as well.
+el("open-games").addEventListener("submit", (event) => {
+  const button = event.target.querySelector("button.join");
+  if (!button || button.dataset.chooses === "yes") return;  // the seat's form asks first
+  event.preventDefault();
+  join({ id: button.dataset.game }, { seat: Number(button.dataset.seat), chooses: false });
+});
+
 el("quick-game").addEventListener("change", showDecks);
 showDecks();
 
