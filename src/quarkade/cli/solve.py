@@ -43,6 +43,12 @@ def solve(
     openings: Annotated[str | None, typer.Option(
         help="Solve only the openings of these cards and their images (commas: '2H,3H'; "
         "the others stay unsolved in the book). Default: all.")] = None,
+    ledger: Annotated[Path | None, typer.Option(
+        help="Keep the settled positions of the long searches in this file, and resume "
+        "from it (default: the book's name with .ledger.json).")] = None,
+    workers: Annotated[int, typer.Option(
+        help="Processes that share the solve through the ledger (each has its own "
+        "table).")] = 1,
 ) -> None:
     """Solve a game: the value of every opening, node counts, time, and an opening book."""
     with user_errors():
@@ -56,6 +62,8 @@ def solve(
                                 "docs/ANALYSIS.md")
         if not 16 <= table_bits <= 30:
             raise QuarkadeError(f"--table-bits {table_bits}: 16-30 allowed")
+        if not 1 <= workers <= 64:
+            raise QuarkadeError(f"--workers {workers}: 1-64 allowed")
         if not 0 <= plies <= 8:
             raise QuarkadeError(f"--plies {plies}: 0-8 allowed")
         only = None
@@ -93,8 +101,20 @@ def solve(
         f"the openings of {', '.join(sorted(only))} and their images"
     console.print(f"Card Commons, Tutorial game, {field}: solving {which} "
                   f"(table 2^{table_bits} positions)", markup=False)
-    solver = TutorialSolver(torus=torus, table_bits=table_bits)
+    from quarkade.games.card_commons.solve.ledger import Ledger
+
+    kept = ledger or where.with_name(where.name.removesuffix(".json") + ".ledger.json")
+    with user_errors():
+        try:
+            shared = Ledger(kept, torus=torus)
+        except (ValueError, OSError) as problem:
+            raise QuarkadeError(f"--ledger {kept}: {problem}") from None
+    if shared.positions:
+        console.print(f"resuming from {kept}: {len(shared.positions):,} positions settled",
+                      markup=False)
+    solver = TutorialSolver(torus=torus, table_bits=table_bits, ledger=shared)
     start = time.perf_counter()
+    helpers = _start_helpers(workers - 1, torus, table_bits, only, kept)
 
     def report(opening: Any) -> None:
         if opening.nodes:
@@ -106,7 +126,12 @@ def solve(
         if verbose:
             console.print(f"    {line}", markup=False, soft_wrap=True)
 
-    rows = solve_openings(solver, report, step, only)
+    try:
+        rows = solve_openings(solver, report, step, only)
+    finally:
+        for process in helpers:
+            process.terminate()
+            process.join()
     solved = time.perf_counter() - start
     table = Table("opening", "cells", "first mover", "a winning first move", "nodes",
                   "seconds", show_edge=False)
@@ -136,6 +161,21 @@ def solve(
     console.print(f"book: {len(opening_book.positions):,} positions, {plies} plies deep, "
                   f"{where.stat().st_size:,} bytes, written to {where} "
                   f"({time.perf_counter() - book_start:.1f} s)", markup=False)
+
+
+def _start_helpers(count: int, torus: bool, table_bits: int, only: set[str] | None,
+                   ledger: Path) -> list[Any]:
+    """``count`` more worker processes on the same solve (they print nothing)."""
+    import multiprocessing
+
+    from quarkade.games.card_commons.solve.book import helper
+
+    context = multiprocessing.get_context("spawn")
+    processes = [context.Process(target=helper, args=(torus, table_bits, only, ledger),
+                                 daemon=True) for _ in range(count)]
+    for process in processes:
+        process.start()
+    return processes
 
 
 def _solve_position(state: Any, table_bits: int) -> None:

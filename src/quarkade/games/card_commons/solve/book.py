@@ -27,19 +27,16 @@ from pathlib import Path
 
 from quarkade.games.card_commons.notation import CARD_NAMES, CELL_NAMES
 from quarkade.games.card_commons.rules import CENTRE, OPENING_CARDS
-from quarkade.games.card_commons.solve.jit import numpy as np
 from quarkade.games.card_commons.solve.tutorial import (
     INVERT,
     LOSS,
     NUM_CELLS,
     SINGLE,
-    SYM_DUAL,
     SYM_IMAGE,
     SYM_PREIMAGE,
     WIN,
     Position,
     TutorialSolver,
-    table_key,
 )
 
 ALL_KINDS = (1 << 12) - 1
@@ -70,23 +67,13 @@ class Opening:
 def canonical(solver: TutorialSolver, position: Position) -> tuple[int, int, int]:
     """(hi, lo, map) of the position's least image under every map of the solver's board
     (the search itself uses them only near the root)."""
-    hi, lo, g = table_key(np.array(position.cells, dtype=np.int64), position.mover,
-                     position.other, solver.sym, solver.board.symmetries)
-    return int(hi), int(lo), int(g)
+    return solver.canonical(position)
 
 
 def map_move(solver: TutorialSolver, move: int, discard: int, g: int, column: int
              ) -> tuple[int, int]:
-    """A (move, discard) through map ``g``: SYM_IMAGE into the key's frame,
-    SYM_PREIMAGE back out of it."""
-    sym = solver.sym
-    dual = bool(sym[g, 0, SYM_DUAL])
-    kind = (move & 255) >> 4
-    if dual:
-        kind = 11 - kind
-        discard = 11 - discard if discard >= 0 else -1
-    cell = int(sym[g, move & 15, column])
-    return (move & INVERT) | kind << 4 | cell, discard
+    """A (move, discard) through map ``g`` (see ``TutorialSolver.map_move``)."""
+    return solver.map_move(move, discard, g, column)
 
 
 def openings(solver: TutorialSolver) -> list[Opening]:
@@ -135,6 +122,16 @@ def solve_openings(solver: TutorialSolver,
         if progress is not None:
             progress(opening)
     return rows
+
+
+def helper(torus: bool, table_bits: int, only: set[str] | None, ledger: Path) -> None:
+    """A second worker of ``quarkade solve --workers N``: the same solve, sharing the
+    ledger's file (it writes what it settles there and reads what the others do)."""
+    from quarkade.games.card_commons.solve.ledger import Ledger
+
+    solver = TutorialSolver(torus=torus, table_bits=table_bits,
+                            ledger=Ledger(ledger, torus=torus))
+    solve_openings(solver, only=only)
 
 
 def describe(move: int, discard: int, seat: int) -> str:

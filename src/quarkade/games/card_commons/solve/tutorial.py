@@ -37,7 +37,7 @@ Search
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from quarkade.games.card_commons.notation import invert_action, place_action
@@ -45,6 +45,7 @@ from quarkade.games.card_commons.rules import TUTORIAL, CardCommonsState
 from quarkade.games.card_commons.solve import table as tt
 from quarkade.games.card_commons.solve.jit import inline, njit
 from quarkade.games.card_commons.solve.jit import numpy as np
+from quarkade.games.card_commons.solve.ledger import WON, Ledger
 
 NUM_CELLS = 16
 NUM_KINDS = 12
@@ -699,6 +700,18 @@ class Result:
                       self.seconds + other.seconds)
 
 
+WORD_MASK = (1 << 64) - 1
+CLAIM_LEVELS = 2  # workers claim the positions they search this many levels below a root
+
+
+class Settled(Exception):
+    """The ledger settled a position whose search is under way here (another worker did)."""
+
+    def __init__(self, key: int) -> None:
+        super().__init__(f"position {key:x} settled elsewhere")
+        self.key = key
+
+
 class TutorialSolver:
     """Exact values of Tutorial positions, with a table kept across calls.
 
@@ -708,7 +721,8 @@ class TutorialSolver:
     """
 
     def __init__(self, torus: bool = False, table_bits: int = 22, max_symmetries: int = 768,
-                 order_from: int = 0, sym_from: int = 10) -> None:
+                 order_from: int = 0, sym_from: int = 10,
+                 ledger: Ledger | None = None) -> None:
         self.torus = torus
         self.board = board(torus, max_symmetries)
         self.geo = geometry(self.board)
@@ -720,6 +734,7 @@ class TutorialSolver:
         self._scores = np.zeros((MAX_PLY + 1, SCRATCH + 7), dtype=np.int64)
         self._frame = np.zeros((MAX_PLY + 1, FRAME), dtype=np.int64)
         self.stats = np.zeros(2, dtype=np.int64)
+        self.ledger = ledger if ledger is not None else Ledger(torus=torus)
 
     def value(self, position: Position, limit: int = MAX_PLY, budget: int = 0) -> Result:
         """WIN or LOSS for the seat to move; UNKNOWN if ``limit`` plies did not settle it,
@@ -741,49 +756,158 @@ class TutorialSolver:
               progress: Callable[[str], None] | None = None) -> Result:
         """``value``, with its top ``split`` levels of the seat to move searched here, move
         by move and reply by reply, in the kernel's order, so ``progress`` hears how far
-        it has come (a long search otherwise says nothing for hours)."""
+        it has come (a long search otherwise says nothing for hours). Each position settled
+        at those levels goes into ``ledger``, which a stopped run resumes from and other
+        workers sharing its file read (see ``ledger``)."""
         start = time.perf_counter()
         before = int(self.stats[NODES]), int(self.stats[HITS])
         if split == 0:
             value, move = self.best_move(position)
         else:
-            value, move = self._choose(position, split, progress, "")
+            try:
+                value, move = self._choose(position, self.packed(position), split, progress,
+                                           "", ())
+            finally:
+                self.ledger.release()
         return Result(value, int(self.stats[NODES]) - before[0],
                       int(self.stats[HITS]) - before[1], time.perf_counter() - start, move)
 
-    def _choose(self, position: Position, split: int,
-                progress: Callable[[str], None] | None, path: str
-                ) -> tuple[int, tuple[int, int] | None]:
+    def packed(self, position: Position) -> int:
+        """The position's least image under every map of the board, as one number (the
+        ledger's key)."""
+        hi, lo, _ = table_key(np.array(position.cells, dtype=np.int64), position.mover,
+                              position.other, self.sym, self.board.symmetries)
+        return (int(hi) & WORD_MASK) << 64 | (int(lo) & WORD_MASK)
+
+    def known(self, position: Position) -> tuple[int, tuple[int, int] | None] | None:
+        """(value, winning (move, discard) if the ledger keeps it) from the ledger, or None."""
+        entry = self.ledger.get(self.packed(position))
+        if entry is None:
+            return None
+        if entry == 0:
+            return LOSS, None
+        if entry == WON:
+            return WIN, None
+        _, _, g = self.canonical(position)
+        move, discard = (entry - 1) % 512, (entry - 1) // 512 - 1
+        return WIN, self.map_move(move, discard, g, SYM_PREIMAGE)
+
+    def canonical(self, position: Position) -> tuple[int, int, int]:
+        """(hi, lo, map) of the position's least image under every map of the board."""
+        hi, lo, g = table_key(np.array(position.cells, dtype=np.int64), position.mover,
+                              position.other, self.sym, self.board.symmetries)
+        return int(hi), int(lo), int(g)
+
+    def map_move(self, move: int, discard: int, g: int, column: int) -> tuple[int, int]:
+        """A (move, discard) through map ``g``: SYM_IMAGE into the key's frame,
+        SYM_PREIMAGE back out of it."""
+        dual = bool(self.sym[g, 0, SYM_DUAL])
+        kind = (move & 255) >> 4
+        if dual:
+            kind = 11 - kind
+            discard = 11 - discard if discard >= 0 else -1
+        cell = int(self.sym[g, move & 15, column])
+        return (move & INVERT) | kind << 4 | cell, discard
+
+    def entry(self, position: Position, value: int, move: tuple[int, int] | None) -> int:
+        """The book's (and the ledger's) entry for a settled position."""
+        if value == LOSS:
+            return 0
+        if move is None:
+            return WON
+        _, _, g = self.canonical(position)
+        canon_move, canon_discard = self.map_move(*move, g, SYM_IMAGE)
+        return 1 + canon_move + 512 * (canon_discard + 1)
+
+    def _settle(self, key: int, position: Position, value: int,
+                move: tuple[int, int] | None, since: int) -> tuple[int, tuple[int, int] | None]:
+        self.ledger.settle(key, self.entry(position, value, move),
+                           int(self.stats[NODES]) - since)
+        return value, move
+
+    def _each(self, items: list[tuple[tuple[int, int], Position, int]],
+              lineage: tuple[int, ...]
+              ) -> Iterator[tuple[int, tuple[int, int], Position, int]]:
+        """(index, move, position, key) of each item: those the ledger settled first, then
+        those no other worker claimed, then the rest; raises ``Settled`` as soon as the
+        ledger holds the position of ``lineage`` (its ancestors and itself)."""
+        done: set[int] = set()
+        claims = self.ledger.path is not None and len(lineage) <= CLAIM_LEVELS
+        while len(done) < len(items):
+            self.ledger.refresh()
+            for key in lineage:
+                if self.ledger.get(key) is not None:
+                    raise Settled(key)
+            waiting = [i for i in range(len(items)) if i not in done]
+            settled = [i for i in waiting if self.ledger.get(items[i][2]) is not None]
+            free = [i for i in waiting if not self.ledger.claimed_by_other(items[i][2])]
+            pick = (settled or free or waiting)[0] if claims else (settled or waiting)[0]
+            done.add(pick)
+            if claims and not settled:
+                self.ledger.claim(items[pick][2])
+            yield pick, *items[pick]
+
+    def _choose(self, position: Position, key: int, split: int,
+                progress: Callable[[str], None] | None, path: str,
+                lineage: tuple[int, ...]) -> tuple[int, tuple[int, int] | None]:
         """(WIN and a winning (move, discard), or LOSS and None) for the seat to move."""
+        known = self.known(position)
+        if known is not None:
+            return known
+        since = int(self.stats[NODES])
         if split == 0:
-            return self.value(position).value, None
-        children: dict[tuple[int, int], tuple[tuple[int, int], Position]] = {}
+            return self._settle(key, position, self.value(position).value, None, since)
+        children: dict[int, tuple[tuple[int, int], Position, int]] = {}
         for move, discard in self.ordered_moves(position):
             child = position.after(move, discard)
-            hi, lo, _ = self.key(child)
-            children.setdefault((hi, lo), ((move, discard), child))  # images once
-        for index, (move_played, child) in enumerate(children.values()):
-            where = f"{path}move {index + 1}/{len(children)}"
-            if not self._refuted(child, split, progress, where):
-                return WIN, move_played
-        return LOSS, None
+            child_key = self.packed(child)
+            children.setdefault(child_key, ((move, discard), child, child_key))  # images once
+        items = list(children.values())
+        lineage = (*lineage, key)
+        try:
+            for index, move_played, child, child_key in self._each(items, lineage):
+                where = f"{path}move {index + 1}/{len(items)}"
+                if not self._refuted(child, child_key, split, progress, where, lineage):
+                    return self._settle(key, position, WIN, move_played, since)
+        except Settled as settled:
+            if settled.key != key:
+                raise
+            return self.known(position) or (LOSS, None)
+        return self._settle(key, position, LOSS, None, since)
 
-    def _refuted(self, child: Position, split: int,
-                 progress: Callable[[str], None] | None, path: str) -> bool:
+    def _refuted(self, child: Position, key: int, split: int,
+                 progress: Callable[[str], None] | None, path: str,
+                 lineage: tuple[int, ...]) -> bool:
         """Whether the opponent, to move in ``child``, wins."""
-        replies = self.ordered_moves(child)
-        for index, (reply, discard) in enumerate(replies):
-            start = time.perf_counter()
-            nodes = int(self.stats[NODES])
-            where = f"{path}, reply {index + 1}/{len(replies)}"
-            value, _ = self._choose(child.after(reply, discard), split - 1, progress,
-                                    where + ": ")
-            if progress is not None:
-                progress(f"{where}: {'won' if value == WIN else 'LOST'} "
-                         f"({int(self.stats[NODES]) - nodes:,} nodes, "
-                         f"{time.perf_counter() - start:.1f} s)")
-            if value == LOSS:
-                return True
+        known = self.known(child)
+        if known is not None:
+            return known[0] == WIN
+        since = int(self.stats[NODES])
+        items = []
+        for reply, discard in self.ordered_moves(child):
+            after = child.after(reply, discard)
+            items.append(((reply, discard), after, self.packed(after)))
+        lineage = (*lineage, key)
+        try:
+            for index, reply_played, after, after_key in self._each(items, lineage):
+                start = time.perf_counter()
+                nodes = int(self.stats[NODES])
+                where = f"{path}, reply {index + 1}/{len(items)}"
+                value, _ = self._choose(after, after_key, split - 1, progress, where + ": ",
+                                        lineage)
+                if progress is not None:
+                    progress(f"{where}: {'won' if value == WIN else 'LOST'} "
+                             f"({int(self.stats[NODES]) - nodes:,} nodes, "
+                             f"{time.perf_counter() - start:.1f} s)")
+                if value == LOSS:
+                    self._settle(key, child, WIN, reply_played, since)
+                    return True
+        except Settled as settled:
+            if settled.key != key:
+                raise
+            known = self.known(child)
+            return known is not None and known[0] == WIN
+        self._settle(key, child, LOSS, None, since)
         return False
 
     def ordered_moves(self, position: Position) -> list[tuple[int, int]]:
@@ -848,6 +972,9 @@ class TutorialSolver:
                   ) -> tuple[int, tuple[int, int] | None]:
         """(value for the seat to move, a winning (move, discard) when it wins); the value
         is ABORTED when ``budget`` nodes did not settle it."""
+        settled = self.known(position)
+        if settled is not None and (settled[0] == LOSS or settled[1] is not None):
+            return settled
         result = self.value(position, budget=budget)
         if result.value != WIN:
             return result.value, None
