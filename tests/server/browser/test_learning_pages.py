@@ -5,6 +5,8 @@ shows the graph and a marked move."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import Page, expect
 
@@ -139,9 +141,13 @@ def test_the_review_page_shows_the_graph_and_a_marked_move(device, server):
     page.wait_for_url("**/review**")
     page.wait_for_function("() => document.getElementById('review').dataset.state === 'done'")
     expect(page.locator("#graph svg polyline")).to_have_count(1)
-    expect(page.locator("#graph svg circle.marked.blunder")).to_have_count(1)
-    blunder = page.locator("#decisions tr.blunder")
-    expect(blunder).to_have_count(1)
-    expect(blunder).to_contain_text("pass")
-    expect(blunder).to_contain_text("?? blunder")
-    expect(page.locator("#summary")).to_contain_text("1 blunders")
+    # The last move (the pass) is a blunder under any search; the search (seeded by the
+    # game's id) may judge an earlier move one too, and the graph, the table and the
+    # summary all show the same marks.
+    last = page.locator("#decisions tr").last
+    expect(last).to_have_class(re.compile(r"\bblunder\b"))
+    expect(last).to_contain_text("pass")
+    expect(last).to_contain_text("?? blunder")
+    blunders = page.locator("#decisions tr.blunder").count()
+    expect(page.locator("#graph svg circle.marked.blunder")).to_have_count(blunders)
+    expect(page.locator("#summary")).to_contain_text(f"{blunders} blunders")
