@@ -7,6 +7,7 @@ import pytest
 from typer.testing import CliRunner
 
 from quarkade.cli.main import app
+from quarkade.games.card_commons.solve.ledger import Ledger
 
 runner = CliRunner()
 BOTS = ["--seat", "0=greedy", "--seat", "1=random", "--seed", "3"]
@@ -103,6 +104,7 @@ def test_solve_prints_the_value_and_every_winning_move_of_a_position():
     (["card-commons", "-o", "variant=tutorial", "--table-bits", "40"],
      "--table-bits 40: 16-30 allowed"),
     (["card-commons", "-o", "variant=tutorial", "--plies", "-1"], "--plies -1: 0-8 allowed"),
+    (["card-commons", "-o", "variant=tutorial", "--workers", "0"], "--workers 0: 1-64 allowed"),
     (["card-commons", "-o", "variant=tutorial", "--moves", "opener 0, 4H b2, zz"],
      "'zz' is not Card Commons notation"),
     (["card-commons", "-o", "variant=tutorial", "--moves", "opener 0"],
@@ -116,6 +118,16 @@ def test_solve_refuses_bad_input_in_one_line(args, message):
     result = run("solve", *args)
     assert result.exit_code == 2
     assert message in result.output
+    assert "Traceback" not in result.output
+
+
+def test_solve_refuses_a_ledger_of_the_other_field(tmp_path):
+    kept = tmp_path / "torus.ledger.json"
+    Ledger(kept, torus=True, min_nodes=0).settle(1, 0, nodes=0)
+    result = run("solve", "card-commons", "-o", "variant=tutorial", "--ledger", str(kept),
+                 "--book", str(tmp_path / "book.json"))
+    assert result.exit_code == 2
+    assert f"--ledger {kept}: " in result.output and "torus, not this field" in result.output
     assert "Traceback" not in result.output
 
 
