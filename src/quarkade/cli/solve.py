@@ -117,10 +117,16 @@ def solve(
     helpers = _start_helpers(workers - 1, torus, table_bits, only, kept)
 
     def report(opening: Any) -> None:
-        if opening.nodes:
-            console.print(f"  {opening.card} {opening.cell}: the first mover "
-                          f"{'wins' if opening.value == 'win' else 'loses'} "
-                          f"({opening.nodes:,} nodes, {opening.seconds:.1f} s)", markup=False)
+        if opening.group in groups_seen or not opening.value:
+            return  # an image of a class already reported, or a class not asked for
+        groups_seen.add(opening.group)
+        how = f"{opening.nodes:,} nodes, {opening.seconds:.1f} s" if opening.nodes else \
+            f"settled in {kept}"
+        console.print(f"  {opening.card} {opening.cell}: the first mover "
+                      f"{'wins' if opening.value == 'win' else 'loses'} ({how})",
+                      markup=False)
+
+    groups_seen: set[int] = set()
 
     def step(line: str) -> None:
         if verbose:
@@ -147,9 +153,9 @@ def solve(
         verdict = {"win": "wins", "loss": "loses"}.get(first.value, "not solved")
         table.add_row(card, " ".join(cells), verdict,
                       first.first_move if own else "",
-                      (f"{first.nodes:,}" if first.value else "") if own else
+                      _work(first, f"{first.nodes:,}") if own else
                       f"= {first.card} {first.cell}",
-                      f"{first.seconds:.1f}" if own and first.value else "")
+                      _work(first, f"{first.seconds:.1f}") if own else "")
     console.print(table)
     nodes = sum(r.nodes for r in rows)
     settled = len({row.group for row in rows if row.value})
@@ -161,6 +167,13 @@ def solve(
     console.print(f"book: {len(opening_book.positions):,} positions, {plies} plies deep, "
                   f"{where.stat().st_size:,} bytes, written to {where} "
                   f"({time.perf_counter() - book_start:.1f} s)", markup=False)
+
+
+def _work(row: Any, figure: str) -> str:
+    """A solved class's nodes or seconds; "ledger" where the ledger settled it before."""
+    if not row.value:
+        return ""
+    return figure if row.nodes else "ledger"
 
 
 def _start_helpers(count: int, torus: bool, table_bits: int, only: set[str] | None,
