@@ -1,7 +1,7 @@
 """Card Commons solved: the large checks and measurements behind docs/ANALYSIS.md.
 
     python bench/card_commons_solve.py crosscheck --count 1000   # solver vs plain minimax
-        [--variant tutorial|classic]
+        [--variant tutorial|classic] [--field flat|torus]
     python bench/card_commons_solve.py perfect --games 1000      # perfect never loses a win
         [--field flat|torus] [--chunk 100]
     python bench/card_commons_solve.py endgame --positions 20    # Classic: time per position
@@ -23,13 +23,13 @@ from quarkade.agents import make_agent
 from quarkade.games.card_commons.solve import classic, trust, tutorial
 
 
-def crosscheck(count: int, seed: int, variants: list[str]) -> None:
+def crosscheck(count: int, seed: int, variants: list[str], fields: list[str]) -> None:
     print("| rules | positions compared | by depth (plies: positions) | seat to move wins | "
           "sampled (too large for minimax) | disagreements | seconds |")
     print("| --- | --- | --- | --- | --- | --- | --- |")
     for variant, torus, plies in (("tutorial", False, (9, 18)), ("tutorial", True, (9, 18)),
                                   ("classic", False, (16, 28)), ("classic", True, (16, 28))):
-        if variant not in variants:
+        if variant not in variants or ("torus" if torus else "flat") not in fields:
             continue
         start = time.perf_counter()
         report = trust.crosscheck(variant, torus, count, seed, budget=200_000, plies=plies)
@@ -120,6 +120,8 @@ def main() -> None:
     check.add_argument("--count", type=int, default=1000)
     check.add_argument("--variant", action="append", choices=["tutorial", "classic"],
                        help="only these rules (repeatable; default both)")
+    check.add_argument("--field", action="append", choices=["flat", "torus"],
+                       help="only this field (repeatable; default both)")
     games = sub.add_parser("perfect")
     games.add_argument("--games", type=int, default=1000)
     games.add_argument("--field", action="append", choices=["flat", "torus"],
@@ -135,7 +137,8 @@ def main() -> None:
         each.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     if args.command == "crosscheck":
-        crosscheck(args.count, args.seed, args.variant or ["tutorial", "classic"])
+        crosscheck(args.count, args.seed, args.variant or ["tutorial", "classic"],
+                   args.field or ["flat", "torus"])
     elif args.command == "perfect":
         perfect(args.games, args.seed, args.field or ["flat", "torus"], args.chunk)
     elif args.command == "endgame":
