@@ -32,8 +32,6 @@ from quarkade.games.card_commons.solve.tutorial import (
     LOSS,
     NUM_CELLS,
     SINGLE,
-    SYM_IMAGE,
-    SYM_PREIMAGE,
     WIN,
     Position,
     TutorialSolver,
@@ -64,27 +62,14 @@ class Opening:
         return Position(tuple(cells), ALL_KINDS, ALL_KINDS & ~(1 << self.kind))
 
 
-def canonical(solver: TutorialSolver, position: Position) -> tuple[int, int, int]:
-    """(hi, lo, map) of the position's least image under every map of the solver's board
-    (the search itself uses them only near the root)."""
-    return solver.canonical(position)
-
-
-def map_move(solver: TutorialSolver, move: int, discard: int, g: int, column: int
-             ) -> tuple[int, int]:
-    """A (move, discard) through map ``g`` (see ``TutorialSolver.map_move``)."""
-    return solver.map_move(move, discard, g, column)
-
-
 def openings(solver: TutorialSolver) -> list[Opening]:
     """The 32 openings, grouped by symmetry (group = index of the class's first one)."""
     found: list[Opening] = []
-    seen: dict[tuple[int, int], int] = {}
+    seen: dict[int, int] = {}
     for local in OPENING_CARDS:
         for cell in CENTRE:
             opening = Opening(CARD_NAMES[local], CELL_NAMES[cell], local, cell, 0)
-            hi, lo, _ = canonical(solver, opening.position)
-            opening.group = seen.setdefault((hi, lo), len(found))
+            opening.group = seen.setdefault(solver.packed(opening.position), len(found))
             found.append(opening)
     return found
 
@@ -172,14 +157,8 @@ class Book:
                ) -> tuple[int, tuple[int, int] | None] | None:
         """(value, winning (move, discard) or None) for the seat to move, or None if the
         position is not in the book."""
-        hi, lo, g = canonical(solver, position)
-        entry = self.positions.get(hi << 64 | lo)
-        if entry is None:
-            return None
-        if entry == 0:
-            return LOSS, None
-        move, discard = (entry - 1) % 512, (entry - 1) // 512 - 1
-        return WIN, map_move(solver, move, discard, g, SYM_PREIMAGE)
+        entry = self.positions.get(solver.packed(position))
+        return None if entry is None else solver.read_entry(position, entry)
 
 
 def build_book(solver: TutorialSolver, rows: list[Opening], plies: int) -> Book:
@@ -197,22 +176,19 @@ def solution(solver: TutorialSolver, roots: list[Position], plies: int,
     positions: dict[int, int] = {}
 
     def walk(position: Position, depth: int) -> None:
-        hi, lo, g = canonical(solver, position)
-        key = hi << 64 | lo
+        key = solver.packed(position)
         if key in positions or depth >= plies:
             return
         value, winner = solver.best_move(position, budget=budget)
         if value not in (WIN, LOSS):
             raise ValueError(f"a book position needs more than {budget:,} nodes")
+        positions[key] = solver.entry(position, value, winner)
         if winner is not None:
             move, discard = winner
-            canon_move, canon_discard = map_move(solver, move, discard, g, SYM_IMAGE)
-            positions[key] = 1 + canon_move + 512 * (canon_discard + 1)
             child = position.after(move, discard)
             for reply, reply_discard in solver.moves(child):
                 walk(child.after(reply, reply_discard), depth + 2)
         else:
-            positions[key] = 0
             for reply, reply_discard in solver.moves(position):
                 walk(position.after(reply, reply_discard), depth + 1)
 
@@ -221,5 +197,5 @@ def solution(solver: TutorialSolver, roots: list[Position], plies: int,
     return positions
 
 
-__all__ = ["Book", "Opening", "build_book", "canonical", "openings", "solution",
+__all__ = ["Book", "Opening", "build_book", "openings", "solution",
            "solve_openings"]

@@ -775,15 +775,18 @@ class TutorialSolver:
     def packed(self, position: Position) -> int:
         """The position's least image under every map of the board, as one number (the
         ledger's key)."""
-        hi, lo, _ = table_key(np.array(position.cells, dtype=np.int64), position.mover,
-                              position.other, self.sym, self.board.symmetries)
-        return (int(hi) & WORD_MASK) << 64 | (int(lo) & WORD_MASK)
+        hi, lo, _ = self.canonical(position)
+        return (hi & WORD_MASK) << 64 | (lo & WORD_MASK)
 
     def known(self, position: Position) -> tuple[int, tuple[int, int] | None] | None:
         """(value, winning (move, discard) if the ledger keeps it) from the ledger, or None."""
         entry = self.ledger.get(self.packed(position))
-        if entry is None:
-            return None
+        return None if entry is None else self.read_entry(position, entry)
+
+    def read_entry(self, position: Position, entry: int
+                   ) -> tuple[int, tuple[int, int] | None]:
+        """(value, winning (move, discard) or None) from a book or ledger ``entry`` (see
+        ``entry``) for the position it was kept for."""
         if entry == 0:
             return LOSS, None
         if entry == WON:
