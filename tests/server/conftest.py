@@ -2,6 +2,7 @@
 TestClient; and, once per test session, a real PostgreSQL cluster and redis-server
 (``tests/server/services.py``) for the tests that run against both databases."""
 
+import zlib
 from collections.abc import Iterator
 
 import pytest
@@ -17,10 +18,13 @@ def db_url(tmp_path) -> str:
 
 
 @pytest.fixture
-def client(db_url) -> Iterator[TestClient]:
+def client(db_url, request) -> Iterator[TestClient]:
     """One test client for many devices and requests: no per-address rate limits (those
-    are tested on their own, in test_hardening.py)."""
-    with TestClient(create_app(db_url, rate_limits=False)) as test_client:
+    are tested on their own, in test_hardening.py). Its deals are seeded by the test's name,
+    so a test sees the same deals on every run (the secure source is tested on its own, in
+    test_restart.py)."""
+    seed = zlib.crc32(request.node.nodeid.encode())
+    with TestClient(create_app(db_url, rate_limits=False, chance_seed=seed)) as test_client:
         yield test_client
 
 

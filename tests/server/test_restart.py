@@ -54,15 +54,28 @@ def test_a_bot_that_was_about_to_move_moves_after_a_restart(db_url):
         assert message["log"][: waiting["step"]] == waiting["log"]
 
 
-def test_chance_is_drawn_from_a_secure_source_and_stored_as_actions(client):
-    assert isinstance(client.app.state.hub.chance_rng, random.SystemRandom)
-    created = friend_game(client, "hadronize")
-    stored = client.app.state.store
-    with stored.engine.connect() as db:
-        rows = db.execute(select(actions_table.c.player).where(
-            actions_table.c.game_id == created["id"]).order_by(actions_table.c.step)).all()
+def stored_rows(client, game_id):
+    with client.app.state.store.engine.connect() as db:
+        return db.execute(select(actions_table.c.player, actions_table.c.action).where(
+            actions_table.c.game_id == game_id).order_by(actions_table.c.step)).all()
+
+
+def test_chance_is_drawn_from_a_secure_source_and_stored_as_actions(db_url):
+    with TestClient(create_app(db_url)) as client:
+        assert isinstance(client.app.state.hub.chance_rng, random.SystemRandom)
+        rows = stored_rows(client, friend_game(client, "hadronize")["id"])
     # The starting quarks, the first seat and the first superposition: all chance, stored.
     assert [row.player for row in rows] == [CHANCE] * 10
+
+
+def test_a_chance_seed_repeats_the_deals_for_tests(tmp_path):
+    deals = []
+    for run in ("one", "two", "three"):
+        seed = 7 if run != "three" else 8
+        with TestClient(create_app(f"sqlite:///{tmp_path / run}.db", chance_seed=seed)) as c:
+            assert not isinstance(c.app.state.hub.chance_rng, random.SystemRandom)
+            deals.append([tuple(row) for row in stored_rows(c, friend_game(c, "hadronize")["id"])])
+    assert deals[0] == deals[1] != deals[2]
 
 
 def test_a_stored_game_that_no_longer_replays_is_refused_not_crashed(db_url):

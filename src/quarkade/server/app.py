@@ -79,7 +79,7 @@ def create_app(db: str = DEFAULT_URL, bot_delay: float = 0.0, broker: str | None
                rate_limits: bool = True, session_secret: str | None = None,
                allow_bots: Collection[str] = (), move_time: float = DEFAULT_MOVE_TIME,
                ladder_dir: str | Path = "ladder", review_budget: Budget | None = None,
-               ) -> Starlette:
+               chance_seed: int | None = None) -> Starlette:
     """The ASGI app over the database ``db`` (a SQLAlchemy URL or a SQLite file path).
 
     ``broker`` (``redis://...``) connects several server processes; ``bot_delay`` is a
@@ -94,6 +94,8 @@ def create_app(db: str = DEFAULT_URL, bot_delay: float = 0.0, broker: str | None
     seconds of thinking (at most the bot deadline of ``limits``). ``ladder_dir`` is where
     ``quarkade ladder`` writes the ladders the ``/ladder`` pages show.
     ``review_budget`` is the search time of a game's review (tests shorten it).
+    ``chance_seed`` makes the deals and other chance outcomes repeatable (tests only: by
+    default they come from the system's secure source).
     """
     session_secret = session_secret or os.environ.get("QUARKADE_SECRET")
     clock = clock or SystemClock()
@@ -106,7 +108,8 @@ def create_app(db: str = DEFAULT_URL, bot_delay: float = 0.0, broker: str | None
     allowed = frozenset(allow_bots)
     pool = BotPool(limits.bot_workers, limits.bot_seconds, agent_factory, sorted(allowed))
     hub = Hub(store, make_broker(broker), pool, clock, limits, bot_delay=bot_delay,
-              allowed_bots=allowed, move_time=min(move_time, limits.bot_seconds))
+              allowed_bots=allowed, move_time=min(move_time, limits.bot_seconds),
+              chance_seed=chance_seed)
     players = Players(store, clock, limits)
     learn = learning.Learning(LearnStore(store.engine), review_budget or Budget())
     hub.ratings.vetoes.append(learning.hints_veto(learn.store))  # hinted: never rated

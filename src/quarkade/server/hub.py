@@ -47,7 +47,7 @@ class Hub:
     def __init__(self, store: Store, broker: Broker, bot_pool: BotPool, clock: Clock,
                  limits: Limits, bot_delay: float = 0.0,
                  allowed_bots: frozenset[str] = frozenset(),
-                 move_time: float = DEFAULT_MOVE_TIME) -> None:
+                 move_time: float = DEFAULT_MOVE_TIME, chance_seed: int | None = None) -> None:
         self.store = store
         self.allowed_bots = allowed_bots  # the plug-in bots seats may use
         self.move_time = move_time  # seconds a plug-in bot may think per move
@@ -58,7 +58,8 @@ class Hub:
         self.bot_delay = bot_delay
         self.bot_lease = limits.bot_seconds + 5.0  # a claim outlives the bot's deadline
         self.process = secrets.token_hex(6)  # this process, in claims and broker messages
-        self.chance_rng = random.SystemRandom()
+        self.chance_rng = (random.SystemRandom() if chance_seed is None  # deals, dice
+                           else random.Random(chance_seed))
         self.games: OrderedDict[str, LiveGame] = OrderedDict()
         self.loading: dict[str, asyncio.Future[LiveGame]] = {}
         self.tasks: set[asyncio.Task[Any]] = set()
