@@ -13,7 +13,7 @@ from quarkade.server import create_app
 from quarkade.sim.ladder import Entrant, entrants, read_ladder, run_ladder
 
 HARD_TWO = "mcts:iterations=300,rollout=greedy,time=1.8"
-HARD_MORE = "rollout:playouts=100,time=1.8"
+HARD_MORE = "rollout:playouts=3000,margin=1,time=0.3"
 
 
 def test_every_level_bot_and_plugin_enters_once(rogue_bots):

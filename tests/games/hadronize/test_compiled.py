@@ -85,3 +85,35 @@ def test_compiled_greedy_ties_between_the_moves_greedy_rates_best():
                 state.apply_action(action)
     assert compared > 1000
     assert OBSERVE_BASE == 20
+
+
+def test_compiled_rollout_returns_agree_with_the_python_ones():
+    # The same playouts (greedy everywhere, this turn's collapse spread over its flavours)
+    # on both engines, with their own random streams: each choice's mean return and its
+    # paired difference from greedy's choice agree within noise.
+    from quarkade.games.hadronize.bots import RolloutAgent, greedy_action
+
+    state = load_game("hadronize", players=4, goal=4).new_initial_state()
+    rng = random.Random(11)
+    while state.current_player() < 0:
+        state.apply_action(rng.choice(state.legal_actions()))
+    turn = turn_for(state)
+    legal = turn.legal_actions
+    fallback = greedy_action(turn.view, legal, rng)
+    agent = RolloutAgent()
+    found = {}
+    for name, playouts, method in (("python", 400, agent._python_returns),
+                                   ("compiled", 20_000, agent._compiled_returns)):
+        agent.playouts = playouts
+        totals, squares, done = method(state, legal, fallback, random.Random(2), 0.0)
+        assert done == playouts
+        found[name] = {a: (totals[a] / done, (totals[a] - totals[fallback]) / done,
+                           squares[a] / done) for a in legal}
+    spread = {a: max(found["python"][a][2] - found["python"][a][1] ** 2, 1e-4) ** 0.5
+              for a in legal}
+    for a in legal:
+        (mean, gain, _), (mean_c, gain_c, _) = found["python"][a], found["compiled"][a]
+        # returns lie in [-1/3, 1]: a standard deviation of at most 2/3
+        assert abs(mean - mean_c) < 4 * (2 / 3) * (1 / 400 ** 0.5 + 1 / 20_000 ** 0.5)
+        assert abs(gain - gain_c) < 4 * spread[a] * (1 / 400 ** 0.5 + 1 / 20_000 ** 0.5)
+    assert len({round(found["compiled"][a][0], 2) for a in legal}) > 1  # not all alike

@@ -25,7 +25,7 @@ def test_the_ladder_page_and_the_web_apps_ladder_show_every_bot(rogue_bots, brow
     assert made.exit_code == 0, made.output
     ladder = json.loads((results / "hadronize" / "ladder.json").read_text())
     three = [row["label"] for row in ladder["tables"][0]["rows"]]
-    assert sorted(three) == ["easy (random)", "hard (rollout:playouts=100,time=1.8)",
+    assert sorted(three) == ["easy (random)", "hard (rollout:playouts=3000,margin=1,time=0.3)",
                              "medium (greedy)", "steady"]
 
     # The written page, opened from disk: self-contained, every table and row.

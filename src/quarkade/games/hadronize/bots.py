@@ -74,20 +74,34 @@ class RolloutAgent(Agent):
     ``playouts`` sampled futures (common random numbers: the same collapses and
     superpositions whatever the choice, the collapse of this very turn spread evenly over
     its three flavours), every seat playing ``greedy`` from there to the end; the choice
-    that wins the most of them is played (ties: greedy's choice). Against ``greedy`` this
-    is a policy-improvement step, so it should never do worse than the greedy it rolls
-    out, given enough playouts; ``time`` caps the seconds a move may take (0: no cap).
+    with the best total return in them is played (ties: greedy's choice). Against
+    ``greedy`` this is a policy-improvement step, so it should never do worse than the
+    greedy it rolls out, given enough playouts.
+
+    ``margin``: overrule greedy's choice only when the best one beats it by more than
+    ``margin`` standard errors of the paired difference (0: by anything). ``time`` caps the
+    seconds a move may take (0: no cap). ``compiled=1`` plays the playouts on the compiled
+    engine (``compiled.rollout_returns``, where numba is installed; its own random
+    streams), ``compiled=0`` here in Python, the reference (``_python_returns``).
     """
 
     spec = "rollout"
     clock = staticmethod(_time.perf_counter)
+    BATCH = 256  # compiled playouts between two readings of the clock
 
-    def __init__(self, playouts: int = 60, time: float = 0.0) -> None:
-        if playouts < 1 or time < 0:
-            raise ValueError("playouts is 1 or more and time is not negative")
+    def __init__(self, playouts: int = 60, time: float = 0.0, margin: float = 0.0,
+                 compiled: int = 1) -> None:
+        if playouts < 1 or time < 0 or margin < 0:
+            raise ValueError("playouts is 1 or more, time and margin are not negative")
+        if compiled not in (0, 1):
+            raise ValueError("compiled is 1 (playouts on the compiled engine, if numba is "
+                             "installed) or 0 (in Python)")
         self.playouts = int(playouts)
         self.time = float(time)
+        self.margin = float(margin)
+        self.compiled = bool(compiled)
         self.last_playouts = 0
+        self.last_totals: dict[int, float] = {}
 
     def act(self, turn: Turn, rng: random.Random) -> int:
         legal = turn.legal_actions
@@ -95,27 +109,84 @@ class RolloutAgent(Agent):
         if len(legal) == 1:
             return legal[0]
         deadline = self.clock() + self.time if self.time else 0.0
-        root = turn.sample_state(rng)  # nothing is hidden: the position itself
-        me = turn.player
-        wins = dict.fromkeys(legal, 0.0)
+        root = cast(HadronizeState, turn.sample_state(rng))  # nothing is hidden
+        if self.compiled and _has_numba():
+            totals, squares, done = self._compiled_returns(root, legal, fallback, rng, deadline)
+        else:
+            totals, squares, done = self._python_returns(root, legal, fallback, rng, deadline)
+        self.last_playouts = done
+        self.last_totals = totals
+        return decide(totals, squares, done, fallback, self.margin)
+
+    def _python_returns(self, root: HadronizeState, legal: list[int], fallback: int,
+                        rng: random.Random, deadline: float
+                        ) -> tuple[dict[int, float], dict[int, float], int]:
+        """Each choice's total return over the playouts, the sums of its squared paired
+        differences from ``fallback``'s, and the playouts played (see ``decide``)."""
+        me = root.current_player()
+        totals = dict.fromkeys(legal, 0.0)
+        squares = dict.fromkeys(legal, 0.0)
         done = 0
         for world in range(self.playouts):
             if deadline and done and self.clock() > deadline:
                 break
             seed = rng.getrandbits(64)
+            returns = {}
             for action in legal:
                 state = cast(HadronizeState, root.clone())
                 state.apply_action(action)
                 collapses = state.legal_actions()  # the three flavours, in a fixed order
                 state.apply_action(collapses[world % len(collapses)])
-                wins[action] += _greedy_playout(state, random.Random(seed),
-                                                random.Random(seed + 1)).returns()[me]
+                returns[action] = _greedy_playout(state, random.Random(seed),
+                                                  random.Random(seed + 1)).returns()[me]
+            for action in legal:
+                totals[action] += returns[action]
+                squares[action] += (returns[action] - returns[fallback]) ** 2
             done += 1
-        self.last_playouts = done
-        best = max(wins.values())
-        if wins[fallback] >= best:
+        return totals, squares, done
+
+    def _compiled_returns(self, root: HadronizeState, legal: list[int], fallback: int,
+                          rng: random.Random, deadline: float
+                          ) -> tuple[dict[int, float], dict[int, float], int]:
+        """``_python_returns`` on the compiled engine, ``BATCH`` playouts a call."""
+        import numpy as np
+
+        from quarkade.games.hadronize import compiled
+
+        array = compiled.to_compiled(root)
+        actions = np.array(legal, np.int64)
+        seed = rng.getrandbits(62)
+        sums = np.zeros(len(legal))
+        squares = np.zeros(len(legal))
+        mine = legal.index(fallback)
+        done = 0
+        while done < self.playouts and not (deadline and done and self.clock() > deadline):
+            out = np.empty((min(self.BATCH, self.playouts - done), len(legal)))
+            compiled.rollout_returns(array, actions, done, seed, out)
+            sums += out.sum(axis=0)
+            squares += ((out - out[:, mine:mine + 1]) ** 2).sum(axis=0)
+            done += len(out)
+        return ({a: float(sums[i]) for i, a in enumerate(legal)},
+                {a: float(squares[i]) for i, a in enumerate(legal)}, done)
+
+
+def decide(totals: dict[int, float], squares: dict[int, float], playouts: int, fallback: int,
+           margin: float) -> int:
+    """``RolloutAgent``'s choice from each choice's total return over ``playouts`` paired
+    playouts and the sum of its squared differences from ``fallback``'s: the best total
+    (equals: greedy's choice ``fallback``, else the lowest action), but ``fallback`` unless
+    the best beats it by more than ``margin`` standard errors of the mean paired
+    difference."""
+    best = max(totals.values())
+    if totals[fallback] >= best:
+        return fallback
+    choice = min(a for a in totals if totals[a] >= best)
+    mean = (totals[choice] - totals[fallback]) / playouts
+    if margin and playouts > 1:
+        variance = max(squares[choice] / playouts - mean * mean, 0.0) * playouts / (playouts - 1)
+        if mean <= margin * (variance / playouts) ** 0.5:
             return fallback
-        return min(a for a in legal if wins[a] >= best)
+    return choice
 
 
 def _greedy_playout(state: HadronizeState, chance: random.Random, ties: random.Random
@@ -129,6 +200,12 @@ def _greedy_playout(state: HadronizeState, chance: random.Random, ties: random.R
             state.apply_action(greedy_action(state.view(state.current_player()),
                                              state.legal_actions(), ties))
     return state
+
+
+def _has_numba() -> bool:
+    from quarkade.agents.search import _has_compiled_search
+
+    return _has_compiled_search("hadronize")
 
 
 def expected_hadronized(view: dict, observer: int) -> float:
@@ -217,7 +294,7 @@ def endgame(state: HadronizeState, rng: random.Random) -> int | None:
 # searches did no better than greedy itself there).
 LEVELS = {"easy": "random", "medium": "greedy",
           "hard": {2: "mcts:iterations=300,rollout=greedy,time=1.8",
-                   "more": "rollout:playouts=100,time=1.8"}}
+                   "more": "rollout:playouts=3000,margin=1,time=0.3"}}
 
 BOTS = {"greedy": GreedyAgent, "ev": ExpectedValueAgent, "exact": ExactAgent,
         "rollout": RolloutAgent}

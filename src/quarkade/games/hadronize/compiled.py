@@ -24,6 +24,7 @@ from quarkade.core.jit import (
     below,
     copy_into,
     njit,
+    seed_streams,
     njit_inline,
     shared_returns,
     start_game,
@@ -408,6 +409,39 @@ def play_one(s: np.ndarray, streams: np.ndarray, policies: np.ndarray
     return s[WINNERS], decisions, actions, first
 
 
+
+@njit
+def rollout_returns(root: np.ndarray, actions: np.ndarray, first_world: int, seed: int,
+                    out: np.ndarray) -> None:
+    """``bots.RolloutAgent``'s playouts: ``out[w, i]`` is the return to the seat to move in
+    ``root`` (an observe node) of observing with ``actions[i]`` in world ``first_world + w``,
+    every seat then playing ``greedy`` to the end.
+
+    Common random numbers, as the reference: in a world every action sees the same
+    streams (seeded from ``seed`` and the world), so the same superpositions and
+    collapses turn by turn; this turn's collapse is flavour ``world % 3`` of the
+    superposition (spread evenly over its three flavours)."""
+    n = root[PLAYERS]
+    me = root[ACTIVE]
+    state = np.empty_like(root)
+    world = np.empty(n + 1, np.uint64)
+    streams = np.empty(n + 1, np.uint64)
+    policies = np.full(n, GREEDY, np.int64)
+    values = np.empty(n, np.float64)
+    for w in range(out.shape[0]):
+        number = first_world + w
+        seed_streams(world, seed + number)
+        flavour = FLAVOUR_BASE + SUPERPOSITIONS[root[SUPER], number % 3]
+        for i in range(actions.shape[0]):
+            copy_into(state, root)
+            copy_into(streams, world)
+            apply_action(state, actions[i])
+            apply_action(state, flavour)
+            winners = play_one(state, streams, policies)[0]
+            shared_returns(winners, n, values)
+            out[w, i] = values[me]
+
+
 @njit
 def play_games(template: np.ndarray, matchups: np.ndarray, games_per_matchup: int,
                run_seed: int, start: int, out: np.ndarray) -> None:
@@ -429,3 +463,4 @@ def warm_up(game: HadronizeGame) -> None:
         apply_action(state, int(buffer[0]))
     greedy_best(state, np.zeros(6, np.int64))
     choose(state, np.zeros(game.num_players + 1, np.uint64), GREEDY)
+    rollout_returns(state, np.array([OBSERVE_BASE], np.int64), 0, 1, np.zeros((0, 1)))
