@@ -6,9 +6,9 @@ import pytest
 
 from quarkade import load_game
 from quarkade.agents import make_agent, turn_for
-from quarkade.sim import play_match
 from quarkade.games.hadronize.bots import greedy_action
 from quarkade.games.hadronize.notation import OBSERVE_BASE
+from quarkade.sim import play_match
 from tests.games.hadronize.helpers import dealt
 
 

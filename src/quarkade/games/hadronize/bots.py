@@ -133,7 +133,7 @@ class RolloutAgent(Agent):
             seed = rng.getrandbits(64)
             returns = {}
             for action in legal:
-                state = cast(HadronizeState, root.clone())
+                state = root.clone()
                 state.apply_action(action)
                 collapses = state.legal_actions()  # the three flavours, in a fixed order
                 state.apply_action(collapses[world % len(collapses)])
