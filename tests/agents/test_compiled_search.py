@@ -126,3 +126,37 @@ def test_a_compiled_search_counts_its_iterations_at_the_root(name):
 def test_compiled_is_zero_or_one():
     with pytest.raises(AgentSpecError, match="compiled is 1"):
         make_agent("mcts:compiled=2", "hadronize")
+
+
+@pytest.mark.parametrize("engine", [1, 0])
+def test_candidates_searches_only_the_games_candidate_moves(engine):
+    """``candidates=1``: Card Commons' tree holds one discard per inversion (greedy's
+    ``candidate_actions``), each of them tried; without it the tree holds other discards."""
+    from quarkade.games.card_commons.bots import candidate_actions
+
+    # the first of these positions with inversions to choose a discard for
+    state = next(s for s in (midgame("card-commons", seed, 8) for seed in range(20))
+                 if len(candidate_actions(s.legal_actions())) < len(s.legal_actions()))
+    legal = state.legal_actions()
+    wanted = set(candidate_actions(legal))
+    budget = 3 * len(wanted)
+    pruned = make_agent(f"mcts:iterations={budget},endgame=0,candidates=1,compiled={engine}",
+                        "card-commons")
+    assert pruned.act(turn_for(state), random.Random(2)) in wanted
+    assert set(pruned.last_root.children) == wanted
+    full = make_agent(f"mcts:iterations={budget},endgame=0,compiled={engine}", "card-commons")
+    full.act(turn_for(state), random.Random(2))
+    assert set(full.last_root.children) - wanted
+
+
+def test_candidates_leaves_a_game_without_the_hook_alone():
+    state = midgame("hadronize")
+    legal = state.legal_actions()
+    budget = 4 * len(legal)
+    for engine in (1, 0):
+        agent = make_agent(f"mcts:iterations={budget},candidates=1,compiled={engine}",
+                           "hadronize")
+        agent.act(turn_for(state), random.Random(0))
+        assert set(agent.last_root.children) == set(legal)
+    with pytest.raises(AgentSpecError, match="candidates are 1"):
+        make_agent("mcts:candidates=2", "card-commons")

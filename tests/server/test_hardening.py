@@ -149,6 +149,7 @@ def test_1_a_rematch_has_new_secrets_and_a_holder_may_link_another_device(any_db
     ("ismcts:time=3600", "time='3600'"),
     ("mcts:depth=3", "parameters: iterations, time, c, rollout, rollout_depth, endgame"),
     ("mcts:rollout=smart", "choose one of random, greedy"),
+    ("mcts:candidates=2", "candidates='2' should be a number from 0 to 1"),
     ("mcts:" + "c=1," * 40, "at most 100 characters"),
 ])
 def test_2_bot_specs_from_the_web_are_bounded(client, spec, fragment):

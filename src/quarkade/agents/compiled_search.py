@@ -95,6 +95,15 @@ def _apply(game: int, s: np.ndarray, action: int) -> None:
 
 
 @njit
+def _candidates(game: int, legal: np.ndarray, count: int) -> int:
+    """The game's candidate moves among the ``count`` legal ones, in place, still
+    ascending (Card Commons: one discard per inversion, ``candidate_actions``)."""
+    if game == CARD_COMMONS:
+        return card_commons.candidate_actions(legal, count, legal)
+    return count
+
+
+@njit
 def _play_out(game: int, s: np.ndarray, streams: np.ndarray, policies: np.ndarray,
               work: np.ndarray) -> int:
     """Play ``s`` to the end with each seat's policy; the winners as a bit mask."""
@@ -152,7 +161,7 @@ def _find_child(tree: np.ndarray, parent: int, key: int) -> int:
 @njit
 def search(game: int, root: np.ndarray, seat: int, hidden: bool, iterations: int, c: float,
            policy: int, streams: np.ndarray, tree: np.ndarray, rewards: np.ndarray,
-           used: int, work: np.ndarray) -> int:
+           used: int, work: np.ndarray, candidates: bool) -> int:
     """Run ``iterations`` more iterations from ``root``, where ``seat`` is to move, on the
     tree (``used`` nodes so far, node 0 the root); returns the nodes used.
 
@@ -161,7 +170,8 @@ def search(game: int, root: np.ndarray, seat: int, hidden: bool, iterations: int
     outcome at a chance node; at a decision, the untried actions first, one of them at
     random, else UCB1 over the children, counting each child's availability), add one
     node, play out with ``policy`` for every seat, and back each seat's reward up the
-    path. The caller leaves room for ``iterations`` more nodes.
+    path. With ``candidates`` a decision's children are the game's candidate moves only
+    (``_candidates``). The caller leaves room for ``iterations`` more nodes.
     """
     if used == 0:
         tree[0, MOVER] = CHANCE
@@ -195,9 +205,11 @@ def search(game: int, root: np.ndarray, seat: int, hidden: bool, iterations: int
                     used += 1
                     expanded = True
             else:
-                action, child, expanded = _choose(tree, rewards, node, legal,
-                                                  _legal(game, state, legal), player, c,
-                                                  untried, streams, used)
+                count = _legal(game, state, legal)
+                if candidates:
+                    count = _candidates(game, legal, count)
+                action, child, expanded = _choose(tree, rewards, node, legal, count, player,
+                                                  c, untried, streams, used)
                 used += expanded
             _apply(game, state, action)
             node = child
@@ -251,8 +263,8 @@ def _choose(tree: np.ndarray, rewards: np.ndarray, node: int, legal: np.ndarray,
 # -- what search.py calls ------------------------------------------------------------------
 
 def run(game_name: str, root_state: object, seat: int, hidden: bool, turn_actions: list[int],
-        iterations: int, seconds: float, clock: object, c: float, rollout: str, rng: object
-        ) -> tuple[int, int, dict[int, tuple[int, float]]]:
+        iterations: int, seconds: float, clock: object, c: float, rollout: str, rng: object,
+        candidates: bool = False) -> tuple[int, int, dict[int, tuple[int, float]]]:
     """A whole search from ``root_state`` (a reference state): the action played (the
     most visited root child, then the most rewarded, as ``_Search.act``), the iterations
     run, and each root child's (visits, reward sum).
@@ -287,7 +299,7 @@ def run(game_name: str, root_state: object, seat: int, hidden: bool, turn_action
         while used + batch + 1 > len(tree):
             tree, rewards = grow(tree, rewards)
         used = search(game, root, seat, hidden, batch, c, policy, streams, tree, rewards, used,
-                      work)
+                      work, candidates)
         done += batch
         if iterations and done >= iterations:
             break

@@ -20,6 +20,12 @@ Endgames: a game's ``bots`` module may define ``endgame(state, rng) -> action | 
 exact solver for small positions (Card Commons has one). ``mcts`` asks it first at the
 root and plays its answer when it has one (``endgame=0`` turns this off).
 
+Candidates: with ``candidates=1`` an ``mcts`` tree holds only the moves the game's ``bots``
+module keeps in ``candidate_actions(legal) -> list`` (Card Commons: an inversion with one
+discard, the card its mover can best spare, instead of up to eleven inversions that differ
+only in the discard); playouts still draw from every legal move. A game without the hook
+searches every move.
+
 Estimates: with ``rollout_depth=N`` a playout stops after N actions; a game's ``bots``
 module may define ``estimate(state) -> list[float]``, each seat's expected return in
 [-1, 1] for a full state, and the cut playout scores that (without it, a draw).
@@ -69,6 +75,7 @@ class _Search(Agent):
     """Shared budget handling, selection and playouts."""
 
     spec = "search"
+    candidates = False  # search only the game's candidate moves (``MCTSAgent``)
     # What a time budget is measured with; tests set a clock they control.
     clock: Callable[[], float] = staticmethod(_time.perf_counter)
 
@@ -132,7 +139,8 @@ class _Search(Agent):
         hidden = isinstance(self, ISMCTSAgent) and not turn.game.perfect_information
         action, done, children = compiled_search.run(
             turn.game.name, turn.sample_state(rng), turn.player, hidden, turn.legal_actions,
-            self.iterations, self.time, self.clock, self.c, self.rollout, rng)
+            self.iterations, self.time, self.clock, self.c, self.rollout, rng,
+            self.candidates)
         self.last_iterations = done
         root = Node(CHANCE)
         root.visits = done
@@ -241,9 +249,13 @@ class MCTSAgent(_Search):
 
     def __init__(self, iterations: int = 0, time: float = 0.0, c: float = 1.4,
                  rollout: str = "random", rollout_depth: int = 0, endgame: int = 1,
-                 compiled: int = 1) -> None:
+                 compiled: int = 1, candidates: int = 0) -> None:
         super().__init__(iterations, time, c, rollout, rollout_depth, compiled)
+        if endgame not in (0, 1) or candidates not in (0, 1):
+            raise AgentSpecError("endgame and candidates are 1 (on) or 0 (off)")
         self.endgame = bool(endgame)
+        self.candidates = bool(candidates)
+        self._prune: Any = None  # the game's candidate_actions hook, looked up on first use
 
     def act(self, turn: Turn, rng: random.Random) -> int:
         if self.endgame and len(turn.legal_actions) > 1:
@@ -267,10 +279,18 @@ class MCTSAgent(_Search):
                 node, expanded = self._chance_child(node, action)
             else:
                 legal = state.legal_actions()
+                if self.candidates:
+                    legal = self._candidate_actions(state, legal)
                 action, node, expanded = self._choose(node, legal, player, rng)
             state.apply_action(action)
             path.append(node)
         self._backup(path, self._playout(state, rng))
+
+    def _candidate_actions(self, state: State, legal: list[int]) -> list[int]:
+        if self._prune is None:
+            self._prune = _game_hook(state.game.name, "candidate_actions") or list
+        pruned: list[int] = self._prune(legal)
+        return pruned
 
 
 class ISMCTSAgent(_Search):

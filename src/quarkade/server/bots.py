@@ -56,7 +56,8 @@ MAX_SPEC = 100  # characters
 # The parameters a spec from the web may set, and their bounds (inclusive).
 NUMBER_BOUNDS: dict[str, tuple[float, float]] = {
     "iterations": (0, 20_000), "time": (0, 5.0), "c": (0, 10.0), "rollout_depth": (0, 1000),
-    "endgame": (0, 1), "reply": (0, 1), "cells": (0, 9), "nodes": (1, 200_000),
+    "endgame": (0, 1), "candidates": (0, 1), "reply": (0, 1), "cells": (0, 9),
+    "nodes": (1, 200_000),
     "depth": (1, 3),
 }
 TEXT_CHOICES: dict[str, tuple[str, ...]] = {

@@ -240,9 +240,11 @@ class PerfectAgent(Agent):
 
 
 # Difficulty levels (see docs/AGENTS.md): hard searches 20,000 playouts (capped at 1.8 s;
-# about 0.1 s on the compiled engine) and plays solved endgames perfectly
+# about 0.2 s on the compiled engine) over greedy's candidate moves (one discard per
+# inversion) with a low exploration constant, and plays solved endgames perfectly
 # (the compiled endgame solver: Classic from 8 empty cells, the Tutorial from 11).
-LEVELS = {"easy": "random", "medium": "greedy", "hard": "mcts:iterations=20000,time=1.8"}
+LEVELS = {"easy": "random", "medium": "greedy",
+          "hard": "mcts:iterations=20000,time=1.8,c=0.5,candidates=1"}
 
 
 BOTS = {"greedy": GreedyAgent, "perfect": PerfectAgent, "solver": SolverAgent}
