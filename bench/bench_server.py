@@ -37,7 +37,8 @@ from tests.server.processes import Server, new_friend_game
 from tests.server.services import Postgres, Redis
 
 from quarkade import load_game
-from quarkade.server.seats import new_game_id, new_token
+from quarkade.server.keys import digest, new_secret
+from quarkade.server.play.seats import new_game_id
 from quarkade.server.storage import Store, StoredSeat
 
 MISSED_AFTER = 5.0
@@ -80,10 +81,10 @@ def store_finished_games(db: str, count: int) -> list[str]:
             played.append((state.current_player(), action))
             state.apply_action(action)
         game_id = new_game_id()
-        store.create_game(game_id, "hadronize", dict(game.options), new_token(), [
-            StoredSeat(seat, "friend", None, f"seat {seat}", new_token(), True)
+        store.games.create(game_id, "hadronize", dict(game.options), digest(new_secret()), [
+            StoredSeat(seat, "friend", None, f"seat {seat}", digest(new_secret()), True)
             for seat in range(2)])
-        store.add_actions(game_id, 0, played, state.returns())
+        store.games.add_actions(game_id, 0, played, state.returns())
         ids.append(game_id)
     store.close()
     return ids
@@ -108,10 +109,11 @@ class Load:
     async def open(self) -> None:
         limit = asyncio.Semaphore(50)
 
-        async def connect(game_id, query, key):
+        async def connect(game_id, query, key, token=None):
             async with limit:
-                socket = await websockets.connect(f"{self.ws}/ws/games/{game_id}{query}",
-                                                  max_size=2**22, open_timeout=60)
+                socket = await websockets.connect(
+                    f"{self.ws}/ws/games/{game_id}{query}", max_size=2**22, open_timeout=60,
+                    additional_headers={"authorization": f"Bearer {token}"} if token else None)
             self.sockets.setdefault(game_id, []).append(socket)
             asyncio.get_running_loop().create_task(self.read(game_id, socket, key))
             return socket
@@ -119,11 +121,11 @@ class Load:
         jobs = []
         for index, (game_id, tokens) in enumerate(self.games):
             for seat, token in tokens.items():
-                jobs.append((game_id, f"?seat={seat}&token={token}", seat))
+                jobs.append((game_id, f"?seat={seat}", seat, token))
             if index < self.spectators:
                 jobs.append((game_id, "?seat=spectator", -1 - index))
         made = await asyncio.gather(*(connect(*job) for job in jobs))
-        for (game_id, _, key), socket in zip(jobs, made, strict=True):
+        for (game_id, _, key, *_), socket in zip(jobs, made, strict=True):
             if key >= 0:
                 self.seat_sockets[(game_id, key)] = socket
 

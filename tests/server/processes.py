@@ -40,12 +40,12 @@ class Server:
 
     def request(self, method: str, path: str, body: Any = None,
                 token: str | None = None) -> tuple[int, Any]:
-        url = self.url + path + (("&" if "?" in path else "?") + f"token={token}"
-                                 if token else "")
         data = None if body is None else json.dumps(body).encode()
-        request = urllib.request.Request(url, data=data, method=method,
-                                         headers={"content-type": "application/json",
-                                                  "accept": "application/json"})
+        headers = {"content-type": "application/json", "accept": "application/json"}
+        if token:
+            headers["authorization"] = f"Bearer {token}"
+        request = urllib.request.Request(self.url + path, data=data, method=method,
+                                         headers=headers)
         try:
             with urllib.request.urlopen(request, timeout=60) as answer:
                 return answer.status, json.loads(answer.read() or b"null")
@@ -60,10 +60,10 @@ class Server:
 
     def socket(self, game_id: str, token: str | None = None,
                seat: int | None = None) -> ClientConnection:
-        query = "&".join(part for part in (f"token={token}" if token else "",
-                                           f"seat={seat}" if seat is not None else "") if part)
-        return connect(self.url.replace("http", "ws", 1) + f"/ws/games/{game_id}"
-                       + (f"?{query}" if query else ""), open_timeout=30)
+        query = "" if seat is None else f"?seat={seat}"
+        return connect(self.url.replace("http", "ws", 1) + f"/ws/games/{game_id}{query}",
+                       open_timeout=30, additional_headers={"authorization": f"Bearer {token}"}
+                       if token else None)
 
     def stop(self, kill: bool = False) -> None:
         if self.process.poll() is None:

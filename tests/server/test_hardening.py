@@ -18,12 +18,14 @@ from sqlalchemy import create_engine, text
 from starlette.testclient import TestClient
 
 from quarkade.server import create_app
-from quarkade.server.clocks import ManualClock
+from quarkade.server.clock import ManualClock
 from quarkade.server.limits import Limits, Rate
 from quarkade.server.run import ServerThread
 from tests.server.helpers import (
+    bearer,
     friend_game,
     join,
+    live_socket,
     move,
     play_moves,
     refused,
@@ -80,7 +82,7 @@ def test_1_joining_spends_the_invite_and_only_the_joiner_holds_the_seat(any_db):
         again = client.get(invite, follow_redirects=False)
         assert again.status_code == 403 and "used or it expired" in again.text
         code = invite.rsplit("/", 1)[1]
-        refused(client.get(f"/api/games/{game_id}", params={"seat": 1, "token": code}),
+        refused(client.get(f"/api/games/{game_id}", params={"seat": 1}, headers=bearer(code)),
                 403, "holds no token for seat 1")
         state = true_states(client, game_id)[-1]
         if state.current_player() == 1:
@@ -111,7 +113,7 @@ def test_1_a_rematch_has_new_secrets_and_a_holder_may_link_another_device(any_db
         game_id, tokens = created["id"], created["seat_tokens"]
         assert play_moves(client, game_id, tokens, 1000, min).is_terminal()
         new_id = client.post(f"/api/games/{game_id}/rematch",
-                             params={"token": tokens[0]}).json()["id"]
+                             headers=bearer(tokens[0])).json()["id"]
         client.cookies.clear()
         new_tokens = {}
         for seat in (0, 1):
@@ -122,19 +124,20 @@ def test_1_a_rematch_has_new_secrets_and_a_holder_may_link_another_device(any_db
             assert client.get(f"/api/games/{new_id}").json()["held"] == [seat]
         assert set(new_tokens.values()).isdisjoint(tokens.values())
         client.cookies.clear()
-        refused(client.get(f"/api/games/{new_id}", params={"seat": 0, "token": tokens[0]}), 403)
+        refused(client.get(f"/api/games/{new_id}", params={"seat": 0},
+                           headers=bearer(tokens[0])), 403)
         # Seat 1's holder links a second device; the code works once, then never again.
         refused(client.post(f"/api/games/{new_id}/seats/1/link",
-                            params={"token": new_tokens[0]}), 403, "only a device holding")
+                            headers=bearer(new_tokens[0])), 403, "only a device holding")
         link = client.post(f"/api/games/{new_id}/seats/1/link",
-                           params={"token": new_tokens[1]}).json()["url"]
+                           headers=bearer(new_tokens[1])).json()["url"]
         client.cookies.clear()
         assert client.get(link, follow_redirects=False).status_code == 303
         assert client.get(f"/api/games/{new_id}").json()["held"] == [1]
         client.cookies.clear()
         assert client.get(link).status_code == 403
         late = client.post(f"/api/games/{new_id}/seats/1/link",
-                           params={"token": new_tokens[1]}).json()["url"]
+                           headers=bearer(new_tokens[1])).json()["url"]
         clock.advance(Limits().link_seconds + 1)
         assert client.get(late).status_code == 403
 
@@ -155,7 +158,7 @@ def test_1_a_rematch_has_new_secrets_and_a_holder_may_link_another_device(any_db
 def test_2_bot_specs_from_the_web_are_bounded(client, spec, fragment):
     refused(client.post("/api/games", json={"game": "hadronize",
                                             "seats": ["you", f"bot:{spec}"]}), 400, fragment)
-    assert client.app.state.store.count_games() == 0
+    assert client.app.state.store.games.count() == 0
 
 
 def test_2_a_bot_that_never_answers_is_cut_off_and_stalls_nothing(db_url, caplog):
@@ -183,11 +186,11 @@ def test_3_idle_games_leave_memory_and_come_back(any_db):
     clock = ManualClock()
     with TestClient(create_app(any_db, clock=clock, limits=Limits(live_games=4))) as client:
         made = [friend_game(client, "hadronize") for _ in range(10)]
-        hub = client.app.state.hub
+        hub = client.app.state.site.hub
         assert len(hub.games) <= 4
         for created in made:  # each comes back from the database as it was
             payload = client.get(f"/api/games/{created['id']}",
-                                 params={"token": created["seat_tokens"][0]}).json()
+                                 headers=bearer(created["seat_tokens"][0])).json()
             assert payload["held"] == [0] and payload["step"] == step_of(client, created["id"])
             assert len(hub.games) <= 4
         clock.advance(Limits().idle_seconds + 1)
@@ -301,12 +304,12 @@ def test_4_a_bot_resumes_after_postgresql_restarts(postgres):
         game_id, tokens = created["id"], created["seat_tokens"]
         postgres.stop()
         try:
-            answer = client.get(f"/api/games/{game_id}", params={"token": tokens[0]})
+            answer = client.get(f"/api/games/{game_id}", headers=bearer(tokens[0]))
             assert answer.status_code == 200  # held in memory: reading needs no database
             payload = answer.json()
             mover = payload["to_move"]
-            action = client.get(f"/api/games/{game_id}", params={
-                "token": tokens[mover]}).json()["legal"][0]["id"]
+            action = client.get(f"/api/games/{game_id}", headers=bearer(
+                tokens[mover])).json()["legal"][0]["id"]
             refused(move(client, game_id, tokens[mover], mover, action, payload["step"]),
                     503, "not answering")
             health = client.get("/healthz")
@@ -339,9 +342,9 @@ def test_5_long_bot_specs_are_the_same_on_both_databases(any_db):
 
 
 def test_5_a_database_error_never_logs_a_secret(any_db, monkeypatch, caplog):
-    from quarkade.server.storage import store
+    from quarkade.server.storage import games
 
-    monkeypatch.setattr(store, "check_lengths", lambda table, row: None)
+    monkeypatch.setattr(games, "check_lengths", lambda table, row: None)
     caplog.set_level(logging.DEBUG)
     with TestClient(create_app(any_db), raise_server_exceptions=False) as client:
         created = client.post("/api/games", json={"game": "hadronize",
@@ -349,10 +352,10 @@ def test_5_a_database_error_never_logs_a_secret(any_db, monkeypatch, caplog):
         host, seat = created["host_token"], created["tokens"]["0"]
         invite = created["invites"][0]["url"].rsplit("/", 1)[1]
         # A value over its column, past the check: PostgreSQL refuses it (500, logged).
-        monkeypatch.setattr("quarkade.server.seats._clip", lambda name: name * 30)
+        monkeypatch.setattr("quarkade.server.play.seats._clip", lambda name: name * 30)
         client.post("/api/games", json={"game": "hadronize", "seats": ["you", "bot:random"]})
         client.get(f"/games/{created['id']}/join/{invite}x")
-        client.get(f"/api/games/{created['id']}", params={"token": seat})
+        client.get(f"/api/games/{created['id']}", headers=bearer(seat))
     formatter = logging.Formatter("%(message)s")
     logged = "\n".join(formatter.format(record) for record in caplog.records
                        if not record.name.startswith("httpx"))  # the test client's own log
@@ -393,10 +396,10 @@ def test_6_odd_json_is_a_400_over_http_and_an_error_frame_on_the_socket(any_db, 
         game_id, tokens = local_game(client)
         before = stored_actions(client, game_id)
         raw = body.encode("utf-8", "surrogateescape")
-        refused(client.post(f"/api/games/{game_id}/actions", params={"token": tokens[0]},
+        refused(client.post(f"/api/games/{game_id}/actions", headers=bearer(tokens[0]),
                             content=raw), 400, fragment)
         refused(client.post("/api/games", content=raw), 400)
-        with client.websocket_connect(f"/ws/games/{game_id}?token={tokens[0]}") as socket:
+        with live_socket(client, game_id, None, tokens[0]) as socket:
             socket.receive_json()
             socket.send_text(body.replace('"seat": ', '"type": "act", "x": ')
                              .encode("utf-8", "surrogateescape").decode("utf-8", "replace"))
@@ -418,10 +421,10 @@ def test_7_a_move_without_its_step_is_refused_and_parallel_moves_apply_once(any_
         state = true_states(client, game_id)[-1]
         mover = state.current_player()
         before = stored_actions(client, game_id)
-        answer = client.post(f"/api/games/{game_id}/actions", params={"token": tokens[mover]},
+        answer = client.post(f"/api/games/{game_id}/actions", headers=bearer(tokens[mover]),
                              json={"seat": mover, "action": state.legal_actions()[0]})
         refused(answer, 400, "'step' is required")
-        with client.websocket_connect(f"/ws/games/{game_id}?token={tokens[mover]}") as socket:
+        with live_socket(client, game_id, None, tokens[mover]) as socket:
             socket.receive_json()
             socket.send_json({"type": "act", "action": state.legal_actions()[0]})
             assert socket.receive_json()["status"] == 400
@@ -457,7 +460,7 @@ def test_9_only_public_games_are_listed_and_ids_are_unguessable(any_db):
                 "public", "unlisted")
         home = client.get("/").text
         assert public in home and friendly not in home
-        assert [g["id"] for g in client.app.state.store.recent_games()] == [public]
+        assert [g["id"] for g in client.app.state.store.games.recent()] == [public]
         for game_id in (friendly, public):  # 22 characters of 62 (or 64): over 96 bits
             assert len(game_id) >= 22 and game_id.isascii() and game_id.isalnum()
         assert client.get(f"/games/{friendly}").status_code == 200  # its address still works

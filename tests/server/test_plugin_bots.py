@@ -11,11 +11,10 @@ from starlette.testclient import TestClient
 
 from quarkade.core.records import Fault
 from quarkade.server import create_app
-from quarkade.server import seats as seating
+from quarkade.server.play import seats as seating
 from quarkade.server.storage import StoredSeat
 from tests.rogues import declare
-from tests.server.helpers import refused
-from tests.server.test_live import receive_until, socket_url
+from tests.server.helpers import bearer, live_socket, receive_until, refused
 
 ALLOWED = ["steady", "raiser", "cheater", "hanger"]
 
@@ -30,7 +29,7 @@ def finished(client, seats, **options):
     created = client.post("/api/games", json={"game": "hadronize", "options": options,
                                               "seats": seats})
     assert created.status_code == 201, created.text
-    with client.websocket_connect(socket_url(created.json()["id"], "spectator")) as page:
+    with live_socket(client, created.json()["id"], "spectator") as page:
         return created.json()["id"], receive_until(page, lambda m: m["over"])
 
 
@@ -96,7 +95,7 @@ def test_plugin_specs_from_the_web_are_checked_without_running_the_plugin(bot_cl
         refused(bot_client.post("/api/games", json={"game": "hadronize",
                                                     "seats": [f"bot:{spec}", "you"]}),
                 400, *fragments)
-    assert bot_client.app.state.store.count_games() == 0
+    assert bot_client.app.state.store.games.count() == 0
     _, final = finished(bot_client, ["bot:steady:pick=last", "bot:random"])
     assert final["flagged"] == [] and final["seats"][0]["agent"] == "steady:pick=last"
 
@@ -109,7 +108,7 @@ def test_a_stopped_plugin_stays_stopped_after_a_restart_without_plugins(db_url, 
         created = client.post("/api/games", json={"game": "hadronize",
                                                   "seats": ["bot:raiser:at=1", "you"]}).json()
         game_id, token = created["id"], created["tokens"]["1"]
-        with client.websocket_connect(socket_url(game_id, 1, token)) as page:
+        with live_socket(client, game_id, 1, token) as page:
             mine = my_turn_after_the_bot(client, page, game_id, token)
         waiting = client.post("/api/games", json={"game": "hadronize",
                                                   "seats": ["you", "bot:steady"]}).json()
@@ -120,12 +119,12 @@ def test_a_stopped_plugin_stays_stopped_after_a_restart_without_plugins(db_url, 
     # Restarted with no plug-in allowed: the stopped bot's seat plays random, no plug-in
     # code needed; a game whose plug-in still plays cannot go on here.
     with TestClient(create_app(db_url)) as client:
-        with client.websocket_connect(socket_url(game_id, 1, token)) as page:
+        with live_socket(client, game_id, 1, token) as page:
             shown = receive_until(page, lambda m: True)
             assert shown["flagged"] == mine["flagged"] and shown["step"] == mine["step"]
             moved = client.post(f"/api/games/{game_id}/actions", json={
                 "seat": 1, "action": shown["legal"][0]["id"], "step": shown["step"]},
-                params={"token": token})
+                headers=bearer(token))
             assert moved.status_code == 200, moved.text
             again = receive_until(page, lambda m: m["over"] or (
                 m["to_move"] == 1 and m["step"] > moved.json()["step"]))
@@ -146,7 +145,7 @@ def my_turn_after_the_bot(client, page, game_id, token):
             return shown
         moved = client.post(f"/api/games/{game_id}/actions", json={
             "seat": 1, "action": shown["legal"][0]["id"], "step": shown["step"]},
-            params={"token": token})
+            headers=bearer(token))
         assert moved.status_code == 200, moved.text
         after = shown["step"]
 
