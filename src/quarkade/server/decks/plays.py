@@ -1,15 +1,19 @@
 """The games of "test this deck": a deck played by the game's test bot against each
 preset, half the games with the deck at seat 0 and half at seat 1, with the simulator's
 own plans and chunks (``quarkade.sim``): game ``i`` of a run is fixed by its plan, so a
-run can be repeated. Run in the worker processes (``quarkade.server.work.jobs.DeckChunk``).
+run can be repeated. Each chunk of games is a job (``DeckChunk``) in the worker processes
+(``quarkade.server.work``).
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from quarkade.core.registry import game_part, load_game
+from quarkade.server.work.pool import JobFailed, WorkerState
 from quarkade.sim.plan import simulation_plan
 from quarkade.sim.play import play_chunk
 
@@ -40,3 +44,24 @@ def tally(plan: Any, start: int, stop: int, seat: int) -> tuple[int, int, int]:
         wins += seat in winners
         draws += not winners
     return wins, draws, stop - start
+
+
+@dataclass(frozen=True)
+class DeckChunk:
+    """Games ``start..stop-1`` of a deck test's plan: (wins, draws, games) of the deck
+    at ``seat`` (``tally``)."""
+
+    key: str | None
+    plan: Any
+    start: int
+    stop: int
+    seat: int
+
+    def run(self, worker: WorkerState, say: Callable[..., None]) -> tuple[int, int, int]:
+        return tally(self.plan, self.start, self.stop, self.seat)
+
+    def think_limit(self) -> float | None:
+        return None
+
+    def overran(self, seconds: float, thinking: bool) -> JobFailed:
+        return JobFailed(f"a chunk of the deck test took more than {seconds:g} s", "time")

@@ -18,10 +18,9 @@ from typing import Any
 
 from quarkade.server.context import Context
 from quarkade.server.decks.games import deck_rules
-from quarkade.server.decks.plays import plans
+from quarkade.server.decks.plays import DeckChunk, plans
 from quarkade.server.errors import ApiError
 from quarkade.server.storage import StoredDeckTest, Unavailable
-from quarkade.server.work.jobs import DeckChunk
 from quarkade.sim.stats import wilson
 
 log = logging.getLogger("quarkade.server")

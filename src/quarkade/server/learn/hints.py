@@ -19,10 +19,10 @@ from typing import Any
 from quarkade.core.protocol import SPECTATOR
 from quarkade.server.context import Context
 from quarkade.server.errors import ApiError
+from quarkade.server.learn.searches import HintSearch
 from quarkade.server.play import seats as seating
 from quarkade.server.play.session import GameSession
 from quarkade.server.storage import Store
-from quarkade.server.work.jobs import HintSearch
 from quarkade.server.work.pool import JobFailed
 from quarkade.server.work.scheduler import Busy
 

@@ -20,9 +20,9 @@ from quarkade.core.registry import game_class
 from quarkade.learn.review import Budget, ReviewError, check_seats, seats_for
 from quarkade.server.context import Context
 from quarkade.server.errors import ApiError
+from quarkade.server.learn.searches import ReviewRun
 from quarkade.server.play import seats as seating
 from quarkade.server.play.session import GameSession
-from quarkade.server.work.jobs import ReviewRun
 from quarkade.server.work.scheduler import Busy
 
 

@@ -22,7 +22,7 @@ from quarkade.server.messages import LobbyChanged, Renamed, Resync
 from quarkade.server.people.ratings import Ratings
 from quarkade.server.play import seats as seating
 from quarkade.server.play.clocks import TimeControl
-from quarkade.server.play.session import Listed
+from quarkade.server.play.events import Listed
 from quarkade.server.storage import Unavailable
 
 Send = Callable[[dict[str, Any]], Awaitable[None]]
@@ -41,7 +41,7 @@ class Lobby:
         for kind in (LobbyChanged, Renamed, Resync):
             ctx.events.on(kind, self._heard)
 
-    async def _listed(self, event: Listed) -> None:
+    async def _listed(self, event: Listed[object]) -> None:
         """A public game of this process changed: look again, and tell the others."""
         await self.changed()
         await self.ctx.broker.publish(LobbyChanged(self.ctx.process))

@@ -1,7 +1,7 @@
 """Ratings: per game and player count, for people and for bot levels (the model is
 ``skill``: OpenSkill, anchors, eligibility).
 
-A game's ``rated`` flag is set when it begins (``skill.eligible``, by the session).
+A game's ``rated`` flag is set when it begins (``play.rated.eligible``, by the session).
 Anything that makes it unfit later (a hint asked for: issue 19) calls
 ``GameQueries.set_unrated`` or adds a check to ``vetoes``; an abort is never rated. The
 finish order: the winners first (tied), everyone else next (tied); a seat a bot took over
@@ -28,12 +28,13 @@ from quarkade.server.people.skill import (
     SCALE,
     anchor,
     conservative,
-    level,
     rate,
     shown,
 )
 from quarkade.server.play import seats as seating
-from quarkade.server.play.session import Finished, GameSession
+from quarkade.server.play.events import Finished
+from quarkade.server.play.rated import level
+from quarkade.server.play.session import GameSession
 from quarkade.server.storage import Store, Unavailable
 from quarkade.server.storage.ratings import BOT
 
@@ -63,7 +64,7 @@ class Ratings:
         self.vetoes: list[Callable[[Store, str], Awaitable[bool]]] = []
         ctx.events.on(Finished, self.finished)
 
-    async def finished(self, event: Finished) -> None:
+    async def finished(self, event: Finished[GameSession]) -> None:
         """``event.session`` is over and due its ratings: rate it (once, across
         processes) and show the changes."""
         session = event.session

@@ -9,9 +9,9 @@ duels). It is maintained, MIT-licensed, pure Python and fast (microseconds per g
 like Glicko it keeps an uncertainty (sigma) per rating, so a newcomer's first games move
 their rating a lot and a regular's little.
 
-- A game is rated when it begins (``eligible``) only if every seat a person holds is held
-  by a *named* player (one who claimed the name with a password), every bot seat is a bot
-  *level* (easy, medium, hard), and at least one person plays.
+- A game is rated when it begins only if every seat a person holds is held by a *named*
+  player, every bot seat is a bot level, and at least one person plays
+  (``play.rated.eligible``).
 - Bot levels carry fixed anchor ratings (``ANCHORS``) with a small sigma and are never
   updated, so a newcomer's first games against bots place them on a known scale.
 - Shown ratings are ``1500 + 60 * (mu - 25)``: a newcomer shows 1500 (sigma 8.33, so
@@ -20,13 +20,10 @@ their rating a lot and a regular's little.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
-from typing import Any
+from collections.abc import Callable
 
 from openskill.models import PlackettLuce
 
-from quarkade.agents.registry import LEVEL_NAMES
-from quarkade.server.storage import StoredSeat
 from quarkade.server.storage.ratings import Rating
 
 MODEL = PlackettLuce()
@@ -34,7 +31,6 @@ FRESH: Rating = (MODEL.mu, MODEL.sigma)
 SCALE, CENTRE = 60.0, 1500.0
 ANCHORS = {"easy": 1200.0, "medium": 1500.0, "hard": 1800.0}  # as shown
 ANCHOR_SIGMA = 1.0
-BOT_KIND = "bot"
 
 
 def shown(rating: Rating) -> float:
@@ -49,11 +45,6 @@ def anchor(level: str) -> Rating:
 def conservative(mu: float, sigma: float) -> float:
     """The leaderboard's order: a rating the player is very likely above."""
     return shown((mu - 2 * sigma, sigma))
-
-
-def level(agent: str | None) -> str | None:
-    """The bot level an agent spec names (None: not a level)."""
-    return agent if agent in LEVEL_NAMES else None
 
 
 def rate(places: list[int], levels: dict[int, str]) -> Callable[
@@ -72,20 +63,3 @@ def rate(places: list[int], levels: dict[int, str]) -> Callable[
         return before, after
 
     return rater
-
-
-async def eligible(seats: Sequence[StoredSeat],
-                   player: Callable[[str], Awaitable[Any]]) -> bool:
-    """Whether a game with ``seats`` is rated (see the module); ``player(id)`` is the
-    stored player (None if gone)."""
-    people = [s for s in seats if s.kind != BOT_KIND]
-    if not people or any(s.kind == BOT_KIND and level(s.agent) is None for s in seats):
-        return False
-    if any(s.player_id is None for s in people):
-        return False
-    for s in people:
-        assert s.player_id is not None
-        found = await player(s.player_id)
-        if found is None or found.guest:
-            return False
-    return len({s.player_id for s in people}) == len(people)  # nobody plays two seats

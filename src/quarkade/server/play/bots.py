@@ -18,9 +18,9 @@ import asyncio
 import logging
 
 from quarkade.agents.contained import fault_for
+from quarkade.server.play.botmove import BotMove
 from quarkade.server.play.session import GameSession
 from quarkade.server.storage import GameDecided, StepTaken, Unavailable
-from quarkade.server.work.jobs import BotMove
 from quarkade.server.work.pool import JobFailed
 
 log = logging.getLogger("quarkade.server")

@@ -22,8 +22,12 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from quarkade.core.protocol import State
 from quarkade.server.clock import Clock, ManualClock
 from quarkade.server.errors import ApiError
+from quarkade.server.messages import CLOCK_FIELDS, ClockStamp
+from quarkade.server.play.outcomes import outcome_of
+from quarkade.server.storage import GameTimes, StoredSeat
 
 log = logging.getLogger("quarkade.server")
 
@@ -117,6 +121,34 @@ def clock_view(control: TimeControl, remaining: Sequence[float | None], running:
             "running": running if left is not None else None,
             "left": None if left is None else round(left, 1),
             "turn_started": turn_started}
+
+
+def clock_after(control: TimeControl, times: GameTimes, seats: Sequence[StoredSeat],
+                people: set[int], state: State, mover: int | None, now: float
+                ) -> tuple[dict[str, Any], dict[int, dict[str, Any]]]:
+    """What a move stores of the clock, made at ``now`` by ``mover`` (None: chance alone)
+    and reaching ``state``: the mover's time spent (real-time), whose turn begins now and
+    its deadline (for the game), and each seat's time left that changed."""
+    changed: dict[int, dict[str, Any]] = {}
+    if mover is not None and mover in people and times.turn_started is not None:
+        spent = control.spent(seats[mover].remaining, now - times.turn_started)
+        if spent != seats[mover].remaining:
+            changed[mover] = {"remaining": spent}
+    game: dict[str, Any] = {"turn_started": now, "deadline": None}
+    to_move = state.current_player()
+    if state.is_terminal():
+        game.update(finished=now, outcome=outcome_of(state),
+                    rating_state="pending" if times.rated else "none")
+    elif to_move in people:
+        remaining = changed.get(to_move, {}).get("remaining", seats[to_move].remaining)
+        game["deadline"] = control.deadline(now, remaining)
+    return game, changed
+
+
+def clock_stamp(game: dict[str, Any], seats: dict[int, dict[str, Any]]) -> ClockStamp:
+    """What a move stored of the clock (``clock_after``), as a message carries it."""
+    return ClockStamp({key: value for key, value in game.items() if key in CLOCK_FIELDS},
+                      {seat: values["remaining"] for seat, values in seats.items()})
 
 
 class DeadlineWatcher:

@@ -37,16 +37,16 @@ from quarkade.server.play import endings
 from quarkade.server.play.audience import Audience
 from quarkade.server.play.bots import BotDriver
 from quarkade.server.play.clocks import DeadlineWatcher
-from quarkade.server.play.session import (
+from quarkade.server.play.events import (
     Changed,
     Chatted,
-    GameSession,
     Lost,
     Moved,
     Overdue,
     Ruled,
     Updated,
 )
+from quarkade.server.play.session import GameSession
 from quarkade.server.storage import Unavailable
 
 log = logging.getLogger("quarkade.server")
@@ -126,28 +126,28 @@ class Hub:
         live = self.games.get(session.id)
         return live if live is not None and live.session is session else None
 
-    async def _moved(self, event: Moved) -> None:
+    async def _moved(self, event: Moved[GameSession]) -> None:
         session = event.session
         await self.ctx.broker.publish(Moves(session.id, session.step, self.ctx.process,
                                             event.first, event.moves, event.clock))
         if event.clock.game.get("deadline") is not None:
             self.deadlines.wake()
 
-    async def _changed(self, event: Changed) -> None:
+    async def _changed(self, event: Changed[GameSession]) -> None:
         live = self._held(event.session)
         if live is not None:
             await live.audience.show()
             live.bots.schedule()
 
-    async def _updated(self, event: Updated) -> None:
+    async def _updated(self, event: Updated[GameSession]) -> None:
         session = event.session
         await self.ctx.broker.publish(Reload(session.id, session.step, self.ctx.process))
 
-    async def _ruled(self, event: Ruled) -> None:
+    async def _ruled(self, event: Ruled[GameSession]) -> None:
         await event.session.changed()
         await self._updated(Updated(event.session))
 
-    async def _chatted(self, event: Chatted) -> None:
+    async def _chatted(self, event: Chatted[GameSession]) -> None:
         live = self._held(event.session)
         if live is not None and event.messages:
             await live.audience.send_chat(event.messages)
@@ -156,10 +156,10 @@ class Hub:
             await self.ctx.broker.publish(ChatAdded(session.id, session.step,
                                                     self.ctx.process, event.number))
 
-    async def _overdue(self, event: Overdue) -> None:
+    async def _overdue(self, event: Overdue[GameSession]) -> None:
         self.deadlines.wake()
 
-    async def _lost(self, event: Lost) -> None:
+    async def _lost(self, event: Lost[GameSession]) -> None:
         if self._held(event.session) is not None:
             self.forget(event.session.id)
 

@@ -18,8 +18,9 @@ from quarkade.server.context import Context
 from quarkade.server.errors import ApiError
 from quarkade.server.play import seats as seating
 from quarkade.server.play.clocks import TimeControl
+from quarkade.server.play.events import Listed, Updated
 from quarkade.server.play.hub import Hub
-from quarkade.server.play.session import UNAVAILABLE, GameSession, Listed, Updated
+from quarkade.server.play.session import UNAVAILABLE, GameSession
 from quarkade.server.storage import StoredSeat, Unavailable, ValueTooLong
 from quarkade.server.storage.players import StoredPlayer
 

@@ -11,8 +11,8 @@ is set going). Only after the store succeeds is the copy made current, so a refu
 move, a lost race or a database that is down changes nothing.
 
 The session knows nothing of pages, bots, the lobby or ratings: it emits events
-(``Moved``, ``Changed``, ``Updated``, ``Ruled``, ``Chatted``, ``Listed``, ``Finished``,
-``Overdue``, ``Lost``) and the hub wires whoever listens.
+(``events``: moved, changed, updated, ruled, chatted, listed, finished, overdue, lost)
+and the hub wires whoever listens.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from quarkade.agents.registry import is_plugin, parse_spec
@@ -32,12 +32,23 @@ from quarkade.core.rng import sample_chance
 from quarkade.server.context import Context
 from quarkade.server.errors import ApiError
 from quarkade.server.inputs import whole_number
-from quarkade.server.messages import CLOCK_FIELDS, ChatAdded, ClockStamp, GameMessage, Moves
-from quarkade.server.people import skill
+from quarkade.server.messages import ChatAdded, ClockStamp, GameMessage, Moves
 from quarkade.server.play import seats as seating
-from quarkade.server.play.clocks import TimeControl
+from quarkade.server.play.clocks import TimeControl, clock_after, clock_stamp
+from quarkade.server.play.events import (
+    Changed,
+    Chatted,
+    Finished,
+    Listed,
+    Lost,
+    Moved,
+    Overdue,
+    Ruled,
+    Updated,
+)
 from quarkade.server.play.logbook import LogBook, Pending
 from quarkade.server.play.outcomes import outcome_of, returns_of
+from quarkade.server.play.rated import eligible
 from quarkade.server.storage import (
     GameDecided,
     GameTimes,
@@ -52,80 +63,6 @@ from quarkade.server.storage.chat import CHAT_TAIL
 log = logging.getLogger("quarkade.server")
 
 UNAVAILABLE = "the database is not answering; nothing was played: try again in a moment"
-
-
-# -- what a session emits ------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Moved:
-    """This process stored moves (``(player, action)`` from step ``first`` on, chance
-    included) with the ``clock`` stored beside them."""
-
-    session: GameSession
-    first: int
-    moves: tuple[tuple[int, int], ...]
-    clock: ClockStamp
-
-
-@dataclass(frozen=True)
-class Changed:
-    """What the game's pages show changed (a move here or heard, a reload, a ruling)."""
-
-    session: GameSession
-
-
-@dataclass(frozen=True)
-class Updated:
-    """This process stored a change other than moves or chat (a join, an invite, a
-    rematch, a stopped bot, a game unrated): the other processes reload the game."""
-
-    session: GameSession
-
-
-@dataclass(frozen=True)
-class Ruled:
-    """The server decided something (a resignation, a flag, an abort, a seat abandoned)."""
-
-    session: GameSession
-
-
-@dataclass(frozen=True)
-class Chatted:
-    """New chat messages came in; ``number`` is set when this process stored one."""
-
-    session: GameSession
-    messages: tuple[StoredChat, ...]
-    number: int | None = None
-
-
-@dataclass(frozen=True)
-class Listed:
-    """A public game was made, filled, begun or ended: the lobby's lists changed."""
-
-    session: GameSession
-
-
-@dataclass(frozen=True)
-class Finished:
-    """The game is over and rated, its ratings not yet applied."""
-
-    session: GameSession
-
-
-@dataclass(frozen=True)
-class Overdue:
-    """A move found the mover's deadline passed: the deadlines should be looked at now."""
-
-    session: GameSession
-
-
-@dataclass(frozen=True)
-class Lost:
-    """The stored game does not replay on this copy (never with one history): this copy
-    must leave memory, and the next request loads the game afresh."""
-
-    session: GameSession
 
 
 # -- the session -----------------------------------------------------------------------------
@@ -311,7 +248,7 @@ class GameSession:
         async def player(player_id: str) -> Any:
             return await store.run(store.players.get, player_id)
 
-        rated = await skill.eligible(self.seats, player)
+        rated = await eligible(self.seats, player)
         full = self.control.starting()
         seats = {s: {"remaining": full} for s in self.people()} if full is not None else {}
         await store.run(store.games.decide, self.id, 0,
@@ -341,8 +278,9 @@ class GameSession:
         if not moves:
             return
         returns = state.returns() if state.is_terminal() else None
-        game_values, seat_values = self._clock_after(state, mover if action is not None
-                                                     else None)
+        game_values, seat_values = clock_after(
+            self.control, self.times, self.seats, self.people(), state,
+            mover if action is not None else None, self.ctx.clock.time())
         store = self.ctx.store
         first = self.step
         try:
@@ -366,28 +304,6 @@ class GameSession:
         self.moves.extend(moves)
         self.book.add(pending)
         self.memo.clear()
-
-    def _clock_after(self, state: State, mover: int | None
-                     ) -> tuple[dict[str, Any], dict[int, dict[str, Any]]]:
-        """The clock once ``state`` is reached by ``mover``'s move (None: chance alone):
-        the mover's time spent (real-time), whose turn begins now and its deadline."""
-        now = self.ctx.clock.time()
-        people = self.people()
-        seats: dict[int, dict[str, Any]] = {}
-        if mover is not None and mover in people and self.times.turn_started is not None:
-            spent = self.control.spent(self.seats[mover].remaining,
-                                       now - self.times.turn_started)
-            if spent != self.seats[mover].remaining:
-                seats[mover] = {"remaining": spent}
-        game: dict[str, Any] = {"turn_started": now, "deadline": None}
-        to_move = state.current_player()
-        if state.is_terminal():
-            game.update(finished=now, outcome=outcome_of(state),
-                        rating_state="pending" if self.times.rated else "none")
-        elif to_move in people:
-            remaining = seats.get(to_move, {}).get("remaining", self.seats[to_move].remaining)
-            game["deadline"] = self.control.deadline(now, remaining)
-        return game, seats
 
     def _set_clock(self, clock: ClockStamp) -> None:
         """Take the clock a move stored: the game's turn, deadline and end, and the seats'
@@ -571,9 +487,3 @@ class GameSession:
                 else self.add_chat([message])
         await self.ctx.events.emit(Chatted(self, tuple(fresh), message.number))
         return fresh
-
-
-def clock_stamp(game: dict[str, Any], seats: dict[int, dict[str, Any]]) -> ClockStamp:
-    """What a move stored of the clock (``_clock_after``), as a message carries it."""
-    return ClockStamp({key: value for key, value in game.items() if key in CLOCK_FIELDS},
-                      {seat: values["remaining"] for seat, values in seats.items()})

@@ -1,9 +1,10 @@
 """Worker processes for the server's CPU work, each job under a hard deadline.
 
-A job (``quarkade.server.work.jobs``: a bot's move, a hint, a review, a chunk of a deck
-test) is a small picklable object; a worker process unpickles it, runs it and answers
-through a pipe. The worker may say what it is doing on the way: ``("thinking",)`` when a
-bot starts its move (after replaying the game), ``("progress", done, total)``. If the
+A job (a bot's move, ``play.botmove``; a hint or a review, ``learn.searches``; a chunk of
+a deck test, ``decks.plays``) is a small picklable object of replayable data; a worker
+process unpickles it, runs it and answers through a pipe. The worker may say what it is
+doing on the way: ``("thinking",)`` when a bot starts its move (after replaying the
+game), ``("progress", done, total)``. If the
 answer does not come by the deadline the worker is killed and replaced, so a runaway job
 can never hold a game, another client's job, or shutdown.
 
@@ -32,13 +33,23 @@ from typing import Any, Protocol
 
 log = logging.getLogger("quarkade.server")
 
-DEFAULT_FACTORY = "quarkade.server.work.jobs:server_agent"
+DEFAULT_FACTORY = "quarkade.server.play.botmove:server_agent"
 # How late past a plug-in's move time its answer may come through the pipe and still be
 # read (the worker measures the thinking itself: an answer over the move time is refused).
 PIPE_MARGIN = 0.5
 KEPT_KEYS = 1000  # keys whose last worker is remembered
 
 Progress = Callable[[int, int], None]
+
+
+def rebuild(game: str, options: dict[str, Any], history: list[int]) -> Any:
+    """A game's state from its options and history (a job is replayable data only)."""
+    from quarkade.core.registry import load_game
+
+    state = load_game(game, **options).new_initial_state()
+    for action in history:
+        state.apply_action(action)
+    return state
 
 
 class JobFailed(Exception):
