@@ -3,7 +3,10 @@
 factory is called with the spec, the game and the server's allowed plug-in bots).
 
 A worker is another process, so a test talks to these bots through files: ``gated`` writes
-``asked`` in the directory named by QUARKADE_TEST_GATE and moves once ``open`` is there.
+``asked`` in the directory named by QUARKADE_TEST_GATE and moves once ``open`` is there;
+``held`` makes the heavy search bots (``ismcts`` specs) say when they start thinking, by a
+line in the named pipe ``asked`` in that directory, and then think until stopped (the
+others play as on the server).
 """
 
 from __future__ import annotations
@@ -24,6 +27,20 @@ class Gated(Agent):
         while not (gate / "open").exists():  # the bot "thinks" until the test opens it
             time.sleep(0.01)
         return turn.legal_actions[0]
+
+
+class Held(Agent):
+    """Says it started (its worker's pid, a line in the pipe ``asked``), then thinks until
+    its worker is stopped."""
+
+    spec = "held"
+
+    def act(self, turn, rng):
+        pipe = Path(os.environ["QUARKADE_TEST_GATE"]) / "asked"
+        with pipe.open("w") as said:  # blocks until the test listens
+            said.write(f"{os.getpid()}\n")
+        while True:
+            time.sleep(3600)
 
 
 class Forever(Agent):
@@ -72,3 +89,11 @@ def raising(spec, game, plugins=()):
 
 def exiting(spec, game, plugins=()):
     return Exiting()
+
+
+def held(spec, game, plugins=()):
+    if spec.startswith("ismcts"):
+        return Held()
+    from quarkade.server.play.botmove import server_agent
+
+    return server_agent(spec, game, plugins)

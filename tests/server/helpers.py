@@ -45,6 +45,14 @@ def join(client: TestClient, game_id: str, invite_url: str,
     return str(answer.json()["token"])
 
 
+def another_device(client: TestClient) -> TestClient:
+    """Another device on ``client``'s running app: its own cookies (its own player), the
+    same server."""
+    device = TestClient(client.app)
+    device.portal = client.portal
+    return device
+
+
 def bearer(*tokens: str | None) -> dict[str, str]:
     """The header a script proves what it holds with (secrets never go in the address)."""
     held = [t for t in tokens if t]

@@ -3,6 +3,7 @@ process on a free port, spoken to over real HTTP and WebSocket connections."""
 
 from __future__ import annotations
 
+import http.cookiejar
 import json
 import os
 import re
@@ -75,6 +76,33 @@ class Server:
         for stream in (self.process.stdout, self.process.stderr):
             if stream:
                 stream.close()
+
+
+class Visitor:
+    """One device of one person: its own cookies (its player's session, its games' secrets),
+    sent to every server process on this host."""
+
+    def __init__(self) -> None:
+        self.jar = http.cookiejar.CookieJar()
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar))
+
+    def request(self, server: Server, method: str, path: str, body: Any = None
+                ) -> tuple[int, Any]:
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(server.url + path, data=data, method=method, headers={
+            "content-type": "application/json", "accept": "application/json"})
+        try:
+            with self.opener.open(request, timeout=60) as answer:
+                return answer.status, json.loads(answer.read() or b"null")
+        except urllib.error.HTTPError as refused:
+            return refused.code, json.loads(refused.read() or b"null")
+
+    def socket(self, server: Server, game_id: str, seat: int | None = None
+               ) -> ClientConnection:
+        cookies = "; ".join(f"{c.name}={c.value}" for c in self.jar)
+        query = "" if seat is None else f"?seat={seat}"
+        return connect(server.url.replace("http", "ws", 1) + f"/ws/games/{game_id}{query}",
+                       open_timeout=30, additional_headers={"cookie": cookies})
 
 
 def new_friend_game(server: Server, game: str = "hadronize",

@@ -35,7 +35,7 @@ class Limits:
     workers: int = 2  # processes for CPU work (bots, hints, reviews, deck tests), shared
     reserve_workers: int = 1  # more, only for a client with no job running
     jobs_per_client: int = 8  # jobs one client may have waiting (then 429)
-    hint_seconds: float = 20.0  # a hint's hard deadline
+    hint_seconds: float = 60.0  # a hint's hard deadline
     review_seconds: float = 300.0  # a review's hard deadline
     deck_chunk_seconds: float = 300.0  # a deck test's chunk's hard deadline
     invite_seconds: float = 7 * 24 * 3600.0  # an invite link's life

@@ -98,18 +98,20 @@ class Reviews:
         def advance(done: int, total: int) -> None:  # from the scheduler's thread
             progress.done, progress.total = done, total
 
+        try:
+            answer = self.ctx.work.enqueue(job, client, "review", limits.review_seconds,
+                                           key=("review", session.id, key),
+                                           progress=advance)
+        except Busy as busy:
+            self.running.pop((session.id, key), None)
+            raise ApiError(429, f"you have {busy.waiting} requests waiting for the server's "
+                           "workers already; ask again when they are done") from None
+
         async def run() -> None:
             store = self.ctx.store
             try:
-                review = await self.ctx.work.submit(job, client, "review",
-                                                    limits.review_seconds,
-                                                    key=("review", session.id, key),
-                                                    progress=advance)
+                review = await asyncio.shield(answer)
                 await store.run(store.learning.save_review, session.id, key, review)
-            except Busy as busy:
-                progress.error = (f"you have {busy.waiting} requests waiting for the "
-                                  "server's workers already; ask again when they are done")
-                return
             except Exception as problem:  # shown on the page; the next POST tries again
                 progress.error = f"the review could not be made: {problem}"
                 return

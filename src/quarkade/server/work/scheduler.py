@@ -70,6 +70,9 @@ class Scheduler:
         self.threads = ThreadPoolExecutor(max_workers=self.slots + self.reserve + 1,
                                           thread_name_prefix="quarkade-work")
         self.started: Counter[str] = Counter()  # jobs started, by kind (for the operator)
+        # The latest jobs' comings and goings, in order: (what, kind, client), what being
+        # "start" or "end" (for the operator, and tests that check the order of things).
+        self.record: deque[tuple[str, str, str]] = deque(maxlen=1000)
         self.tasks: set[asyncio.Task[Any]] = set()
         self.closed = False
 
@@ -78,10 +81,18 @@ class Scheduler:
                      bounded: bool = True) -> Any:
         """The job's answer, computed when its turn comes; ``Busy`` if ``client`` has too
         many jobs waiting (``bounded``); ``JobFailed`` if it fails or overruns."""
+        future = self.enqueue(job, client, kind, deadline, key, progress, bounded)
+        return await asyncio.shield(future)
+
+    def enqueue(self, job: Job, client: str, kind: str, deadline: float,
+                key: Hashable | None = None, progress: Progress | None = None,
+                bounded: bool = True) -> asyncio.Future[Any]:
+        """Queue the job (``Busy`` at once if ``client`` has too many waiting); the future
+        of its answer (one already under way, for a ``key`` being computed)."""
         if self.closed:
             raise JobFailed("the server is stopping", "crashed")
         if key is not None and key in self.merging:
-            return await asyncio.shield(self.merging[key])
+            return self.merging[key]
         waiting = self.queues.get(client)
         if bounded and waiting is not None and len(waiting) >= self.per_client:
             raise Busy(len(waiting))
@@ -94,7 +105,7 @@ class Scheduler:
         if client not in self.rotation:
             self.rotation.append(client)
         self._dispatch()
-        return await asyncio.shield(entry.future)
+        return entry.future
 
     def waiting(self, client: str) -> int:
         return len(self.queues.get(client, ()))
@@ -109,6 +120,7 @@ class Scheduler:
                 return
             self.running[entry.client] += 1
             self.started[entry.kind] += 1
+            self.record.append(("start", entry.kind, entry.client))
             task = asyncio.get_running_loop().create_task(self._run(entry))
             self.tasks.add(task)
             task.add_done_callback(self.tasks.discard)
@@ -154,6 +166,7 @@ class Scheduler:
             if not entry.future.done():
                 entry.future.set_result(answer)
         finally:
+            self.record.append(("end", entry.kind, entry.client))
             self.running[entry.client] -= 1
             if not self.running[entry.client]:
                 del self.running[entry.client]
