@@ -117,3 +117,35 @@ def test_chat_is_rate_limited_per_seat(db_url):
         assert say(0, "later").status_code == 201
         assert [body for _, body in stored_chat(client, game_id)] == [
             "m0", "m1", "m2", "my own budget", "later"]
+
+
+def test_a_page_gets_the_newest_200_messages_and_earlier_ones_on_request(db_url):
+    """A long chat costs a connecting page the newest 200 messages, never all of them; the
+    page asks for earlier ones a page at a time. A game's chat has a cap."""
+    limits = Limits(chat_per_game=260)
+    with TestClient(create_app(db_url, rate_limits=False, limits=limits)) as client:
+        created = friend_game(client, "hadronize")
+        game_id, tokens = created["id"], created["seat_tokens"]
+        url = f"/api/games/{game_id}/chat"
+        for number in range(230):
+            assert client.post(url, headers=bearer(tokens[number % 2]),
+                               json={"seat": number % 2, "text": f"m{number}"}
+                               ).status_code == 201
+        with live_socket(client, game_id, 0, tokens[0]) as page:
+            first = chat_frame(page)
+            assert first["all"] is True and first["earlier"] == 30
+            assert [m["text"] for m in first["messages"]] == [f"m{n}" for n in range(30, 230)]
+            page.send_json({"type": "chat_before", "number": 30})
+            older = chat_frame(page)
+            assert older["before"] == 30 and older["earlier"] == 0
+            assert [m["number"] for m in older["messages"]] == list(range(30))
+        listed = client.get(url).json()
+        assert listed["earlier"] == 30 and len(listed["messages"]) == 200
+        assert [m["number"] for m in client.get(url, params={"before": 30}).json()["messages"]
+                ] == list(range(30))
+        for number in range(230, 260):
+            assert client.post(url, headers=bearer(tokens[0]),
+                               json={"seat": 0, "text": f"m{number}"}).status_code == 201
+        refused(client.post(url, headers=bearer(tokens[0]), json={"seat": 0, "text": "more"}),
+                409, "chat is full", "260 messages")
+        assert len(client.app.state.store.games.load(game_id).chat) == 200  # the newest kept

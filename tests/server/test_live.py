@@ -1,6 +1,7 @@
 """Live play over WebSocket: a move reaches every page at once, a page that reconnects
 catches up, bots move on the server, and a slow bot stalls no other game."""
 
+import json
 import time
 
 from starlette.testclient import TestClient
@@ -128,3 +129,33 @@ def test_the_perfect_bot_plays_the_tutorial_game_in_the_web_app(client):
     final = true_states(client, game_id)
     assert final[-1].is_terminal()
     assert 0 in {state.current_player() for state in final[2:-1]}  # the perfect seat moved
+
+
+def test_what_a_move_sends_a_page_does_not_grow_with_the_game(client):
+    """Each move sends the pages their table and only the log entries they do not hold:
+    over 300 moves, a spectator's frame carries just that move's own log lines, and its
+    size does not grow with the move number (the whole log, resent, would grow it
+    past 50 kB here)."""
+    made = client.post("/api/games", json={"game": "hadronize", "options": {"goal": 200},
+                                           "seats": ["you", "hotseat"]}).json()
+    game_id, tokens = made["id"], made["tokens"]
+    sizes: list[int] = []
+    with live_socket(client, game_id, 0, tokens["0"]) as ann, \
+            live_socket(client, game_id, 1, tokens["1"]) as bob, \
+            live_socket(client, game_id, "spectator") as spectator:
+        seats = [receive_state(ann), receive_state(bob)]
+        held = len(json.loads(spectator.receive_text())["log"])
+        for _ in range(300):
+            mover = 0 if seats[0]["legal"] else 1
+            shown = seats[mover]
+            assert not shown["over"], "the game ended before 300 moves"
+            (ann, bob)[mover].send_json({"type": "act", "action": shown["legal"][0]["id"],
+                                         "step": shown["step"]})
+            seats = [receive_state(ann), receive_state(bob)]
+            raw = spectator.receive_text()
+            frame = json.loads(raw)
+            assert frame["log_from"] == held and len(frame["log"]) == frame["step"] - held
+            held = frame["step"]
+            sizes.append(len(raw))
+    early, late = sizes[10:60], sizes[-50:]
+    assert max(late) <= 1.25 * max(early), (max(early), max(late))
