@@ -10,6 +10,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from quarkade.server import create_app
+from tests.server.helpers import BotGate
 from tests.server.services import Postgres, Redis
 
 
@@ -24,6 +25,13 @@ def session_key_file(tmp_path_factory) -> Iterator[None]:
         os.environ.pop("QUARKADE_SECRET_FILE")
     else:
         os.environ["QUARKADE_SECRET_FILE"] = before
+
+
+@pytest.fixture
+def bot_gate(tmp_path) -> Iterator[BotGate]:
+    gate = BotGate(tmp_path)
+    yield gate
+    gate.close()
 
 
 @pytest.fixture

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import weakref
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from starlette.testclient import TestClient
@@ -43,6 +45,32 @@ def join(client: TestClient, game_id: str, invite_url: str,
     assert answer.status_code == 200, answer.text
     client.cookies.clear()
     return str(answer.json()["token"])
+
+
+class BotGate:
+    """The named pipes test bots (``tests.server.agents``) talk through, in ``folder``
+    (set as QUARKADE_TEST_GATE): ``thinking()`` waits until a bot says it started its
+    move; ``let_move()`` lets one gated bot move. Both ends are opened read-write here,
+    so neither side waits for the other to open its end."""
+
+    def __init__(self, folder: Path) -> None:
+        os.environ["QUARKADE_TEST_GATE"] = str(folder)
+        for name in ("asked", "open"):
+            os.mkfifo(folder / name)
+        self.asked = os.fdopen(os.open(folder / "asked", os.O_RDWR), "r")
+        self.opening = os.open(folder / "open", os.O_RDWR)
+
+    def thinking(self) -> int:
+        """The worker process of the next bot that says it started thinking."""
+        return int(self.asked.readline())
+
+    def let_move(self) -> None:
+        os.write(self.opening, b"x")
+
+    def close(self) -> None:
+        self.asked.close()
+        os.close(self.opening)
+        os.environ.pop("QUARKADE_TEST_GATE", None)
 
 
 def another_device(client: TestClient) -> TestClient:
@@ -153,3 +181,11 @@ def receive_until(socket, done):
         if message["type"] == "state" and done(message):
             return message
     raise AssertionError("the awaited state never came")
+
+
+def watch_until(client: TestClient, game_id: str, done: Callable[[dict[str, Any]], bool]
+                ) -> dict[str, Any]:
+    """The first state a spectator's page of ``game_id`` is shown for which ``done`` holds
+    (what the server does meanwhile, in its own tasks and processes, reaches the page)."""
+    with live_socket(client, game_id, "spectator") as page:
+        return receive_until(page, done)

@@ -14,8 +14,7 @@ from quarkade.server.clock import ManualClock
 from quarkade.server.errors import ApiError
 from quarkade.server.play.clocks import DAY, TimeControl
 from quarkade.server.storage import Store
-from tests.server.helpers import bearer, join, live_socket, move, refused, true_states
-from tests.server.services import wait_until
+from tests.server.helpers import bearer, join, live_socket, move, refused, true_states, watch_until
 
 
 def two_seat_game(client: TestClient, control: str, game: str = "hadronize",
@@ -73,7 +72,7 @@ def test_a_real_time_flag_falls_with_no_page_open_and_that_seat_loses(db_url):
         clock.advance(59)
         assert not over(client, game_id)
         clock.advance(2)  # the second seat's minute is gone: the watcher applies it
-        wait_until(lambda: over(client, game_id), 20, "the flag never fell")
+        watch_until(client, game_id, lambda m: m["over"])
         seen = payload(client, game_id, tokens[first])
         assert seen["outcome"] == {"result": "win", "winners": [first], "ending": "out of time"}
         assert seen["returns"][first] == 1.0 and seen["legal"] == []
@@ -109,7 +108,7 @@ def test_a_correspondence_deadline_passes_after_its_days(db_url):
         clock.advance(DAY - 60)
         assert not over(client, game_id)
         clock.advance(61)
-        wait_until(lambda: over(client, game_id), 20, "the deadline never passed")
+        watch_until(client, game_id, lambda m: m["over"])
         assert payload(client, game_id)["outcome"]["winners"] == [1 - seat]
 
 
@@ -120,9 +119,9 @@ def test_at_a_table_of_four_the_medium_bot_takes_a_timed_out_seat_and_the_game_e
             "game": "hadronize", "options": {"players": 4, "goal": 3},
             "seats": ["you", "bot:easy", "bot:easy", "bot:easy"], "time_control": "1+0"})
         game_id = created.json()["id"]
-        wait_until(lambda: payload(client, game_id)["to_move"] == 0, 30, "seat 0 never moved")
+        watch_until(client, game_id, lambda m: m["to_move"] == 0)
         clock.advance(61)
-        wait_until(lambda: over(client, game_id), 60, "the game never finished")
+        watch_until(client, game_id, lambda m: m["over"])
         seen = payload(client, game_id)
         assert seen["seats"][0]["kind"] == "bot" and seen["seats"][0]["replaced"] == \
             "out of time" and seen["seats"][0]["agent"] == "medium"
@@ -195,7 +194,7 @@ def test_deadlines_survive_a_restart_and_one_that_passed_while_down_is_applied(d
         before = payload(client, kept)["clock"]
     clock.advance(90)  # the server is down meanwhile: the 1-minute flag falls unseen
     with TestClient(create_app(db_url, clock=clock, rate_limits=False)) as client:
-        wait_until(lambda: over(client, missed), 20, "the missed flag was never applied")
+        watch_until(client, missed, lambda m: m["over"])
         assert payload(client, missed)["outcome"]["ending"] == "out of time"
         after = payload(client, kept)["clock"]
         assert not over(client, kept) and after["running"] == before["running"]

@@ -11,11 +11,8 @@ client's ``bot:random`` answers within 5 s (the figures are in ``make bench``)."
 from __future__ import annotations
 
 import json
-import os
 import threading
 import time
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from starlette.testclient import TestClient
@@ -28,23 +25,8 @@ from tests.server.processes import Server, Visitor
 HEAVY = "bot:ismcts:iterations=20000,rollout=greedy,rollout_depth=1000"  # within the bounds
 
 
-@pytest.fixture
-def held_pipe(tmp_path, monkeypatch) -> Iterator[Path]:
-    """The pipe the held bots say they started in (``tests.server.agents:held``), open to
-    read (and to write, so a read waits for a line rather than ending)."""
-    monkeypatch.setenv("QUARKADE_TEST_GATE", str(tmp_path))
-    pipe = tmp_path / "asked"
-    os.mkfifo(pipe)
-    reader = os.open(pipe, os.O_RDONLY | os.O_NONBLOCK)
-    keeper = os.open(pipe, os.O_WRONLY)
-    os.set_blocking(reader, True)
-    with os.fdopen(reader) as lines:
-        yield lines
-    os.close(keeper)
-
-
 def test_one_clients_bots_holding_every_worker_keep_no_other_client_waiting(
-        db_url, held_pipe):
+        db_url, bot_gate):
     limits = Limits(bot_seconds=600.0)  # the held bots are never cut off during the test
     app = create_app(db_url, agent_factory="tests.server.agents:held", limits=limits,
                      rate_limits=False)
@@ -56,7 +38,7 @@ def test_one_clients_bots_holding_every_worker_keep_no_other_client_waiting(
             made = ann.post("/api/games", json={"game": "hadronize", "seats": [HEAVY, HEAVY]})
             assert made.status_code == 201, made.text
         work = app.state.site.ctx.work
-        held = {held_pipe.readline() for _ in range(limits.workers)}  # both workers hold one
+        held = {bot_gate.thinking() for _ in range(limits.workers)}  # each worker holds one
         assert len(held) == limits.workers and work.waiting(_client(ann)) == 4
         made = bob.post("/api/games", json={"game": "hadronize", "seats": ["you", "bot:random"]})
         game_id = made.json()["id"]

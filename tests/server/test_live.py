@@ -2,7 +2,6 @@
 catches up, bots move on the server, and a slow bot stalls no other game."""
 
 import json
-import time
 
 from starlette.testclient import TestClient
 
@@ -68,28 +67,19 @@ def test_bots_play_on_the_server_until_a_person_must_move(client):
     assert {1, 2} <= players  # both bots moved
 
 
-def test_a_slow_bot_does_not_stall_other_games(db_url, tmp_path, monkeypatch):
-    monkeypatch.setenv("QUARKADE_TEST_GATE", str(tmp_path))
+def test_a_slow_bot_does_not_stall_other_games(db_url, bot_gate):
     with TestClient(create_app(db_url, agent_factory="tests.server.agents:gated")) as client:
         slow = client.post("/api/games", json={"game": "hadronize",
                                                "seats": ["bot:random", "bot:random"]}).json()
-        wait_for_file(tmp_path / "asked")
+        bot_gate.thinking()
         # While that bot thinks, another game is played move after move.
         other = friend_game(client, "hadronize")
         play_moves(client, other["id"], other["seat_tokens"], 6, min)
         stuck = len(true_states(client, slow["id"])[-1].history())
         with live_socket(client, slow["id"]) as page:
             assert receive_state(page)["step"] == stuck
-            (tmp_path / "open").touch()
+            bot_gate.let_move()
             receive_until(page, lambda m: m["step"] > stuck)
-
-
-def wait_for_file(path, timeout=60.0):
-    """The bot worker (another process) says it started by writing ``path``."""
-    deadline = time.monotonic() + timeout
-    while not path.exists():
-        assert time.monotonic() < deadline, f"{path.name} never appeared"
-        time.sleep(0.01)
 
 
 def test_a_rematch_keeps_the_table_and_every_seat_follows_it(client):

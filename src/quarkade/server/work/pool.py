@@ -157,9 +157,10 @@ class WorkerPool:
             self.busy.add(worker)
         return worker
 
-    def processes(self) -> int:
+    def pids(self) -> list[int]:
+        """The worker processes (their ids), idle or busy."""
         with self.lock:
-            return len(self.idle) + len(self.busy)
+            return [w.process.pid for w in [*self.idle, *self.busy] if w.process.pid]
 
     def close(self) -> None:
         """Stop every worker, those computing now too (their callers get ``JobFailed``)."""
