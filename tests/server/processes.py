@@ -7,6 +7,7 @@ import http.cookiejar
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 import urllib.error
@@ -67,12 +68,18 @@ class Server:
                        if token else None)
 
     def stop(self, kill: bool = False) -> None:
+        """Stop the server (``kill``: at once, as kill -9); one that has not stopped 30 s
+        after being asked to is killed."""
         if self.process.poll() is None:
             if kill:
                 self.process.kill()
             else:
                 self.process.terminate()
-        self.process.wait(timeout=30)
+        try:
+            self.process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait(timeout=30)
         for stream in (self.process.stdout, self.process.stderr):
             if stream:
                 stream.close()

@@ -371,7 +371,7 @@ def test_5_a_database_error_never_logs_a_secret(any_db, monkeypatch, caplog):
         host, seat = created["host_token"], created["tokens"]["0"]
         invite = created["invites"][0]["url"].rsplit("/", 1)[1]
         # A value over its column, past the check: PostgreSQL refuses it (500, logged).
-        monkeypatch.setattr("quarkade.server.play.seats._clip", lambda name: name * 30)
+        monkeypatch.setattr("quarkade.server.play.seats.clip_name", lambda name: name * 30)
         client.post("/api/games", json={"game": "hadronize", "seats": ["you", "bot:random"]})
         client.get(f"/games/{created['id']}/join/{invite}x")
         client.get(f"/api/games/{created['id']}", headers=bearer(seat))

@@ -105,7 +105,7 @@ def parse_seats(game: str, choices: Sequence[object], players: int, now: float,
                 spec = specs.check_spec(game, agent, plugins)
             except ApiError as problem:
                 raise ApiError(problem.status, f"seat {seat}: {problem.message}") from None
-            seats.append(StoredSeat(seat, BOT, spec, _clip(f"seat {seat} ({spec})"), None,
+            seats.append(StoredSeat(seat, BOT, spec, clip_name(f"seat {seat} ({spec})"), None,
                                     True))
         elif kind == FRIEND:
             invites[seat] = keys.new_secret()
@@ -149,7 +149,8 @@ def fresh_seats(seats: Sequence[StoredSeat], now: float, invite_seconds: float
     return fresh
 
 
-def _clip(name: str) -> str:
+def clip_name(name: str) -> str:
+    """A seat's name cut to what its column holds."""
     return name if len(name) <= NAME_LENGTH else name[: NAME_LENGTH - 4] + "...)"
 
 
