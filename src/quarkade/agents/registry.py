@@ -111,7 +111,7 @@ def make_agent(spec: str, game: str, plugins: Collection[str] | None = None,
 
     A plug-in bot comes wrapped in a ``ContainedAgent`` with ``move_time`` seconds a move,
     unless ``contained`` is False: the caller contains it its own way (the web server runs
-    it in a worker process under a hard deadline, ``quarkade.server.bots``).
+    it in a worker process under a hard deadline, ``quarkade.server.play.botmove``).
     """
     name, params = parse_spec(spec)
     if name in LEVEL_NAMES and not params:
