@@ -186,6 +186,9 @@ def receive_until(socket, done):
 def watch_until(client: TestClient, game_id: str, done: Callable[[dict[str, Any]], bool]
                 ) -> dict[str, Any]:
     """The first state a spectator's page of ``game_id`` is shown for which ``done`` holds
-    (what the server does meanwhile, in its own tasks and processes, reaches the page)."""
+    (what the server does meanwhile, in its own tasks and processes, reaches the page); an
+    ``AssertionError`` if the game ends first."""
     with live_socket(client, game_id, "spectator") as page:
-        return receive_until(page, done)
+        shown = receive_until(page, lambda m: done(m) or m["over"])
+    assert done(shown), "the game ended before what was awaited came"
+    return shown

@@ -11,6 +11,7 @@ holds the secret from then on, ``exchange``.)
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import Any
 from urllib.parse import urlencode
@@ -28,6 +29,7 @@ from quarkade.server.web.site import Site
 COOKIE_PREFIX = "quarkade_"
 COOKIE_AGE = 60 * 60 * 24 * 60  # two months
 MOST_SECRETS = 32  # secrets one device keeps for one game
+SECRET = re.compile(r"[A-Za-z0-9_-]{1,64}")
 NOT_IN_ADDRESS = ("secrets are not taken from the address (it ends up in histories and "
                   "logs): send them in the game's cookie, or as 'Authorization: Bearer "
                   "SECRET'")
@@ -56,7 +58,9 @@ def cookie_name(game_id: str) -> str:
 
 
 def cookie_value(tokens: Iterable[str]) -> str:
-    return ".".join(dict.fromkeys(t for t in tokens if t))
+    """The secrets as a cookie holds them (only what could be one of ours: URL-safe
+    letters, digits, ``-`` and ``_``)."""
+    return ".".join(dict.fromkeys(t for t in tokens if SECRET.fullmatch(t)))
 
 
 def tokens(connection: HTTPConnection, game_id: str) -> list[str]:
@@ -97,13 +101,13 @@ def set_cookie(response: Response, game_id: str, secrets: Iterable[str]) -> None
                         max_age=COOKIE_AGE, path="/", httponly=True, samesite="lax")
 
 
-def exchange(request: Request) -> Response | None:
-    """A page asked with ``?token=SECRET``: the same page without it, the secret kept in
-    the game's cookie instead (None: nothing to exchange)."""
+def exchange(request: Request, session: GameSession) -> Response | None:
+    """A page of ``session`` asked with ``?token=SECRET``: the same page without it, the
+    secret kept in the game's cookie instead (None: nothing to exchange)."""
     given = request.query_params.getlist("token")
     if not given:
         return None
-    game_id = request.path_params["id"]
+    game_id = session.id
     rest = [(key, value) for key, value in request.query_params.multi_items()
             if key != "token"]
     clean = request.url.path + (f"?{urlencode(rest)}" if rest else "")

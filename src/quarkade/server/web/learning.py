@@ -300,10 +300,10 @@ async def api_coach(request: Request) -> Response:
 
 
 async def review_page(request: Request) -> Response:
-    swapped = exchange(request)
+    session = await session_of(request)
+    swapped = exchange(request, session)
     if swapped is not None:
         return swapped
-    session = await session_of(request)
     holder = await holder_of(request, session)
     viewpoint = site_of(request).reviews.viewpoint(session, holder,
                                                    request.query_params.get("seat"))

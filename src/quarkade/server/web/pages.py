@@ -108,11 +108,11 @@ async def rules(request: Request) -> Response:
 
 
 async def game_page(request: Request) -> Response:
-    swapped = exchange(request)
-    if swapped is not None:
-        return swapped
     await me(request, create=True)
     session = await session_of(request)
+    swapped = exchange(request, session)
+    if swapped is not None:
+        return swapped
     await viewpoint_of(request, session)  # refuses a seat this device does not hold
     title = game_class(session.name).title
     return page(request, "game.html", title, game_id=session.id, name=session.name,
@@ -122,11 +122,11 @@ async def game_page(request: Request) -> Response:
 
 
 async def replay_page(request: Request) -> Response:
-    swapped = exchange(request)
-    if swapped is not None:
-        return swapped
     await me(request, create=True)
     session = await session_of(request)
+    swapped = exchange(request, session)
+    if swapped is not None:
+        return swapped
     await viewpoint_of(request, session)
     title = game_class(session.name).title
     return page(request, "replay.html", f"{title} replay", game_id=session.id,
@@ -224,10 +224,10 @@ async def follow_rematch(request: Request) -> Response:
 
 
 async def record(request: Request) -> Response:
-    swapped = exchange(request)
+    session = await session_of(request)
+    swapped = exchange(request, session)
     if swapped is not None:
         return swapped
-    session = await session_of(request)
     viewpoint = await viewpoint_of(request, session)
     body = json.dumps(record_for(session, viewpoint), indent=1) + "\n"
     who = "spectator" if viewpoint < 0 else f"seat{viewpoint}"

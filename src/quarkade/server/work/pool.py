@@ -163,13 +163,16 @@ class WorkerPool:
             return [w.process.pid for w in [*self.idle, *self.busy] if w.process.pid]
 
     def close(self) -> None:
-        """Stop every worker, those computing now too (their callers get ``JobFailed``)."""
+        """Stop every worker, those computing now too (their callers get ``JobFailed``,
+        and close the pipe themselves: it is theirs while they read it)."""
         with self.lock:
             self.closed = True
-            workers = [*self.idle, *self.busy]
+            idle, busy = list(self.idle), list(self.busy)
             self.idle.clear()
-        for worker in workers:
+        for worker in idle:
             worker.stop()
+        for worker in busy:
+            worker.kill()
 
 
 class _Worker:
@@ -181,7 +184,9 @@ class _Worker:
                                        name="quarkade-worker", daemon=False)
         self.process.start()
         child.close()
-        self.lock = threading.Lock()
+        self.lock = threading.Lock()  # one job at a time
+        self.stopping = threading.Lock()
+        self.stopped = False
 
     def alive(self) -> bool:
         return self.process.is_alive()
@@ -219,7 +224,16 @@ class _Worker:
                 raise JobFailed("its worker process stopped", "crashed",
                                 "stopped its worker process") from None
 
+    def kill(self) -> None:
+        if self.process.is_alive():
+            self.process.kill()
+
     def stop(self) -> None:
+        """Kill the worker and close its pipe (once, whoever asks first)."""
+        with self.stopping:
+            if self.stopped:
+                return
+            self.stopped = True
         if self.process.is_alive():
             self.process.kill()
         self.process.join(timeout=5)
