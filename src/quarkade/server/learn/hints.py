@@ -29,7 +29,7 @@ from quarkade.server.work.scheduler import Busy
 KEPT_HINTS = 1000  # the last hint of each (game, seat), by its step
 
 
-def hints_veto(ctx: Context) -> Callable[[Store, str], Awaitable[bool]]:
+def hints_veto() -> Callable[[Store, str], Awaitable[bool]]:
     """A veto for ``Ratings.vetoes``: a game where some seat asked for a hint is not rated."""
 
     async def hinted(games: Store, game_id: str) -> bool:

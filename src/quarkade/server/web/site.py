@@ -40,7 +40,7 @@ class Site:
         """Every part over ``ctx``, each listening to the events it cares about."""
         hub = Hub(ctx)
         ratings = Ratings(ctx)
-        ratings.vetoes.append(hints_veto(ctx))  # a game with a hint is never rated
+        ratings.vetoes.append(hints_veto())  # a game with a hint is never rated
         limits = ctx.limits
         return cls(ctx, hub, Seating(ctx, hub), Chat(ctx),
                    Players(ctx.store, ctx.clock, limits), ratings, Lobby(ctx, ratings),
