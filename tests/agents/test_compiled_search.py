@@ -132,7 +132,7 @@ def test_compiled_is_zero_or_one():
 def test_candidates_searches_only_the_games_candidate_moves(engine):
     """``candidates=1``: Card Commons' tree holds one discard per inversion (greedy's
     ``candidate_actions``), each of them tried; without it the tree holds other discards."""
-    from quarkade.games.card_commons.bots import candidate_actions
+    from quarkade.games.card_commons.policy import candidate_actions
 
     # the first of these positions with inversions to choose a discard for
     state = next(s for s in (midgame("card-commons", seed, 8) for seed in range(20))

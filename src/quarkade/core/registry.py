@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+from functools import cache
 from typing import Any
 
 from quarkade.core.errors import GameOptionError, QuarkadeError
@@ -55,6 +56,13 @@ def load_game(name: str, **options: Any) -> Game:
 INSTALL_FAST = "pip install 'quarkade[fast]'"
 
 
+@cache
+def has_numba() -> bool:
+    """Whether numba is installed, so the compiled engines and solvers can run (asked
+    once per process; nothing is imported)."""
+    return importlib.util.find_spec("numba") is not None
+
+
 def has_compiled_engine(name: str) -> bool:
     """Whether game ``name`` has a compiled engine (``compiled.py`` beside its rules),
     whether or not numba is installed to run it."""
@@ -66,6 +74,6 @@ def compiled_engine(name: str) -> Any:
     ``QuarkadeError`` says when the game has none or numba is missing."""
     if not has_compiled_engine(name):
         raise QuarkadeError(f"{name} has no compiled engine; use the reference engine")
-    if importlib.util.find_spec("numba") is None:
+    if not has_numba():
         raise QuarkadeError(f"the compiled engines need numba: {INSTALL_FAST}")
     return game_part(name, "compiled")

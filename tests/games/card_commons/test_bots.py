@@ -7,7 +7,7 @@ import pytest
 from quarkade import load_game
 from quarkade.agents import make_agent, turn_for
 from quarkade.core.errors import AgentSpecError
-from quarkade.games.card_commons.bots import candidate_actions
+from quarkade.games.card_commons.policy import candidate_actions
 from quarkade.sim import play_match
 from tests.games.card_commons.helpers import arrange, example_position
 

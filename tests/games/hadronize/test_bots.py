@@ -6,8 +6,8 @@ import pytest
 
 from quarkade import load_game
 from quarkade.agents import make_agent, turn_for
-from quarkade.games.hadronize.bots import greedy_action
 from quarkade.games.hadronize.notation import OBSERVE_BASE
+from quarkade.games.hadronize.policy import greedy_action
 from quarkade.sim import play_match
 from tests.games.hadronize.helpers import dealt
 

@@ -91,7 +91,8 @@ def test_compiled_rollout_returns_agree_with_the_python_ones():
     # The same playouts (greedy everywhere, this turn's collapse spread over its flavours)
     # on both engines, with their own random streams: each choice's mean return and its
     # paired difference from greedy's choice agree within noise.
-    from quarkade.games.hadronize.bots import RolloutAgent, greedy_action
+    from quarkade.games.hadronize.bots import RolloutAgent
+    from quarkade.games.hadronize.policy import greedy_action
 
     state = load_game("hadronize", players=4, goal=4).new_initial_state()
     rng = random.Random(11)

@@ -1,13 +1,10 @@
-"""Hadronize bots that read only their own view: ``greedy``, ``ev`` and ``exact``.
+"""Hadronize bots that read only their own view: ``greedy``, ``ev``, ``rollout`` and
+``exact``.
 
-``greedy`` scores each choice of observer by its expected result over the three equally
-likely collapses and takes the best (ties broken by the rng):
-
-* hadronizing counts most, and reaching the goal outright beats everything;
-* quarks tunnelled into the bot's chamber are worth something (fuel for later);
-* a quark that lands unreacted in the bot's own chamber is worth a little;
-* a quark handed unreacted to another seat costs a little, more the closer that seat is
-  to the goal.
+``greedy`` plays the policy of ``policy.py``: the observer with the best expected result
+over the three equally likely collapses. ``rollout`` improves on it by one step of paired
+greedy playouts, ``ev`` is issue 18's baseline, and ``exact`` plays the solved two-seat
+game (``exact.py``).
 """
 
 from __future__ import annotations
@@ -17,47 +14,12 @@ import time as _time
 from typing import cast
 
 from quarkade.core.agent import Agent, Turn
+from quarkade.core.registry import has_numba
 from quarkade.core.rng import sample_chance
 from quarkade.games.hadronize.exact import MAX_EXACT_GOAL, solution
 from quarkade.games.hadronize.notation import OBSERVE_BASE
+from quarkade.games.hadronize.policy import greedy_action
 from quarkade.games.hadronize.rules import HadronizeState
-
-WIN = 1000.0
-HADRONIZE = 1.0
-TUNNEL_IN = 0.35
-OWN_QUARK = 0.15
-GIFT = 0.25
-
-
-def observer_value(view: dict, observer: int) -> float:
-    """Expected value, for the seat to move, of making ``observer`` observe the quark."""
-    me = view["player"]
-    goal = view["goal"]
-    flavours = [view["flavours"].index(name) for name in view["superposition"]]
-    chambers = view["chambers"]
-    hadronized = view["hadronized"]
-    total = 0.0
-    for flavour in flavours:
-        held = chambers[observer][flavour]
-        if observer == me:
-            if held:
-                gained = held + 1
-                total += WIN if hadronized[me] + gained >= goal else HADRONIZE * gained
-            else:
-                total += OWN_QUARK
-        elif held:
-            total += TUNNEL_IN * (held + 1)
-        else:
-            closeness = hadronized[observer] / goal
-            total -= GIFT * (1 + closeness)
-    return total / len(flavours)
-
-
-def greedy_action(view: dict, legal: list[int], rng: random.Random) -> int:
-    """``greedy``'s choice: the best ``observer_value``, ties broken by ``rng``."""
-    scored = [(observer_value(view, a - OBSERVE_BASE), a) for a in legal]
-    best = max(score for score, _ in scored)
-    return rng.choice([a for score, a in scored if score >= best - 1e-12])
 
 
 class GreedyAgent(Agent):
@@ -110,7 +72,7 @@ class RolloutAgent(Agent):
             return legal[0]
         deadline = self.clock() + self.time if self.time else 0.0
         root = cast(HadronizeState, turn.sample_state(rng))  # nothing is hidden
-        if self.compiled and _has_numba():
+        if self.compiled and has_numba():
             totals, squares, done = self._compiled_returns(root, legal, fallback, rng, deadline)
         else:
             totals, squares, done = self._python_returns(root, legal, fallback, rng, deadline)
@@ -200,12 +162,6 @@ def _greedy_playout(state: HadronizeState, chance: random.Random, ties: random.R
             state.apply_action(greedy_action(state.view(state.current_player()),
                                              state.legal_actions(), ties))
     return state
-
-
-def _has_numba() -> bool:
-    from quarkade.agents.search import _has_compiled_search
-
-    return _has_compiled_search("hadronize")
 
 
 def expected_hadronized(view: dict, observer: int) -> float:
