@@ -1,9 +1,9 @@
 """Agent specs: the text that names a bot, such as ``random``, ``greedy`` or
 ``mcts:iterations=2000``, and the agent it makes for a game.
 
-Generic agents (``random``) play every game; each game adds its own in its ``bots``
-module (a ``BOTS`` dict of name -> agent class, whose keyword arguments are the spec's
-parameters); installed packages add plug-in bots (``quarkade.agents.plugins``), which play
+Generic agents (``random``, ``mcts``, ``ismcts``) play every game; each game adds its own
+in its parts (``GameParts.bots``: name -> agent class, whose keyword arguments are the
+spec's parameters); installed packages add plug-in bots (``quarkade.agents.plugins``), which play
 under containment (``quarkade.agents.contained``).
 
 ``plugins`` says which plug-ins a caller may use: ``None`` (the default) for every one
@@ -15,15 +15,15 @@ from __future__ import annotations
 
 import inspect
 import random
-from collections.abc import Callable, Collection
-from types import ModuleType
+from collections.abc import Callable, Collection, Mapping
 
 from quarkade.agents import plugins as plugin_bots
 from quarkade.agents.contained import DEFAULT_MOVE_TIME, ContainedAgent
 from quarkade.agents.search import ISMCTSAgent, MCTSAgent
 from quarkade.core.agent import Agent, RandomAgent, Turn
 from quarkade.core.errors import AgentSpecError
-from quarkade.core.registry import game_class, game_part
+from quarkade.core.parts import LEVEL_NAMES, LevelSpec
+from quarkade.core.registry import game_class, game_parts
 
 GENERIC: dict[str, Callable[..., Agent]] = {
     "random": RandomAgent,
@@ -47,23 +47,19 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     return name.lower(), params
 
 
-LEVEL_NAMES = ("easy", "medium", "hard")
 # Names no plug-in may take: the levels, and the person at the terminal.
 RESERVED = (*LEVEL_NAMES, "human")
-
-
-LevelSpec = str | dict[int | str, str]
 
 
 def levels(game: str) -> dict[str, LevelSpec]:
     """The agent spec behind each difficulty level of ``game``.
 
-    A game's ``bots`` module may set ``LEVELS``; otherwise easy is ``random``, medium is
+    A game's parts may set ``levels``; otherwise easy is ``random``, medium is
     ``greedy`` (or ``random``) and hard is a one-second search: ``mcts`` where everything
     is open, ``ismcts`` where something is hidden. A level may also be a dict from player
     counts to specs, with ``"more"`` for any count not listed.
     """
-    own: dict[str, LevelSpec] = getattr(_bots(game), "LEVELS", {})
+    own = game_parts(game).levels
     search = "mcts" if game_class(game).perfect_information else "ismcts"
     medium = "greedy" if "greedy" in game_agents(game) else "random"
     return {"easy": "random", "medium": medium, "hard": f"{search}:time=1", **own}
@@ -81,7 +77,7 @@ def game_agents(game: str, plugins: Collection[str] | None = None
 
 def builtin_agents(game: str) -> dict[str, Callable[..., Agent]]:
     """The agents that come with Quarkade for ``game``, by name."""
-    return {**GENERIC, **getattr(_bots(game), "BOTS", {})}
+    return {**GENERIC, **game_parts(game).bots}
 
 
 def plugin_names(game: str, plugins: Collection[str] | None = None) -> list[str]:
@@ -183,7 +179,7 @@ def _unknown(name: str, game: str, plugins: Collection[str] | None) -> str:
 class ByPlayersAgent(Agent):
     """A level whose bot depends on the number of seats at the table."""
 
-    def __init__(self, specs: dict[int | str, str], game: str) -> None:
+    def __init__(self, specs: Mapping[int | str, str], game: str) -> None:
         self.specs = specs
         self.game = game
         self._made: dict[str, Agent] = {}
@@ -196,17 +192,6 @@ class ByPlayersAgent(Agent):
         if spec not in self._made:
             self._made[spec] = make_agent(spec, self.game)
         return self._made[spec].act(turn, rng)
-
-
-def _bots(game: str) -> ModuleType | None:
-    """The game's ``bots`` module, or None if it has none (other import errors surface)."""
-    try:
-        module: ModuleType = game_part(game, "bots")
-    except ModuleNotFoundError as missing:
-        if missing.name and missing.name.endswith(".bots"):
-            return None
-        raise
-    return module
 
 
 def _number(text: str) -> int | float | str:

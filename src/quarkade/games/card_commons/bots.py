@@ -17,7 +17,8 @@ from __future__ import annotations
 import random
 from typing import cast
 
-from quarkade.core.agent import Agent, Turn
+from quarkade.core.agent import Agent, Turn, turn_for
+from quarkade.core.parts import LevelSpec
 from quarkade.games.card_commons.policy import candidate_actions, evaluate
 from quarkade.games.card_commons.rules import CardCommonsState as State
 from quarkade.games.card_commons.solver import (
@@ -163,14 +164,24 @@ class PerfectAgent(Agent):
         return fallback
 
 
+_ROLLOUT = GreedyAgent()
+
+
+def rollout(state: State, rng: random.Random) -> int:
+    """A search playout's move for the seat to move (``mcts:rollout=greedy``): greedy's."""
+    return _ROLLOUT.act(turn_for(state), rng)
+
+
 # Difficulty levels (see docs/AGENTS.md): hard searches 20,000 playouts (capped at 1.8 s;
 # about 0.2 s on the compiled engine) over greedy's candidate moves (one discard per
 # inversion) with a low exploration constant, and plays solved endgames perfectly
 # (the compiled endgame solver: Classic from 8 empty cells, the Tutorial from 11).
-LEVELS = {"easy": "random", "medium": "greedy",
+LEVELS: dict[str, LevelSpec] = {"easy": "random", "medium": "greedy",
           "hard": "mcts:iterations=20000,time=1.8,c=0.5,candidates=1"}
 
 
-BOTS = {"greedy": GreedyAgent, "perfect": PerfectAgent, "solver": SolverAgent}
+BOTS: dict[str, type[Agent]] = {"greedy": GreedyAgent, "perfect": PerfectAgent,
+                                "solver": SolverAgent}
 
-__all__ = ["BOTS", "GreedyAgent", "PerfectAgent", "SolverAgent", "endgame", "evaluate"]
+__all__ = ["BOTS", "LEVELS", "GreedyAgent", "PerfectAgent", "SolverAgent", "endgame", "evaluate",
+           "rollout"]

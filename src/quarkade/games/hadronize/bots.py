@@ -14,6 +14,7 @@ import time as _time
 from typing import cast
 
 from quarkade.core.agent import Agent, Turn
+from quarkade.core.parts import LevelSpec
 from quarkade.core.registry import has_numba
 from quarkade.core.rng import sample_chance
 from quarkade.games.hadronize.exact import MAX_EXACT_GOAL, solution
@@ -243,14 +244,19 @@ def endgame(state: HadronizeState, rng: random.Random) -> int | None:
     return exact_action(state.view(state.current_player()), rng)
 
 
+def rollout(state: HadronizeState, rng: random.Random) -> int:
+    """A search playout's move for the seat to move (``mcts:rollout=greedy``): greedy's."""
+    return greedy_action(state.view(state.current_player()), state.legal_actions(), rng)
+
+
 # Difficulty levels (see docs/AGENTS.md). Hadronize is mostly luck: even the exact bot,
 # where it is exact, beats greedy only narrowly. With two seats hard is a short search
 # whose playouts follow greedy (perfect play where the game is solved, through
 # ``endgame``); with more, greedy improved by one step of paired greedy playouts (UCT
 # searches did no better than greedy itself there).
-LEVELS = {"easy": "random", "medium": "greedy",
+LEVELS: dict[str, LevelSpec] = {"easy": "random", "medium": "greedy",
           "hard": {2: "mcts:iterations=300,rollout=greedy,time=1.8",
                    "more": "rollout:playouts=3000,margin=1,time=0.3"}}
 
-BOTS = {"greedy": GreedyAgent, "ev": ExpectedValueAgent, "exact": ExactAgent,
-        "rollout": RolloutAgent}
+BOTS: dict[str, type[Agent]] = {"greedy": GreedyAgent, "ev": ExpectedValueAgent,
+                                "exact": ExactAgent, "rollout": RolloutAgent}
