@@ -13,7 +13,7 @@ from starlette.requests import HTTPConnection, Request
 from starlette.responses import Response
 
 from quarkade.agents import available_agents
-from quarkade.core.registry import game_class, game_part, list_games
+from quarkade.core.registry import game_class, game_parts, list_games
 from quarkade.server import inputs
 from quarkade.server import seats as seating
 from quarkade.server.errors import ApiError
@@ -108,8 +108,7 @@ def game_entry(name: str, plugins: Collection[str] = ()) -> dict[str, Any]:
                        *(f"bot:{agent}" for agent in agents)],
         "visibilities": list(seating.VISIBILITIES),
         "deck_builder": name in deck_games(),
-        "presets": list(getattr(game_part(name, "decks"), "PRESETS", ()))
-        if name in deck_games() else [],
+        "presets": list(decks.PRESETS) if (decks := game_parts(name).decks) else [],
         "hides": not cls.perfect_information,
     }
 
@@ -156,25 +155,17 @@ def _seat_of_option(cls: Any, name: str) -> int | None:
 
 def deck_options(game: str) -> tuple[str, ...]:
     """The options of ``game`` that take a seat's deck (a saved deck may fill them)."""
-    if game not in deck_games():
+    decks = game_parts(game).decks
+    if decks is None:
         return ()
-    pattern = game_part(game, "decks").DECK_OPTION
-    return tuple(pattern.format(seat=seat) for seat in range(game_class(game).max_players))
+    return tuple(decks.DECK_OPTION.format(seat=seat)
+                 for seat in range(game_class(game).max_players))
 
 
 @cache
 def deck_games() -> tuple[str, ...]:
-    """The games with a deck builder: their package has a ``decks`` module with
-    ``builder()`` (Decoherence)."""
-    found = []
-    for name in list_games():
-        try:
-            part = game_part(name, "decks")
-        except ModuleNotFoundError:
-            continue
-        if hasattr(part, "builder"):
-            found.append(name)
-    return tuple(found)
+    """The games with a deck builder: they declare a ``decks`` part (Decoherence)."""
+    return tuple(name for name in list_games() if game_parts(name).decks is not None)
 
 
 def renderer(game: str) -> str:
