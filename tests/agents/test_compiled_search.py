@@ -124,7 +124,7 @@ def test_a_compiled_search_counts_its_iterations_at_the_root(name):
 
 
 def test_compiled_is_zero_or_one():
-    with pytest.raises(AgentSpecError, match="compiled is 1"):
+    with pytest.raises(AgentSpecError, match="compiled='2' is not allowed; it takes 0 or 1"):
         make_agent("mcts:compiled=2", "hadronize")
 
 
@@ -158,5 +158,5 @@ def test_candidates_leaves_a_game_without_the_hook_alone():
                            "hadronize")
         agent.act(turn_for(state), random.Random(0))
         assert set(agent.last_root.children) == set(legal)
-    with pytest.raises(AgentSpecError, match="candidates are 1"):
+    with pytest.raises(AgentSpecError, match="candidates='2' is not allowed; it takes 0 or 1"):
         make_agent("mcts:candidates=2", "card-commons")

@@ -93,13 +93,18 @@ def test_search_finds_the_winning_hadronization(algorithm):
 
 
 def test_bad_search_parameters_are_refused():
-    with pytest.raises(AgentSpecError, match="at least 1"):
+    with pytest.raises(AgentSpecError, match="iterations='-1' is not allowed; it takes a "
+                                             "whole number of at least 0"):
         make_agent("mcts:iterations=-1", "hadronize")
-    with pytest.raises(AgentSpecError, match="may not be negative"):
+    with pytest.raises(AgentSpecError, match="time='-1' is not allowed; it takes a number "
+                                             "of at least 0"):
         make_agent("ismcts:time=-1", "hadronize")
-    with pytest.raises(AgentSpecError, match="random or greedy"):
+    with pytest.raises(AgentSpecError, match="time='nan' is not allowed"):
+        make_agent("mcts:time=nan", "hadronize")
+    with pytest.raises(AgentSpecError, match="it takes one of random, greedy"):
         make_agent("mcts:rollout=smart", "hadronize")
-    with pytest.raises(AgentSpecError, match="no parameter 'depth'"):
+    with pytest.raises(AgentSpecError, match="agent 'mcts' has no parameter 'depth'; its "
+                                             "parameters are: iterations, time, c"):
         make_agent("mcts:depth=2", "hadronize")
 
 

@@ -2,9 +2,10 @@
 ``mcts:iterations=2000``, and the agent it makes for a game.
 
 Generic agents (``random``, ``mcts``, ``ismcts``) play every game; each game adds its own
-in its parts (``GameParts.bots``: name -> agent class, whose keyword arguments are the
-spec's parameters); installed packages add plug-in bots (``quarkade.agents.plugins``), which play
-under containment (``quarkade.agents.contained``).
+in its parts (``GameParts.bots``: name -> agent class); a built-in agent declares the
+parameters a spec may set (``Agent.parameters``), a plug-in takes its constructor's
+keyword arguments. Installed packages add plug-in bots (``quarkade.agents.plugins``), which
+play under containment (``quarkade.agents.contained``).
 
 ``plugins`` says which plug-ins a caller may use: ``None`` (the default) for every one
 installed, as the terminal and the simulator do, or a collection of names (the web
@@ -13,19 +14,20 @@ server's allow-list; empty allows none, and none of the others is even imported)
 
 from __future__ import annotations
 
-import inspect
 import random
 from collections.abc import Callable, Collection, Mapping
+from typing import Any
 
 from quarkade.agents import plugins as plugin_bots
 from quarkade.agents.contained import DEFAULT_MOVE_TIME, ContainedAgent
 from quarkade.agents.search import ISMCTSAgent, MCTSAgent
 from quarkade.core.agent import Agent, RandomAgent, Turn
-from quarkade.core.errors import AgentSpecError
+from quarkade.core.errors import AgentSpecError, GameOptionError
+from quarkade.core.options import Option, parse_options
 from quarkade.core.parts import LEVEL_NAMES, LevelSpec
 from quarkade.core.registry import game_class, game_parts
 
-GENERIC: dict[str, Callable[..., Agent]] = {
+GENERIC: dict[str, type[Agent]] = {
     "random": RandomAgent,
     "mcts": MCTSAgent,
     "ismcts": ISMCTSAgent,
@@ -75,7 +77,7 @@ def game_agents(game: str, plugins: Collection[str] | None = None
     return {**own, **found}
 
 
-def builtin_agents(game: str) -> dict[str, Callable[..., Agent]]:
+def builtin_agents(game: str) -> dict[str, type[Agent]]:
     """The agents that come with Quarkade for ``game``, by name."""
     return {**GENERIC, **game_parts(game).bots}
 
@@ -117,39 +119,64 @@ def make_agent(spec: str, game: str, plugins: Collection[str] | None = None,
         agent.spec = name
         return agent
     factory, builtin = agent_factory(spec, game, plugins)
+    if builtin:
+        try:
+            agent = factory(**_coerced(name, builtin_agents(game)[name], params))
+        except (TypeError, ValueError) as problem:  # what the parameters cannot say alone
+            raise AgentSpecError(f"agent spec {spec!r}: {problem}") from None
+        agent.spec = spec.strip()
+        return agent
     try:
         agent = factory(**{key: _number(value) for key, value in params.items()})
-    except (TypeError, ValueError) as problem:
-        raise AgentSpecError(f"agent spec {spec!r}: {problem}") from None
     except Exception as problem:  # a plug-in's constructor may fail any way it likes
-        if builtin:
-            raise
         raise AgentSpecError(f"agent spec {spec!r}: the plug-in bot failed to start: "
                              f"{type(problem).__name__}: {problem}") from None
-    if not builtin:
-        return ContainedAgent(agent, spec.strip(), move_time) if contained else agent
-    agent.spec = spec.strip()
-    return agent
+    return ContainedAgent(agent, spec.strip(), move_time) if contained else agent
 
 
 def agent_factory(spec: str, game: str, plugins: Collection[str] | None = None
                   ) -> tuple[Callable[..., Agent], bool]:
     """What makes the agent ``spec`` names (not a level), and whether it is built in: the
     checks of ``make_agent`` without running any of the agent's code (its name is known
-    and allowed, its parameters are ones it takes); ``AgentSpecError`` says what is wrong."""
+    and allowed, its parameters are ones it takes, a built-in's with values its
+    declarations allow); ``AgentSpecError`` says what is wrong."""
     name, params = parse_spec(spec)
     agents = game_agents(game, plugins)
     if name not in agents:
         raise AgentSpecError(_unknown(name, game, plugins))
     factory = agents[name]
-    builtin = name in builtin_agents(game)
-    accepted = list(inspect.signature(factory).parameters) if builtin \
-        else plugin_bots.parameters(factory)
+    own = builtin_agents(game).get(name)
+    if own is not None:
+        _coerced(name, own, params)
+        return factory, True
+    accepted = plugin_bots.parameters(factory)
     for key in params:
         if key not in accepted:
             allowed = ", ".join(accepted) or "none"
             raise AgentSpecError(f"agent {name!r} has no parameter {key!r}; parameters: {allowed}")
-    return factory, builtin
+    return factory, False
+
+
+def agent_parameters(game: str, name: str) -> tuple[Option, ...]:
+    """The parameters built-in agent ``name`` of ``game`` declares (none for a level);
+    ``AgentSpecError`` when ``game`` has no such built-in agent."""
+    if name in LEVEL_NAMES:
+        return ()
+    own = builtin_agents(game).get(name)
+    if own is None:
+        raise AgentSpecError(f"no built-in agent {name!r} for {game}; agents: "
+                             f"{', '.join(sorted(builtin_agents(game)))}")
+    return own.parameters
+
+
+def _coerced(name: str, agent: type[Agent], params: dict[str, str]) -> dict[str, Any]:
+    """The spec's parameters for a built-in agent, each checked and converted as the
+    agent declares it (``Agent.parameters``)."""
+    try:
+        parsed = parse_options(f"agent {name!r}", agent.parameters, params, "parameter")
+    except GameOptionError as problem:
+        raise AgentSpecError(str(problem)) from None
+    return {key: parsed[key] for key in params}
 
 
 def is_plugin(spec: str, game: str) -> bool:

@@ -55,6 +55,7 @@ from typing import Any
 
 from quarkade.core.agent import Agent, Turn
 from quarkade.core.errors import AgentSpecError
+from quarkade.core.options import Option
 from quarkade.core.protocol import CHANCE, State
 from quarkade.core.registry import game_parts, has_numba
 from quarkade.core.rng import sample_chance
@@ -71,6 +72,22 @@ class Node:
         self.reward = 0.0  # sum of the mover's rewards, each in [0, 1]
         self.available = 0  # times this edge was legal when its parent was visited
         self.children: dict[Hashable, Node] = {}
+
+
+BUDGET = (
+    Option("iterations", 0, "iterations a move (0 with no time either: 1000)", int,
+           minimum=0, server_maximum=20_000),
+    Option("time", 0.0, "seconds a move may search (0: no limit; with iterations, "
+           "whichever runs out first)", float, minimum=0, server_maximum=5),
+    Option("c", 1.4, "the exploration constant of UCB1", float, minimum=0,
+           server_maximum=10),
+    Option("rollout", "random", "how playouts play: random moves, or the game's greedy "
+           "bot's", str, choices=("random", "greedy")),
+    Option("rollout_depth", 0, "actions a playout plays before the game's estimate scores "
+           "it (0: to the end)", int, minimum=0, server_maximum=1000),
+)
+COMPILED = Option("compiled", 1, "1: search on the game's compiled engine where it has one "
+                  "(with numba); 0: in Python", int, minimum=0, maximum=1)
 
 
 class _Search(Agent):
@@ -246,6 +263,14 @@ class MCTSAgent(_Search):
     """UCT with sampled chance outcomes, for open-information games."""
 
     spec = "mcts"
+    parameters = (
+        *BUDGET,
+        Option("endgame", 1, "1: play the game's solver's move where it solves the "
+               "position; 0: search there too", int, minimum=0, maximum=1),
+        COMPILED,
+        Option("candidates", 0, "1: search only the game's candidate moves; 0: every "
+               "legal move", int, minimum=0, maximum=1),
+    )
 
     def __init__(self, iterations: int = 0, time: float = 0.0, c: float = 1.4,
                  rollout: str = "random", rollout_depth: int = 0, endgame: int = 1,
@@ -294,6 +319,7 @@ class ISMCTSAgent(_Search):
     """Single-observer information-set MCTS: samples a full state from its view each time."""
 
     spec = "ismcts"
+    parameters = (*BUDGET, COMPILED)
 
     def _iterate(self, root: Node, turn: Turn, rng: random.Random) -> None:
         me = turn.player

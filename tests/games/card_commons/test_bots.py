@@ -54,7 +54,7 @@ def test_greedy_reads_only_its_turn():
 
 
 def test_greedy_refuses_a_bad_parameter():
-    with pytest.raises(AgentSpecError, match="reply is 0"):
+    with pytest.raises(AgentSpecError, match="reply='2' is not allowed; it takes 0 or 1"):
         make_agent("greedy:reply=2", "card-commons")
 
 

@@ -18,6 +18,7 @@ import random
 from typing import cast
 
 from quarkade.core.agent import Agent, Turn, turn_for
+from quarkade.core.options import Option
 from quarkade.core.parts import LevelSpec
 from quarkade.games.card_commons.policy import candidate_actions, evaluate
 from quarkade.games.card_commons.rules import CardCommonsState as State
@@ -46,6 +47,8 @@ class GreedyAgent(Agent):
     """Best move against the opponent's best immediate reply (``reply=0``: no reply look)."""
 
     spec = "greedy"
+    parameters = (Option("reply", 1, "1: assume the opponent's best reply; 0: look at "
+                         "its own turn only", int, minimum=0, maximum=1),)
 
     def __init__(self, reply: int = 1) -> None:
         if reply not in (0, 1):
@@ -99,6 +102,12 @@ class SolverAgent(Agent):
     """
 
     spec = "solver"
+    parameters = (
+        Option("cells", ENDGAME_CELLS, "the most empty cells at which it tries to solve",
+               int, minimum=0, maximum=16, server_maximum=9),
+        Option("nodes", ENDGAME_NODES, "the most positions one solve may visit", int,
+               minimum=1, server_maximum=200_000),
+    )
 
     def __init__(self, cells: int = ENDGAME_CELLS, nodes: int = ENDGAME_NODES) -> None:
         self.cells = cells
@@ -132,6 +141,8 @@ class PerfectAgent(Agent):
     """
 
     spec = "perfect"
+    parameters = (Option("nodes", 50_000_000, "the most positions one search may visit "
+                         "(past it: greedy's move)", int, minimum=1, server_maximum=200_000),)
 
     def __init__(self, nodes: int = 50_000_000) -> None:
         if nodes < 0:

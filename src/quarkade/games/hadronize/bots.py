@@ -14,6 +14,7 @@ import time as _time
 from typing import cast
 
 from quarkade.core.agent import Agent, Turn
+from quarkade.core.options import Option
 from quarkade.core.parts import LevelSpec
 from quarkade.core.registry import has_numba
 from quarkade.core.rng import sample_chance
@@ -33,13 +34,15 @@ class GreedyAgent(Agent):
 
 
 class RolloutAgent(Agent):
-    """``greedy`` improved by one step of look-ahead: each observer is tried in the same
-    ``playouts`` sampled futures (common random numbers: the same collapses and
-    superpositions whatever the choice, the collapse of this very turn spread evenly over
-    its three flavours), every seat playing ``greedy`` from there to the end; the choice
-    with the best total return in them is played (ties: greedy's choice). Against
-    ``greedy`` this is a policy-improvement step, so it should never do worse than the
-    greedy it rolls out, given enough playouts.
+    """Greedy improved by one step of look-ahead: every choice played out by greedy in
+    the same sampled futures.
+
+    Each observer is tried in the same ``playouts`` sampled futures (common random numbers:
+    the same collapses and superpositions whatever the choice, the collapse of this very
+    turn spread evenly over its three flavours), every seat playing ``greedy`` from there to
+    the end; the choice with the best total return in them is played (ties: greedy's
+    choice). Against ``greedy`` this is a policy-improvement step, so it should never do
+    worse than the greedy it rolls out, given enough playouts.
 
     ``margin``: overrule greedy's choice only when the best one beats it by more than
     ``margin`` standard errors of the paired difference (0: by anything). ``time`` caps the
@@ -49,6 +52,16 @@ class RolloutAgent(Agent):
     """
 
     spec = "rollout"
+    parameters = (
+        Option("playouts", 60, "paired greedy playouts for each choice", int, minimum=1,
+               server_maximum=5000),
+        Option("time", 0.0, "seconds a move may take (0: no limit)", float, minimum=0,
+               server_maximum=5),
+        Option("margin", 0.0, "standard errors by which a choice must beat greedy's to be "
+               "played instead (0: any gain)", float, minimum=0),
+        Option("compiled", 1, "1: play the playouts on the compiled engine (with numba); "
+               "0: in Python", int, minimum=0, maximum=1),
+    )
     clock = staticmethod(_time.perf_counter)
     BATCH = 256  # compiled playouts between two readings of the clock
 
@@ -192,7 +205,9 @@ class ExpectedValueAgent(Agent):
 
 
 class ExactAgent(Agent):
-    """Best play for two seats with a goal up to ``exact.MAX_EXACT_GOAL``; greedy beyond.
+    """Best play for two seats with a goal up to 3, where the game is solved; greedy beyond.
+
+    The bound is ``exact.MAX_EXACT_GOAL``.
 
     After each move ``last_value`` is the solved probability of winning from the position
     it was handed (None when it played greedy), and ``exact`` says which it did.
