@@ -14,6 +14,7 @@ server's allow-list; empty allows none, and none of the others is even imported)
 
 from __future__ import annotations
 
+import inspect
 import random
 from collections.abc import Callable, Collection, Mapping
 from typing import Any
@@ -167,6 +168,12 @@ def agent_parameters(game: str, name: str) -> tuple[Option, ...]:
         raise AgentSpecError(f"no built-in agent {name!r} for {game}; agents: "
                              f"{', '.join(sorted(builtin_agents(game)))}")
     return own.parameters
+
+
+def agent_summary(agent: type[Agent]) -> str:
+    """What a bot does, in a line: its class docstring's first paragraph, as plain text."""
+    first = (inspect.getdoc(agent) or "").split("\n\n")[0]
+    return " ".join(first.split()).replace("``", "")
 
 
 def _coerced(name: str, agent: type[Agent], params: dict[str, str]) -> dict[str, Any]:

@@ -4,8 +4,6 @@ plug-ins alike."""
 
 from __future__ import annotations
 
-import inspect
-
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
@@ -14,6 +12,7 @@ from quarkade.agents import plugins as plugin_bots
 from quarkade.agents.registry import (
     LEVEL_NAMES,
     agent_parameters,
+    agent_summary,
     builtin_agents,
     game_agents,
     levels,
@@ -38,7 +37,7 @@ def bot_help(game: str, name: str) -> RenderableType:
         taken = ", ".join(plugin_bots.parameters(found)) or "none"
         return Text(f"{name}: a plug-in bot from {package}. Its spec may set its "
                     f"constructor's keyword arguments: {taken}.")
-    summary = (inspect.getdoc(own) or "").split("\n\n")[0].replace("\n", " ").replace("``", "")
+    summary = agent_summary(own)
     parameters = agent_parameters(game, name)
     if not parameters:
         return Text(f"{name}: {summary}\nIt takes no parameters.")

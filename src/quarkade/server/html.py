@@ -161,6 +161,7 @@ def new_game(game: Mapping[str, Any], others: Sequence[Mapping[str, Any]],
 <fieldset><legend>Options</legend>{''.join(fields)}</fieldset>
 <fieldset><legend>Who sits where</legend>
 <p class="muted">Seats beyond the number of players are left out.</p>{''.join(seats)}
+{_more_bots(game, values)}
 </fieldset>
 {reveal_field}
 <fieldset><legend>Clock</legend><div class="field">
@@ -174,6 +175,28 @@ move; correspondence: days for each move. Bots have no clock.</small></div></fie
 <p><button class="primary" type="submit">Start the game</button></p>
 </form>"""
     return layout(f"New {game['title']} game", body, "/static/js/newgame.js")
+
+
+def _more_bots(game: Mapping[str, Any], values: Mapping[str, str]) -> str:
+    """"More bots": a bot with settings of the player's own for any seat, and what each
+    bot's settings are (from the bots' own declarations, ``game["more_bots"]``)."""
+    if not game.get("more_bots"):
+        return ""
+    typed = {seat: values.get(f"bot{seat}", "") for seat in range(game["max_players"])}
+    fields = "".join(
+        f'<div class="field bot-choice" data-seat="{seat}"><label for="bot{seat}">'
+        f'Seat {seat}</label><input id="bot{seat}" name="bot{seat}" maxlength="100" '
+        f'autocomplete="off" value="{escape(text)}"></div>' for seat, text in typed.items())
+    listed = "".join(
+        f'<dt><code>{escape(bot["name"])}</code></dt><dd>{escape(bot["about"])}<ul>' + "".join(
+            f'<li><code>{escape(p["name"])}</code>: {escape(p["help"])}; '
+            f'{escape(p["allowed"])} (unless set: {escape(str(p["default"]))}).</li>'
+            for p in bot["parameters"]) + "</ul></dd>" for bot in game["more_bots"])
+    shown = " open" if any(typed.values()) else ""
+    return (f'<details class="more-bots"{shown}><summary>More bots: a bot with settings of '
+            'your own</summary><p class="muted">Write a bot and its settings for a seat, '
+            'such as <code>mcts:iterations=500,c=1</code>: it sits there instead of the '
+            f'choice above.</p>{fields}<dl class="bots">{listed}</dl></details>')
 
 
 def saved_deck_choice(key: str, option: str, game: str, saved: Sequence[Mapping[str, Any]],
