@@ -203,12 +203,29 @@ class _Search(Agent):
             else:
                 existing.available += 1
         if untried:
-            key = rng.choice(untried)
+            key = self._draw_untried(untried, player, rng)
             child = children[key] = Node(player)
             child.available = 1
             return key, child, True
         key = self._ucb(node, keys)
         return key, children[key], False
+
+    # The search's random draws, each in one place: the compiled search makes the same
+    # ones from its own streams (tests/agents/test_compiled_search.py feeds this search
+    # those and compares the trees node for node).
+
+    def _draw_world(self, turn: Turn, rng: random.Random) -> State:
+        """The full state an iteration starts from: one the searching seat cannot tell
+        from the real one (a copy, where nothing is hidden)."""
+        return turn.sample_state(rng)
+
+    def _draw_untried(self, untried: list[Any], player: int, rng: random.Random) -> Any:
+        """Which untried move of ``player`` (a key of ``untried``) an iteration adds."""
+        return rng.choice(untried)
+
+    def _draw_chance(self, state: State, rng: random.Random) -> int:
+        """A chance outcome on the way down the tree, by its probability."""
+        return sample_chance(state, rng)
 
     @staticmethod
     def _backup(path: list[Node], rewards: list[float]) -> None:
@@ -292,14 +309,14 @@ class MCTSAgent(_Search):
         return super().act(turn, rng)
 
     def _iterate(self, root: Node, turn: Turn, rng: random.Random) -> None:
-        state = turn.sample_state(rng)  # a copy: nothing is hidden in these games
+        state = self._draw_world(turn, rng)  # a copy: nothing is hidden in these games
         node = root
         path = [root]
         expanded = False
         while not expanded and not state.is_terminal():
             player = state.current_player()
             if player == CHANCE:
-                action = sample_chance(state, rng)
+                action = self._draw_chance(state, rng)
                 node, expanded = self._chance_child(node, action)
             else:
                 legal = state.legal_actions()
@@ -323,14 +340,14 @@ class ISMCTSAgent(_Search):
 
     def _iterate(self, root: Node, turn: Turn, rng: random.Random) -> None:
         me = turn.player
-        state = turn.sample_state(rng)
+        state = self._draw_world(turn, rng)
         node = root
         path = [root]
         expanded = False
         while not expanded and not state.is_terminal():
             player = state.current_player()
             if player == CHANCE:
-                action = sample_chance(state, rng)
+                action = self._draw_chance(state, rng)
                 node, expanded = self._chance_child(node, state.action_string_for(me, action))
             else:
                 legal = state.legal_actions()
