@@ -141,13 +141,14 @@ def test_1_a_rematch_has_new_secrets_and_a_holder_may_link_another_device(any_db
 
 
 @pytest.mark.parametrize(("spec", "fragment"), [
-    ("mcts:time=nan", "time='nan' should be a number from 0 to 5"),
+    ("mcts:time=nan", "time='nan' is not allowed; it takes a number from 0 to 5 on this "
+                      "server"),
     ("mcts:time=inf", "time='inf'"),
     ("mcts:iterations=1000000000000", "from 0 to 20000"),
     ("ismcts:time=3600", "time='3600'"),
     ("mcts:depth=3", "parameters: iterations, time, c, rollout, rollout_depth, endgame"),
-    ("mcts:rollout=smart", "choose one of random, greedy"),
-    ("mcts:candidates=2", "candidates='2' should be a number from 0 to 1"),
+    ("mcts:rollout=smart", "it takes one of random, greedy"),
+    ("mcts:candidates=2", "candidates='2' is not allowed; it takes 0 or 1"),
     ("mcts:" + "c=1," * 40, "at most 100 characters"),
 ])
 def test_2_bot_specs_from_the_web_are_bounded(client, spec, fragment):

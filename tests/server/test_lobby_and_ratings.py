@@ -176,6 +176,26 @@ def test_guests_and_bots_without_a_level_are_not_rated_and_hints_can_unrate(clie
             if not e["bot"]] == []
 
 
+def test_a_hint_unrates_a_rated_game_at_once_and_for_good(client):
+    """RULINGS S-5 and issue 19: the moment a seat asks for a hint its game is marked
+    unrated, and it stays so: when it ends, nobody's rating moves."""
+    from tests.server.test_live import receive_until, socket_url
+
+    named(Devices(client).use("ann"), "Ann", "ann-password")
+    game_id = public_game(client, seats=("you", "bot:medium"))
+    assert client.get(f"/api/games/{game_id}").json()["rated"] is True
+    with client.websocket_connect(socket_url(game_id, 0)) as page:
+        receive_until(page, lambda m: m["legal"])  # seat 0 is to move
+    asked = client.post(f"/api/games/{game_id}/hint?seat=0")
+    assert asked.status_code == 200, asked.text
+    assert client.get(f"/api/games/{game_id}").json()["rated"] is False
+    client.post(f"/api/games/{game_id}/resign", json={"seat": 0})
+    over = client.get(f"/api/games/{game_id}").json()
+    assert over["over"] and over["rated"] is False and over["rating_changes"] == []
+    assert [e for e in client.get("/api/leaderboard/hadronize").json()["ratings"]
+            if not e["bot"]] == []
+
+
 def test_a_bot_level_is_a_fixed_anchor():
     assert round(shown(anchor("medium"))) == 1500
     assert round(shown(anchor("hard"))) > round(shown(anchor("easy")))

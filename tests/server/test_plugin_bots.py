@@ -15,6 +15,8 @@ from quarkade.server.play import seats as seating
 from quarkade.server.storage import StoredSeat
 from tests.rogues import declare
 from tests.server.helpers import bearer, live_socket, receive_until, refused
+from tests.server.test_lobby_and_ratings import Devices, public_game
+from tests.server.test_players import named
 
 ALLOWED = ["steady", "raiser", "cheater", "hanger"]
 
@@ -59,6 +61,24 @@ def test_only_allowed_plugins_are_offered(bot_client, db_url):
 def test_an_allowed_plugin_plays_a_whole_game(bot_client):
     _, final = finished(bot_client, ["bot:steady", "bot:random"], goal=3)
     assert final["flagged"] == [] and sorted(final["returns"]) == [-1.0, 1.0]
+
+
+def test_a_game_with_a_plugin_bot_is_never_rated(bot_client):
+    """RULINGS S-5: a plug-in's strength is unknown (and it may be replaced at will), so a
+    game with one is never rated, even between claimed names; the same table with a level
+    in the plug-in's seat is, and its rating changes once it ends."""
+    named(Devices(bot_client).use("ann"), "Ann", "ann-password")
+    with_level = public_game(bot_client, seats=("you", "bot:medium"))
+    with_plugin = public_game(bot_client, seats=("you", "bot:steady"))
+    assert bot_client.get(f"/api/games/{with_level}").json()["rated"] is True
+    assert bot_client.get(f"/api/games/{with_plugin}").json()["rated"] is False
+    for game_id in (with_level, with_plugin):
+        answer = bot_client.post(f"/api/games/{game_id}/resign", json={"seat": 0})
+        assert answer.status_code == 200, answer.text
+    assert bot_client.get(f"/api/games/{with_level}").json()["rating_changes"] != []
+    assert bot_client.get(f"/api/games/{with_plugin}").json()["rating_changes"] == []
+    board = bot_client.get("/api/leaderboard/hadronize").json()["ratings"]
+    assert [(e["name"], e["games"]) for e in board if not e["bot"]] == [("Ann", 1)]
 
 
 def test_misbehaving_plugins_are_stopped_and_the_game_is_flagged(bot_client):

@@ -9,6 +9,7 @@ from collections.abc import Collection
 from typing import Any
 
 from quarkade.agents import available_agents
+from quarkade.agents.registry import agent_summary, builtin_agents
 from quarkade.core.registry import game_class, list_games
 from quarkade.server.decks.games import deck_games, deck_options, deck_rules
 from quarkade.server.errors import ApiError
@@ -47,10 +48,25 @@ def game_entry(name: str, plugins: Collection[str] = ()) -> dict[str, Any]:
                        *(f"bot:{agent}" for agent in agents)],
         "visibilities": list(seating.VISIBILITIES),
         "deck_builder": name in deck_games(),
-        "presets": list(getattr(deck_rules(name), "PRESETS", ()))
-        if name in deck_games() else [],
+        "presets": list(deck_rules(name).PRESETS) if name in deck_games() else [],
         "hides": not cls.perfect_information,
+        "more_bots": more_bots(name),
     }
+
+
+def more_bots(game: str) -> list[dict[str, Any]]:
+    """The built-in bots of ``game`` whose spec may set parameters, each with what it does
+    and its parameters as this server allows them (the "More bots" of the new-game form):
+    all read from the bots' own declarations (``Agent.parameters``)."""
+    found = []
+    for name, agent in sorted(builtin_agents(game).items()):
+        if not agent.parameters:
+            continue
+        found.append({"name": name, "about": agent_summary(agent), "parameters": [
+            {"name": option.name, "default": option.default, "help": option.help,
+             "allowed": option.on_server().allowed()}
+            for option in agent.parameters]})
+    return found
 
 
 RULING_ID = re.compile(r"\s*\((?:see )?[A-Z]{1,3}-\d+\)|;?\s*see [A-Z]{1,3}-\d+")

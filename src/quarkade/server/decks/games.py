@@ -1,37 +1,32 @@
 """Which games have a deck builder, and which of their options take a seat's deck: the
-games whose package has a ``decks`` module with ``builder()`` (Decoherence)."""
+games that declare a ``decks`` part (Decoherence)."""
 
 from __future__ import annotations
 
 from functools import cache
 from typing import Any
 
-from quarkade.core.registry import game_class, game_part, list_games
+from quarkade.core.registry import game_class, game_parts, list_games
 
 
 @cache
 def deck_games() -> tuple[str, ...]:
-    """The games with a deck builder: their package has a ``decks`` module with
-    ``builder()`` (Decoherence)."""
-    found = []
-    for name in list_games():
-        try:
-            part = game_part(name, "decks")
-        except ModuleNotFoundError:
-            continue
-        if hasattr(part, "builder"):
-            found.append(name)
-    return tuple(found)
+    """The games with a deck builder: they declare a ``decks`` part (Decoherence)."""
+    return tuple(name for name in list_games() if game_parts(name).decks is not None)
 
 
 def deck_rules(game: str) -> Any:
-    """The game's ``decks`` module (its deck text, presets, builder and test bot)."""
-    return game_part(game, "decks")
+    """The game's ``decks`` part (its deck text, presets, builder and test bot)."""
+    decks = game_parts(game).decks
+    if decks is None:
+        raise LookupError(f"{game} has no deck builder")
+    return decks
 
 
 def deck_options(game: str) -> tuple[str, ...]:
     """The options of ``game`` that take a seat's deck (a saved deck may fill them)."""
-    if game not in deck_games():
+    decks = game_parts(game).decks
+    if decks is None:
         return ()
-    pattern = deck_rules(game).DECK_OPTION
-    return tuple(pattern.format(seat=seat) for seat in range(game_class(game).max_players))
+    return tuple(decks.DECK_OPTION.format(seat=seat)
+                 for seat in range(game_class(game).max_players))

@@ -12,7 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from quarkade.core.registry import game_part, load_game
+from quarkade.core.registry import load_game
+from quarkade.server.decks.games import deck_rules
 from quarkade.server.work.pool import JobFailed, WorkerState
 from quarkade.sim.plan import simulation_plan
 from quarkade.sim.play import play_chunk
@@ -23,7 +24,7 @@ RUN_SEED = 16
 def plans(game: str, deck: str, preset: str, games: int) -> list[tuple[Any, int]]:
     """The two plans of a deck against one preset (the deck at seat 0, then at seat 1),
     each with the seat the deck holds."""
-    decks = game_part(game, "decks")
+    decks = deck_rules(game)
     found = []
     for seat in (0, 1):
         chosen = {decks.DECK_OPTION.format(seat=seat): deck,

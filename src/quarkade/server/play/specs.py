@@ -12,38 +12,26 @@ here without running any of its code.
 
 from __future__ import annotations
 
-import inspect
 import logging
 import math
 import re
 from collections.abc import Collection
 
 from quarkade.agents.registry import (
-    LEVEL_NAMES,
     agent_factory,
+    agent_parameters,
     builtin_agents,
     is_plugin,
     make_agent,
     parse_spec,
 )
-from quarkade.core.errors import QuarkadeError
+from quarkade.core.errors import GameOptionError, QuarkadeError
+from quarkade.core.options import Option
 from quarkade.server.errors import ApiError
 
 log = logging.getLogger("quarkade.server")
 
 MAX_SPEC = 100  # characters
-# The parameters a spec from the web may set, and their bounds (inclusive).
-NUMBER_BOUNDS: dict[str, tuple[float, float]] = {
-    "iterations": (0, 20_000), "time": (0, 5.0), "c": (0, 10.0), "rollout_depth": (0, 1000),
-    "endgame": (0, 1), "candidates": (0, 1), "reply": (0, 1), "cells": (0, 9),
-    "nodes": (1, 200_000),
-    "depth": (1, 3),
-}
-TEXT_CHOICES: dict[str, tuple[str, ...]] = {
-    "rollout": ("random", "greedy"),
-    "models": ("greedy", "bayes", "random", "greedy+bayes", "greedy+random", "bayes+random",
-               "greedy+bayes+random"),
-}
 PLUGIN_WORD = re.compile(r"[A-Za-z0-9_-]{1,40}\Z")
 
 
@@ -59,21 +47,16 @@ def check_spec(game: str, spec: str, plugins: Collection[str] = ()) -> str:
         raise ApiError(400, str(problem)) from None
     if is_plugin(spec, game):
         return _check_plugin_spec(game, spec, name, params, plugins)
-    allowed = _parameters(game, name)
+    declared = {option.name: option.on_server() for option in _parameters(game, name)}
     for key, value in params.items():
-        if key not in allowed:
-            names = ", ".join(allowed) or "none"
-            raise ApiError(400, f"bot {name!r} takes no parameter {key!r} here; "
+        if key not in declared:
+            names = ", ".join(declared) or "none"
+            raise ApiError(400, f"bot {name!r} takes no parameter {key!r}; "
                            f"parameters: {names}")
-        if key in NUMBER_BOUNDS:
-            low, high = NUMBER_BOUNDS[key]
-            number = _finite(value)
-            if number is None or not low <= number <= high:
-                raise ApiError(400, f"bot {name!r}: {key}={value!r} should be a number from "
-                               f"{low:g} to {high:g} on this server")
-        elif value not in TEXT_CHOICES[key]:
-            raise ApiError(400, f"bot {name!r}: {key}={value!r}; choose one of "
-                           f"{', '.join(TEXT_CHOICES[key])}")
+        try:
+            declared[key].coerce(f"bot {name!r}", value, "parameter")
+        except GameOptionError as problem:
+            raise ApiError(400, f"{problem} on this server") from None
     try:
         make_agent(spec, game, plugins=plugins)
     except QuarkadeError as problem:
@@ -105,11 +88,9 @@ def _finite(value: str) -> float | None:
     return number if math.isfinite(number) else None
 
 
-def _parameters(game: str, name: str) -> list[str]:
-    """The bounded parameters built-in agent ``name`` takes (an unknown name is left to
-    make_agent)."""
-    factory = builtin_agents(game).get(name)
-    if factory is None or name in LEVEL_NAMES:
-        return []
-    accepted = inspect.signature(factory).parameters
-    return [key for key in accepted if key in NUMBER_BOUNDS or key in TEXT_CHOICES]
+def _parameters(game: str, name: str) -> tuple[Option, ...]:
+    """The parameters built-in agent ``name`` declares (none for a level; an unknown name
+    is left to make_agent)."""
+    if name not in builtin_agents(game):
+        return ()
+    return agent_parameters(game, name)

@@ -83,7 +83,9 @@ async def new_game_page(request: Request) -> Response:
             options[key.removeprefix("saved.")] = value
     try:
         players = game_class(game)(**options).num_players
-        specs = [values.get(f"seat{seat}", "") for seat in range(players)]
+        # A bot written under "More bots" takes the seat instead of the choice.
+        specs = [f"bot:{typed}" if (typed := values.get(f"bot{seat}", "").strip())
+                 else values.get(f"seat{seat}", "") for seat in range(players)]
         made = await site.seating.create(game, options, specs, values.get("visibility"),
                                          values.get("time_control"), player,
                                          values.get("reveal"),
