@@ -179,12 +179,12 @@ def test_guests_and_bots_without_a_level_are_not_rated_and_hints_can_unrate(clie
 def test_a_hint_unrates_a_rated_game_at_once_and_for_good(client):
     """RULINGS S-5 and issue 19: the moment a seat asks for a hint its game is marked
     unrated, and it stays so: when it ends, nobody's rating moves."""
-    from tests.server.test_live import receive_until, socket_url
+    from tests.server.helpers import live_socket, receive_until
 
     named(Devices(client).use("ann"), "Ann", "ann-password")
     game_id = public_game(client, seats=("you", "bot:medium"))
     assert client.get(f"/api/games/{game_id}").json()["rated"] is True
-    with client.websocket_connect(socket_url(game_id, 0)) as page:
+    with live_socket(client, game_id, 0) as page:
         receive_until(page, lambda m: m["legal"])  # seat 0 is to move
     asked = client.post(f"/api/games/{game_id}/hint?seat=0")
     assert asked.status_code == 200, asked.text
