@@ -64,7 +64,7 @@ def take(browser: Browser, server: ServerThread, out: Path, phone: dict) -> None
     small.screenshot(path=out / "clocks-phone.png")
     # Open games waiting in the lobby.
     cy.goto(f"{url}new/dead-cat")
-    cy.fill("#option\\.players", "3")
+    cy.select_option("#option\\.players", "3")
     for seat, kind in ((1, "open"), (2, "bot:medium")):
         cy.select_option(f"#seat{seat}", kind)
     cy.select_option("#time_control", "corr:3")

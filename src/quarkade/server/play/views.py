@@ -20,6 +20,7 @@ from quarkade.server.play import seats as seating
 from quarkade.server.play.clocks import clock_view
 from quarkade.server.play.endings import allowed
 from quarkade.server.play.logbook import LogEntry
+from quarkade.server.play.names import seat_about
 from quarkade.server.play.outcomes import outcome_of
 from quarkade.server.play.session import GameSession
 from quarkade.server.storage import StoredChat, StoredSeat
@@ -54,9 +55,10 @@ def table(session: GameSession, viewpoint: int, holder: seating.Holder) -> dict[
         "options": session.game.options if revealing else
         session.game.options_for(viewpoint),
         "step": session.step,
-        "seats": [{"seat": s.seat, "name": s.name, "kind": s.kind, "agent": s.agent,
-                   "joined": s.joined, "player": s.player_id is not None,
-                   "replaced": s.replaced} for s in session.seats],
+        "seats": [{"seat": s.seat, "name": name, "kind": s.kind, "agent": s.agent,
+                   "about": seat_about(session.name, s), "joined": s.joined,
+                   "player": s.player_id is not None, "replaced": s.replaced}
+                  for s, name in zip(session.seats, session.names, strict=True)],
         "viewpoint": None if viewpoint == SPECTATOR else viewpoint,
         "held": sorted(holder.seats),
         "view": view,
@@ -146,7 +148,8 @@ def record_for(session: GameSession, viewpoint: int) -> dict[str, Any]:
     actions = [RecordedAction(-1 if entry.hidden else action, entry.text, player)
                for entry, (player, action) in zip(log_for(session, viewpoint),
                                                   session.moves, strict=True)]
-    seats = [Seat(s.name, _agent_of(s)) for s in session.seats]
+    seats = [Seat(name, _agent_of(s)) for s, name in zip(session.seats, session.names,
+                                                          strict=True)]
     decided = session.times.ending is not None
     options = session.game.options if revealing else session.game.options_for(viewpoint)
     record = GameRecord(session.name, options, seats, actions,

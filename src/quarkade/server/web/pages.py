@@ -25,6 +25,7 @@ from quarkade.server.decks.saved import saved
 from quarkade.server.errors import ApiError
 from quarkade.server.people.players import NAME_RULE, PASSWORD_RULE
 from quarkade.server.people.quick import quick
+from quarkade.server.play.names import seat_names
 from quarkade.server.play.seating import invited_seat
 from quarkade.server.play.session import GameSession
 from quarkade.server.play.views import record_for
@@ -104,7 +105,7 @@ async def rules(request: Request) -> Response:
     game = known_game(request.path_params["game"])
     entry = game_entry(game, site_of(request).ctx.allowed_bots)
     rendered = MarkdownIt("commonmark", {"html": False}).enable("table").render(
-        rules_page(game))
+        rules_page(game, players=True))
     return page(request, "rules.html", f"{entry['title']} rules", game=entry,
                 rules=trusted(rendered))
 
@@ -144,7 +145,7 @@ async def seat_form(request: Request, session: GameSession, seat: int) -> Respon
     entry = game_entry(session.name)
     decks = await saved(site_of(request).ctx, None if player is None else player.id,
                         session.name)
-    return page(request, "seat_form.html", f"Take seat {seat}", seat=seat, game=entry,
+    return page(request, "seat_form.html", "Take a seat", seat=seat, game=entry,
                 action=request.url.path, saved=decks, reveal_note=reveal_note(session),
                 script="/static/js/newgame.js" if decks else "")
 
@@ -271,10 +272,8 @@ async def lobby_page(request: Request) -> Response:
     snapshot = await site.lobby.snapshot()
     owner = None if player is None else player.id
     decks = {game: await saved(site.ctx, owner, game) for game in deck_games()}
-    games = catalogue(site.ctx.allowed_bots)
-    counts = sorted({n for g in games for n in range(g["min_players"], g["max_players"] + 1)})
-    return page(request, "lobby.html", "Lobby", games=games, snapshot=snapshot,
-                player=player, saved=decks, counts=counts, time_controls=TIME_CONTROLS,
+    return page(request, "lobby.html", "Lobby", games=catalogue(site.ctx.allowed_bots),
+                snapshot=snapshot, player=player, saved=decks, time_controls=TIME_CONTROLS,
                 script="/static/js/lobby.js")
 
 
@@ -283,11 +282,13 @@ async def quick_play(request: Request) -> Response:
     check_rate(request, "create", "new games")
     site = site_of(request)
     player = await site.players.required(request)
-    form = await request.form(max_files=0, max_fields=10, max_part_size=1024)
+    form = await request.form(max_files=0, max_fields=30, max_part_size=1024)
+    game = str(form.get("game", ""))  # the form has players and a deck for every game
     session, seat, token = await quick(
-        site.ctx, site.hub, site.seating, site.ratings, player, str(form.get("game", "")),
-        str(form.get("players", "")) or None, str(form.get("time_control", "")),
-        str(form.get("deck", ""))[:400])
+        site.ctx, site.hub, site.seating, site.ratings, player, game,
+        str(form.get(f"players.{game}", form.get("players", ""))) or None,
+        str(form.get("time_control", "")),
+        str(form.get(f"deck.{game}", form.get("deck", "")))[:400])
     response = RedirectResponse(f"/games/{session.id}?seat={seat}", status_code=303)
     set_cookie(response, session.id, [*tokens(request, session.id),
                                       *([token] if token else [])])
@@ -379,6 +380,9 @@ async def _games_of(request: Request, player_id: str, public_only: bool) -> list
     store = site.ctx.store
     games = await store.run(store.players.games_of, player_id, public_only)
     for entry in games:  # whose turn, from the games this process holds or loads
+        for seat, name in zip(entry["seats"], seat_names(entry["game"], entry["seats"]),
+                              strict=True):
+            seat["name"] = name
         entry["to_move"] = None
         if entry["finished"] is None and entry["started"] is not None:
             try:

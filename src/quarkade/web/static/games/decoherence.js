@@ -67,7 +67,7 @@ export function render(container, table, ui) {
     picked = null;
   }
   const ctx = {
-    table, view, ui, me, name, moves, live, links: linkLetters(view),
+    table, view, ui, me, name, moves, live, links: linkLetters(view, name),
     redraw(focusKey) {
       container.replaceChildren();
       render(container, table, ui);
@@ -456,7 +456,7 @@ function knowledge(ctx, seat, thing) {
 }
 
 // Each link gets a letter and a colour, the same on both halves: "A", "B", ...
-function linkLetters(view) {
+function linkLetters(view, name) {
   const found = new Map();
   let count = 0;
   for (const seat of [0, 1]) {
@@ -473,14 +473,14 @@ function linkLetters(view) {
     }
   }
   for (const entry of found.values()) {
-    entry.partner = `${sideWord(view, entry.other.seat)} `
+    entry.partner = `${sideWord(view, entry.other.seat, name)} `
       + `${entry.partnerThing && entry.partnerThing.noun ? entry.partnerThing.noun : "hidden"} #${entry.other.slot}`;
   }
   return found;
 }
 
-function sideWord(view, seat) {
-  if (view.player === null || view.player === undefined) return `seat ${seat}'s`;
+function sideWord(view, seat, name) {
+  if (view.player === null || view.player === undefined) return `${name(seat)}'s`;
   return seat === view.player ? "your" : "their";
 }
 

@@ -26,15 +26,15 @@ export function h(tag, attrs = {}, ...children) {
 // The name of a seat as this page shows it: "(you)" marks a seat this device holds.
 export function seatName(table, seat) {
   const entry = table.seats[seat];
-  const name = entry ? entry.name : `seat ${seat}`;
+  const name = entry ? entry.name : "a player";
   return table.held && table.held.includes(seat) ? `${name} (you)` : name;
 }
 
 export function turnText(table) {
   if (table.over) return resultText(table);
-  if (table.to_move === null || table.to_move === undefined) return "Waiting for chance...";
-  if (table.legal && table.legal.length) return `Your turn, ${seatName(table, table.to_move)}`;
-  return `Waiting for ${seatName(table, table.to_move)}`;
+  if (table.to_move === null || table.to_move === undefined) return "Dealing...";
+  if (table.legal && table.legal.length) return `Your turn, ${seatName(table, table.to_move)}.`;
+  return `Waiting for ${seatName(table, table.to_move)}.`;
 }
 
 // The server's outcome (State.outcome(), or the server's own ruling: a resignation, a
