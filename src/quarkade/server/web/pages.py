@@ -116,12 +116,35 @@ async def game_page(request: Request) -> Response:
     swapped = exchange(request, session)
     if swapped is not None:
         return swapped
-    await viewpoint_of(request, session)  # refuses a seat this device does not hold
+    seat, way_in = request.query_params.get("seat", ""), None
+    try:
+        await viewpoint_of(request, session)
+    except ApiError as refused:  # a seat this device does not hold: watch, and a way in
+        if refused.status != 403:
+            raise
+        way_in = ways_in(session, inputs.small_number(seat, "seat", "a seat is a number"))
+        seat = "spectator"
     title = game_class(session.name).title
     return page(request, "game.html", title, game_id=session.id, name=session.name,
-                title=title, renderer=renderer(session.name),
-                seat=request.query_params.get("seat", ""), reveal_note=reveal_note(session),
-                script="/static/js/game.js", wide=True)
+                title=title, renderer=renderer(session.name), seat=seat, way_in=way_in,
+                reveal_note=reveal_note(session), script="/static/js/game.js", wide=True)
+
+
+def ways_in(session: GameSession, seat: int) -> dict[str, Any]:
+    """How a device that holds no token for ``seat`` may come to play it: take it (an open
+    seat), log in as the player who sat there, or open a device link from a device that
+    holds it (its invite link, while nobody has joined)."""
+    found = next((s for s in session.seats if s.seat == seat), None)
+    name = session.names[seat] if found is not None else None
+    if found is None or session.over:
+        return {"name": name, "how": "watch"}
+    if found.kind == "open" and not found.joined:
+        return {"name": name, "how": "take", "url": f"/games/{session.id}/take/{seat}"}
+    if found.player_id is not None:
+        return {"name": name, "how": "login"}
+    if found.kind == "friend" and not found.joined:
+        return {"name": name, "how": "invite"}
+    return {"name": name, "how": "link"}
 
 
 async def replay_page(request: Request) -> Response:
@@ -130,12 +153,17 @@ async def replay_page(request: Request) -> Response:
     swapped = exchange(request, session)
     if swapped is not None:
         return swapped
-    await viewpoint_of(request, session)
+    seat = request.query_params.get("seat", "")
+    try:
+        await viewpoint_of(request, session)
+    except ApiError as refused:  # a seat this device does not hold: the spectator's replay
+        if refused.status != 403:
+            raise
+        seat = "spectator"
     title = game_class(session.name).title
     return page(request, "replay.html", f"{title} replay", game_id=session.id,
                 name=session.name, title=title, renderer=renderer(session.name),
-                seat=request.query_params.get("seat", ""), script="/static/js/replay.js",
-                wide=True)
+                seat=seat, script="/static/js/replay.js", wide=True)
 
 
 async def seat_form(request: Request, session: GameSession, seat: int) -> Response:

@@ -1,0 +1,145 @@
+"""A player's first hour in words (issue 25): names where "seat 1" was, the pages a new
+player meets said in players' words, and the places where a page answered somewhere the
+player was not looking. Each test acts as the people who saw it (a browser context each);
+every page is scanned for developers' words as well (conftest, ``words.py``).
+
+Names are unique on the site, so each test's people have names of their own."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import Page, expect
+
+from tests.server.browser.accessibility import audit
+from tests.server.browser.conftest import PHONE
+from tests.server.browser.helpers import MY_TURN_OR_OVER, STEP_CHANGED, moved
+
+LEARN = "document.getElementById('learn')"
+
+
+def named(page: Page, url: str, name: str) -> None:
+    """This device's guest takes ``name``."""
+    page.goto(f"{url}me")
+    page.fill("#name", name)
+    page.click("#rename button")
+    expect(page.locator("#me")).to_have_attribute("data-name", name)
+
+
+def new_game(page: Page, url: str, game: str, seats: dict[int, str], players: int = 0,
+             public: bool = False) -> str:
+    """A game made on the new-game form; returns its id."""
+    page.goto(f"{url}new/{game}")
+    if players:
+        page.select_option("#option\\.players", str(players))
+    for seat, kind in seats.items():
+        page.select_option(f"#seat{seat}", kind)
+    if public:
+        page.select_option("#visibility", "public")
+    page.click("button:has-text('Start the game')")
+    page.wait_for_url(re.compile(r"/games/\w+$"))
+    return page.url.rsplit("/", 1)[1]
+
+
+def test_a_seats_address_opened_on_another_device_shows_the_game_and_a_way_in(device, server
+                                                                               ) -> None:
+    """Item 8: Walt copies his game's address (with ?seat=1) to his phone, where he is not
+    logged in: the phone shows the table as a spectator sees it and how to play there
+    (log in as Walt), not a 403 page."""
+    ann, walt = device(), device()
+    named(ann, server.url, "Annika")
+    named(walt, server.url, "Walt")
+    game_id = new_game(ann, server.url, "hadronize", {1: "open"}, public=True)
+    walt.goto(f"{server.url}lobby")
+    walt.click(f".lobby-game[data-id='{game_id}'] button.join")
+    walt.wait_for_url(re.compile(rf"/games/{game_id}\?seat=1$"))
+    address = walt.url
+    phone = device(viewport=PHONE, is_mobile=True, has_touch=True)
+    answer = phone.goto(address)
+    assert answer is not None and answer.status == 200
+    expect(phone.locator("#way-in")).to_contain_text("This device does not play Walt")
+    expect(phone.locator("#way-in a[href='/me#login']")).to_have_text("log in")
+    expect(phone.locator(".hz-chamber").first).to_be_visible()  # the table, as watched
+    expect(phone.locator("#moves-box")).to_be_hidden()
+    expect(phone.locator("#seats")).to_contain_text("Walt")
+    audit(phone, "a seat's address on a device that does not hold it")
+    # An open seat's address offers the seat itself.
+    other = new_game(ann, server.url, "hadronize", {1: "open"}, public=True)
+    phone.goto(f"{server.url}games/{other}?seat=1")
+    phone.click("#way-in a:has-text('Take this seat')")
+    phone.click("#take-seat button:has-text('Take the seat')")
+    phone.wait_for_url(re.compile(rf"/games/{other}\?seat=1$"))
+    expect(phone.locator("#way-in")).to_have_count(0)
+    expect(phone.locator("#game")).to_have_attribute("data-step", re.compile(r"^[1-9]\d*$"))
+
+
+def test_two_people_and_a_bot_read_names_everywhere(device, server) -> None:
+    """Item 13: Yara and Zeno at a Dead Cat table with the easy bot. Every seat reads as
+    its person or "Easy bot" (with a line on how it plays) on both pages: the seat list,
+    the table, whose turn, the clocks' names; the take-seat page and the lobby too; and the
+    scan finds "seat 1" nowhere."""
+    yara, zeno = device(), device(viewport=PHONE, is_mobile=True, has_touch=True)
+    named(yara, server.url, "Yara")
+    named(zeno, server.url, "Zeno")
+    game_id = new_game(yara, server.url, "dead-cat", {1: "open", 2: "bot:easy"}, players=3,
+                       public=True)
+    expect(yara.locator("#seats")).to_contain_text("Open seat")
+    expect(yara.locator("#status")).to_have_text(
+        "Waiting for one more player: the game starts when every seat is taken.")
+    zeno.goto(f"{server.url}lobby")
+    row = zeno.locator(f".lobby-game[data-id='{game_id}']")
+    expect(row).to_contain_text("Dead Cat")
+    expect(row).to_contain_text("Yara")
+    expect(row).to_contain_text("Easy bot")
+    row.locator("button.join").click()
+    zeno.wait_for_url(re.compile(rf"/games/{game_id}\?seat=1$"))
+    for page, me, other in ((yara, "Yara", "Zeno"), (zeno, "Zeno", "Yara")):
+        seats = page.locator("#seats li")
+        expect(seats).to_have_count(3)
+        expect(seats.nth(0)).to_contain_text("Yara")
+        expect(seats.nth(1)).to_contain_text("Zeno")
+        expect(seats.nth(2).locator("span").first).to_have_text("Easy bot")
+        expect(seats.nth(2).locator(".about")).to_have_text("Plays any legal move, at random.")
+        expect(page.locator(".dc-seat-head strong")).to_have_text(
+            [f"{me} (you)" if n == me else n for n in ("Yara", "Zeno", "Easy bot")])
+        expect(page.locator("#status")).to_have_text(
+            re.compile(r"^(Your turn, " + me + r" \(you\)|Waiting for (" + other
+                       + r"|Easy bot))\.$"))
+    pages = {0: yara, 1: zeno}
+    for _ in range(6):  # a few turns: each page says what the other did, in names
+        seat = next_person(pages)
+        if seat is None:
+            break
+        page, watcher = pages[seat], pages[1 - seat]
+        step = page.locator("#game").get_attribute("data-step")
+        play_something(page)
+        moved(page, step)
+        watcher.wait_for_function(STEP_CHANGED, arg=step)
+        expect(watcher.locator("#last-move")).not_to_be_empty()
+        said = watcher.locator("#last-move").inner_text()
+        # One sentence per event, each naming who did it.
+        assert re.fullmatch(r"([A-Z][^.!?]*[.!?] ?)+", said), said
+
+
+def next_person(pages: dict[int, Page]) -> int | None:
+    """Which of the two people moves next (the bot's turns played meanwhile), or None
+    once the game is over: read from seat 0's page, then that person's page is ready."""
+    pages[0].wait_for_function("""() => { const g = document.getElementById('game');
+      return g.dataset.over === 'yes' || g.dataset.turn === 'mine'
+        || !!document.querySelector('#seats li:nth-child(2) .tag.turn'); }""")
+    if pages[0].locator("#game").get_attribute("data-over") == "yes":
+        return None
+    seat = 0 if pages[0].locator("#game").get_attribute("data-turn") == "mine" else 1
+    pages[seat].wait_for_function(MY_TURN_OR_OVER)
+    return seat
+
+
+def play_something(page: Page) -> None:
+    """A Dead Cat move as a player makes it on the table: a die face after a peek, else
+    peek, else announce."""
+    for choice in ("button.dc-die-choice:not([disabled])", "[data-key=peek]",
+                   "[data-key=announce]"):
+        if page.locator(choice).count():
+            page.locator(choice).first.click()
+            return
+    raise AssertionError("no move to make on the table")
