@@ -151,4 +151,5 @@ def test_the_review_page_shows_the_graph_and_a_marked_move(device, server):
     expect(last).to_contain_text("?? blunder")
     blunders = page.locator("#decisions tr.blunder").count()
     expect(page.locator("#graph svg circle.marked.blunder")).to_have_count(blunders)
-    expect(page.locator("#summary")).to_contain_text(f"{blunders} blunders")
+    expect(page.locator("#summary")).to_contain_text(
+        f"{blunders} blunder{'' if blunders == 1 else 's'},")

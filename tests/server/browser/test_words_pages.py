@@ -14,6 +14,7 @@ from playwright.sync_api import Page, expect
 from tests.server.browser.accessibility import audit
 from tests.server.browser.conftest import PHONE
 from tests.server.browser.helpers import MY_TURN_OR_OVER, STEP_CHANGED, moved
+from tests.server.browser.test_learning_pages import blunder_game
 
 LEARN = "document.getElementById('learn')"
 
@@ -143,3 +144,42 @@ def play_something(page: Page) -> None:
             page.locator(choice).first.click()
             return
     raise AssertionError("no move to make on the table")
+
+
+def test_the_review_counts_in_words_and_colours_each_name_as_its_line(device, server) -> None:
+    """Item 18: the review's summary says "1 blunder" (never "1 blunders"), and the graph's
+    legend shows each name in its line's colour, not the axis labels' grey. Item 16: the
+    review page's header names who is logged in."""
+    game_id, tokens = blunder_game(server.db)
+    page = device()
+    named(page, server.url, "Rhea")
+    page.goto(f"{server.url}games/{game_id}/join/{tokens[0]}")
+    page.wait_for_function(MY_TURN_OR_OVER)
+    page.click("#review-link")
+    page.wait_for_url("**/review**")
+    expect(page.locator("#me")).to_have_text(re.compile(r"^Rhea"))
+    page.wait_for_function("() => document.getElementById('review').dataset.state === 'done'")
+    summary = page.locator("#summary").inner_text()
+    assert not re.search(r"\b1 (blunders|mistakes|inaccuracies|decisions|points)\b", summary)
+    assert re.search(r"\b\d+ blunders?, \d+ mistakes?, \d+ inaccurac(y|ies);", summary)
+    lines = page.locator("#graph svg polyline")
+    legend = page.locator("#graph svg text.legend")
+    expect(legend).to_have_count(lines.count())
+    for index in range(lines.count()):
+        stroke = lines.nth(index).evaluate("line => getComputedStyle(line).stroke")
+        fill = legend.nth(index).evaluate("text => getComputedStyle(text).fill")
+        assert fill == stroke, (fill, stroke)
+
+
+def test_the_menu_offers_the_ladder_only_once_there_is_one(device, server) -> None:
+    """Item 16: with no ladder on the server the menu has no Ladder (it opened an empty page
+    telling the player to run a command); /ladder says so in words and names who is logged
+    in."""
+    page = device()
+    named(page, server.url, "Lars")
+    ready = any(server.settings["ladder_dir"].glob("*/ladder.json"))  # the ladder test's
+    menu = page.get_by_role("navigation", name="site")
+    expect(menu.get_by_role("link", name="Ladder")).to_have_count(1 if ready else 0)
+    page.goto(f"{server.url}ladder")
+    expect(page.locator("#me")).to_have_text(re.compile(r"^Lars"))
+    expect(page.locator("main")).not_to_contain_text("quarkade ladder")

@@ -305,6 +305,7 @@ async def review_page(request: Request) -> Response:
     swapped = exchange(request, session)
     if swapped is not None:
         return swapped
+    await me(request)  # the header names who is logged in
     holder = await holder_of(request, session)
     viewpoint = site_of(request).reviews.viewpoint(session, holder,
                                                    request.query_params.get("seat"))

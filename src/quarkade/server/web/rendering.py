@@ -19,6 +19,7 @@ from starlette.templating import Jinja2Templates
 
 from quarkade.core.registry import list_games
 from quarkade.server.people.players import signed_in
+from quarkade.sim.ladder import LADDER_FILE
 
 STATIC = Path(__file__).resolve().parents[2] / "web" / "static"
 TIME_CONTROLS = (("none", "no clock"), ("1+0", "1 min"), ("3+2", "3 min + 2 s"),
@@ -71,8 +72,17 @@ def _environment() -> jinja2.Environment:
     return env
 
 
+def _has_ladder(request: Request) -> bool:
+    """Whether any game has a bot ladder on this server: the menu shows Ladder only then
+    (an empty page is no use to a player)."""
+    site = getattr(request.app.state, "site", None)
+    folder = getattr(site, "ladder_dir", None)
+    return folder is not None and any((folder / name / LADDER_FILE).is_file()
+                                      for name in list_games())
+
+
 templates = Jinja2Templates(env=_environment(), context_processors=[
-    lambda request: {"me": signed_in.get()}])
+    lambda request: {"me": signed_in.get(), "ladders": _has_ladder(request)}])
 
 
 def page(request: Request, template: str, title: str, code: int = 200, /,
