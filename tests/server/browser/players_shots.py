@@ -21,6 +21,7 @@ def _person(browser: Browser, url: str, name: str, options: dict) -> tuple[Brows
     page.fill("#name", name)
     page.click("#rename button")
     page.fill("#password", f"{name}-password")
+    page.fill("#password_again", f"{name}-password")
     page.click("#claim button")
     page.wait_for_selector("#me:not(:has-text('guest'))")
     return context, page

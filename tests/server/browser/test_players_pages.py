@@ -47,6 +47,7 @@ def rename(page: Page, url: str, name: str, password: str | None = None) -> None
     expect(page.locator("#me")).to_have_attribute("data-name", name)
     if password:
         page.fill("#password", password)
+        page.fill("#password_again", password)
         page.click("#claim button")
         expect(page.locator("#me")).not_to_contain_text("guest")
 

@@ -183,3 +183,37 @@ def test_the_menu_offers_the_ladder_only_once_there_is_one(device, server) -> No
     page.goto(f"{server.url}ladder")
     expect(page.locator("#me")).to_have_text(re.compile(r"^Lars"))
     expect(page.locator("main")).not_to_contain_text("quarkade ladder")
+
+
+def test_a_guest_claims_the_name_and_is_told_what_changed(device, server) -> None:
+    """Item 17: Gus, a guest, is warned before logging out that the name and its games are
+    lost; claiming needs the password twice and says what it did; afterwards neither his
+    page nor /learn talks as if he were still a guest or kept on one device."""
+    page = device()
+    named(page, server.url, "Gus")
+    expect(page.locator("#done")).to_have_text("Your name is now Gus.")
+    logout = page.locator("#logout")
+    expect(logout).to_contain_text("once you log out, the name Gus and its games cannot be "
+                                   "reached again")
+    logout.locator("button").click()  # the box is not ticked: the browser keeps him here
+    expect(page).to_have_url(re.compile(r"/me\?done=name$"))
+    expect(page.locator("#me")).to_have_attribute("data-name", "Gus")
+    page.goto(f"{server.url}learn")
+    expect(page.locator("main")).to_contain_text("claim the name")
+    expect(page.locator("main")).not_to_contain_text("on this device")
+    page.goto(f"{server.url}me")
+    page.fill("#password", "gus-password")
+    page.fill("#password_again", "gus-passw0rd")
+    page.click("#claim button")
+    expect(page.locator(".error")).to_have_text(
+        "The two passwords differ: type the same password in both boxes.")
+    expect(page.locator("#me")).to_contain_text("guest")
+    page.fill("#password", "gus-password")
+    page.fill("#password_again", "gus-password")
+    page.click("#claim button")
+    expect(page.locator("#done")).to_contain_text("The name Gus is yours")
+    expect(page.locator("#me")).not_to_contain_text("guest")
+    expect(page.locator("main")).not_to_contain_text("rated games need a claimed name")
+    expect(page.locator("#logout")).not_to_contain_text("cannot be reached again")
+    page.goto(f"{server.url}learn")
+    expect(page.locator("main")).to_contain_text("on every device you log in on")

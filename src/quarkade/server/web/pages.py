@@ -333,16 +333,25 @@ async def me_page(request: Request) -> Response:
     if request.method == "POST":
         form = await request.form(max_files=0, max_fields=20, max_part_size=4096)
         action = str(form.get("action", ""))
+        done = "claimed" if action == "password" and player.guest else action
         try:
             if action == "name":
                 player = await players.rename(player, str(form.get("name", "")))
                 await site.hub.renamed(player.id)
             elif action == "password":
-                player = await players.claim(request, player, str(form.get("password", "")))
+                password = str(form.get("password", ""))
+                if str(form.get("password_again", "")) != password:
+                    raise ApiError(400, "The two passwords differ: type the same password in "
+                                   "both boxes.")
+                player = await players.claim(request, player, password)
             elif action == "login":
                 player = await players.login(request, str(form.get("name", "")),
                                              str(form.get("password", "")))
             elif action == "logout":
+                if player.guest and form.get("lose") != "yes":
+                    raise ApiError(400, f"You are a guest: logging out loses the name "
+                                   f"{player.name} and its games. Claim the name with a "
+                                   "password first, or tick the box to log out anyway.")
                 players.logout(request)
                 return RedirectResponse("/", status_code=303)
             elif action == "settings":
@@ -354,8 +363,19 @@ async def me_page(request: Request) -> Response:
         except ApiError as refused:
             problem, status = refused.message, refused.status
         else:
-            return RedirectResponse("/me", status_code=303)
-    return await _player_page(request, player, own=True, error=problem, status=status)
+            return RedirectResponse(f"/me?done={done}", status_code=303)
+    done = DONE.get(request.query_params.get("done", ""), "")
+    return await _player_page(request, player, own=True, error=problem, status=status,
+                              done=done.format(name=player.name))
+
+
+# What /me says after a change it made (``?done=``).
+DONE = {"name": "Your name is now {name}.",
+        "claimed": "The name {name} is yours: log in with it and your password on any device. "
+                   "Your games against other players are rated from now on.",
+        "password": "Your password is changed; your other devices are logged out.",
+        "login": "You are logged in as {name}.",
+        "settings": "Your alerts are saved."}
 
 
 async def player_page(request: Request) -> Response:
@@ -372,7 +392,7 @@ async def player_page(request: Request) -> Response:
 
 
 async def _player_page(request: Request, player: Any, own: bool, error: str = "",
-                       status: int = 200) -> Response:
+                       status: int = 200, done: str = "") -> Response:
     site = site_of(request)
     games = await _games_of(request, player.id, public_only=not own)
     in_play = [g for g in games if g["finished"] is None and g["started"] is not None]
@@ -380,7 +400,7 @@ async def _player_page(request: Request, player: Any, own: bool, error: str = ""
     waiting = [g for g in games if g["started"] is None and g["finished"] is None]
     finished = [g for g in games if g["finished"] is not None]
     return page(request, "player.html", "You" if own else player.name, status,
-                player=player, own=own, error=error, in_play=in_play + waiting,
+                player=player, own=own, error=error, done=done, in_play=in_play + waiting,
                 finished=finished, ratings=await site.ratings.of_player(player.id),
                 history=await site.ratings.history(player.id),
                 win_rates=_win_rates(finished), name_rule=NAME_RULE,
