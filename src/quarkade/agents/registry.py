@@ -188,7 +188,8 @@ def bot_title(spec: str, game: str) -> str:
     own = builtin_agents(game).get(name)
     if own is not None and own.title:
         return own.title
-    return f"{name[:1].upper()}{name[1:]} bot"
+    titled = f"{name[:1].upper()}{name[1:]}"
+    return titled if titled.lower().endswith("bot") else f"{titled} bot"
 
 
 def bot_about(spec: str, game: str) -> str:
