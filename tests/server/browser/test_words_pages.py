@@ -217,3 +217,91 @@ def test_a_guest_claims_the_name_and_is_told_what_changed(device, server) -> Non
     expect(page.locator("#logout")).not_to_contain_text("cannot be reached again")
     page.goto(f"{server.url}learn")
     expect(page.locator("main")).to_contain_text("on every device you log in on")
+
+
+def test_the_new_game_form_offers_what_a_player_chooses_in_their_words(device, server
+                                                                         ) -> None:
+    """Items 9 and 19: Dead Cat's form says what the starter may do as written and offers
+    "Peek first (recommended)", ticked; yes/no options are checkboxes (never "true or
+    false"); a simulation option (Max turns) is not offered; the seat menus group people,
+    the bot levels and more bots, and each bot has a line on how it plays; the rules page
+    links the tutorial and cites no developers' documents."""
+    page = device()
+    page.goto(f"{server.url}new/dead-cat")
+    peek = page.locator("#option\\.peek_first")
+    expect(peek).to_have_attribute("type", "checkbox")
+    expect(peek).to_be_checked()
+    expect(page.locator("label[for='option.peek_first'], label:has(#option\\.peek_first)")
+           ).to_contain_text("Peek first (recommended)")
+    expect(page.locator("#option\\.peek_first-hint")).to_contain_text(
+        "may announce Dead Cat before anyone has peeked")
+    expect(page.locator("main")).not_to_contain_text("true or false")
+    groups = page.locator("#seat1 optgroup")
+    expect(groups).to_have_count(3)
+    assert [groups.nth(i).get_attribute("label") for i in range(3)] == [
+        "People", "Bots", "More bots"]
+    expect(groups.nth(1).locator("option")).to_have_text(["Easy bot", "Medium bot",
+                                                          "Hard bot"])
+    page.click("summary:has-text('What each bot does')")
+    about = page.locator("dl.bots").first
+    expect(about.locator("dt")).to_have_text(["Easy bot", "Medium bot", "Hard bot"])
+    for line in about.locator("dd").all_inner_texts():
+        assert line.strip().endswith("."), line
+    page.goto(f"{server.url}new/hadronize")
+    expect(page.locator("main")).not_to_contain_text("Max turns")
+    expect(page.locator("#option\\.max_turns")).to_have_count(0)
+    page.goto(f"{server.url}rules/dead-cat")
+    expect(page.locator("main a[href='/learn/dead-cat']")).to_be_visible()
+    expect(page.locator("main")).not_to_contain_text("RULINGS")
+    expect(page.locator("main")).not_to_contain_text("quarkade ")
+    page.goto(server.url)
+    expect(page.locator("main a[href='/learn']")).to_be_visible()
+    expect(page.locator("main")).to_contain_text("Quick play")
+
+
+def test_quick_play_offers_each_games_own_player_counts(device, server) -> None:
+    """Item 14: quick play offered 3 to 6 players for two-player games and then refused
+    with "a whole number from 2 to 2". Now a two-player game shows "2 players" with
+    nothing to choose and a game's count menu holds its own range; a count it does not
+    take, sent anyway, is refused in words."""
+    page = device()
+    page.goto(f"{server.url}lobby")
+    page.select_option("#quick-game", "card-commons")
+    counts = page.locator(".quick-players[data-game='card-commons']")
+    expect(counts).to_be_visible()
+    expect(counts).to_have_text("2 players")
+    expect(counts.locator("select")).to_have_count(0)
+    page.select_option("#quick-game", "dead-cat")
+    expect(counts).to_be_hidden()
+    expect(page.locator("#quick-players-dead-cat option")).to_have_text(
+        [f"{n} players" for n in range(2, 6)])
+    answer = page.request.post(f"{server.url}lobby/quick", form={
+        "game": "card-commons", "players.card-commons": "4", "time_control": "none"},
+        headers={"accept": "application/json"})
+    assert answer.status == 400
+    said = answer.json()["error"]
+    assert said == "Card Commons is for 2 players; choose that", said
+
+
+def test_a_finished_game_reads_in_words_for_its_players(device, server) -> None:
+    """Item 19: Hadronize's move buttons read "Observe Ada - ..." (not "observe 0 Ada"),
+    the result table holds no raw returns (-1, 1), and /me names games by their titles,
+    never their slugs ("card-commons")."""
+    page = device()
+    named(page, server.url, "Olga")
+    new_game(page, server.url, "hadronize", {1: "bot:easy"})
+    page.wait_for_function(MY_TURN_OR_OVER)
+    buttons = page.locator("#moves button")
+    expect(buttons.first).to_contain_text("Observe ")
+    for text in buttons.all_inner_texts():
+        assert not re.search(r"observe \d", text, re.I), text
+    page.click("#resign")
+    page.click("#confirm-yes")
+    expect(page.locator("#result-box")).to_be_visible()
+    cells = page.locator("#result-table td").all_inner_texts()
+    assert not any(re.fullmatch(r"-?\d+(\.\d+)?", cell.strip()) for cell in cells), cells
+    new_game(page, server.url, "card-commons", {1: "bot:easy"})
+    page.goto(f"{server.url}me")
+    expect(page.locator(".player-games").first).to_contain_text("Card Commons")
+    expect(page.locator("main")).not_to_contain_text("card-commons")
+    expect(page.locator("main")).not_to_contain_text("hadronize")

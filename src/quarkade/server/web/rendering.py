@@ -17,7 +17,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse
 from starlette.templating import Jinja2Templates
 
-from quarkade.core.registry import list_games
+from quarkade.core.registry import game_class, list_games
 from quarkade.server.people.players import signed_in
 from quarkade.sim.ladder import LADDER_FILE
 
@@ -60,12 +60,17 @@ def _result(game: Mapping[str, Any], seat: int) -> str:
     return "won" if won else "lost"
 
 
+def _game_title(name: str) -> str:
+    """A game's title for players ("Card Commons"), never its slug ("card-commons")."""
+    return game_class(name).title if name in list_games() else name
+
+
 def _environment() -> jinja2.Environment:
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(Path(__file__).parent /
                                                            "templates"),
                              autoescape=True, undefined=jinja2.StrictUndefined)
     env.filters.update(
-        players=_players, kind_label=_kind_label, result=_result,
+        players=_players, kind_label=_kind_label, result=_result, game_title=_game_title,
         percent=lambda rate: f"{100 * rate:.1f}%",
         iso=lambda seconds: time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(seconds)),
         day=lambda seconds: time.strftime("%Y-%m-%d", time.gmtime(seconds)))

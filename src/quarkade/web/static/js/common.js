@@ -67,8 +67,19 @@ export function clockText(seconds) {
 // The log line of an entry: the game's words when it has them, else who did what.
 export function logText(table, entry) {
   if (entry.line) return entry.line;
-  const who = entry.player < 0 ? "chance" : seatName(table, entry.player);
+  const who = entry.player < 0 ? "The draw" : seatName(table, entry.player);
   return `${who}: ${entry.text}`;
+}
+
+// A move as a button reads it: the game's label without the notation's seat numbers
+// ("observe 0  Ada - up: 3 hadronize" -> "Observe Ada - up: 3 hadronize"); the notation
+// stays the move's name in records and the terminal.
+export function moveWords(move) {
+  const label = move.label || move.text;
+  if (!move.label || !label.startsWith(move.text) || label === move.text) return label;
+  const verb = move.text.split(" ").filter((word) => !/^\d+$/.test(word)).join(" ");
+  const words = `${verb} ${label.slice(move.text.length).trim()}`.replace(/\s+/g, " ").trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
 export async function loadRenderer(url) {

@@ -10,7 +10,7 @@
 // without the mover winning asks first.
 import {
   clockText, drawTable, fetchJSON, h, keepFocus, loadRenderer, localTime, logText, resultText,
-  seatName, turnText,
+  moveWords, seatName, turnText,
 } from "./common.js";
 
 const root = document.getElementById("game");
@@ -97,7 +97,7 @@ async function act(action) {
 
 // A move after which the game is over without the mover winning: ask first.
 function confirmEnding(move) {
-  const what = move.label || move.text;
+  const what = moveWords(move);
   return ask("Play this move?", move.ends === "draw" ? `"${what}" ends the game in a draw.`
     : `"${what}" ends the game, and you lose.`,
   move.ends === "draw" ? "Play it: a draw" : "Play it and lose");
@@ -359,7 +359,7 @@ function drawMoves() {
       "aria-keyshortcuts": index < 9 ? String(index + 1) : null,
       onclick: () => act(move.id) },
     index < 9 ? h("span", { class: "key", "aria-hidden": "true" }, `${index + 1}`) : null,
-    move.label || move.text))));
+    moveWords(move)))));
 }
 
 function drawResult() {
@@ -378,7 +378,6 @@ function drawResult() {
     const delta = change ? change.after - change.before : null;
     return h("tr", { dataset: { seat: String(s.seat) } },
       h("td", {}, seatName(table, s.seat)), h("td", {}, result),
-      h("td", { class: "score" }, table.returns ? String(table.returns[s.seat]) : ""),
       h("td", { class: "rating-change" }, change
         ? `${change.after} (${delta >= 0 ? "+" : ""}${delta})` : ""));
   }));
