@@ -11,6 +11,7 @@ import re
 
 from playwright.sync_api import Page, expect
 
+from quarkade.server.decks.saved import check_deck
 from tests.server.browser.accessibility import audit
 from tests.server.browser.conftest import PHONE
 from tests.server.browser.helpers import MY_TURN_OR_OVER, STEP_CHANGED, moved
@@ -305,3 +306,38 @@ def test_a_finished_game_reads_in_words_for_its_players(device, server) -> None:
     expect(page.locator(".player-games").first).to_contain_text("Card Commons")
     expect(page.locator("main")).not_to_contain_text("card-commons")
     expect(page.locator("main")).not_to_contain_text("hadronize")
+
+
+def test_the_decoherence_take_seat_page_shows_the_table_and_ready_decks(device, server
+                                                                          ) -> None:
+    """Item 15: the Decoherence take-seat page was a bare text box. Now it names who sits
+    at the table, the clock and whether the game is rated, and offers the presets and the
+    player's saved decks beside the text; a preset chosen there is the deck played."""
+    host, guest = device(), device()
+    named(host, server.url, "Hedda")
+    named(guest, server.url, "Gert")
+    page = host
+    page.goto(f"{server.url}new/decoherence")
+    page.select_option("#seat1", "open")
+    page.select_option("#visibility", "public")
+    page.select_option("#time_control", "5+5")
+    page.click("button:has-text('Start the game')")
+    page.wait_for_url(re.compile(r"/games/\w+$"))
+    game_id = page.url.rsplit("/", 1)[1]
+    guest.goto(f"{server.url}games/{game_id}/take/1")
+    facts = guest.locator("#table-facts")
+    expect(facts).to_contain_text("At the table: Hedda.")
+    expect(facts).to_contain_text("Clock: 5 min + 5 s.")
+    expect(guest.locator("#rated-mark")).to_have_text(re.compile(r"^Not rated: claim your name"))
+    expect(guest.locator("label[for='option.deck1']")).to_have_text("Your deck")
+    ready = guest.locator("#option\\.deck1-saved")
+    expect(ready.locator("optgroup[label='Presets'] option")).to_have_text(
+        ["balanced", "surge", "observer", "weaver"])
+    ready.select_option("surge")
+    expect(guest.locator("#option\\.deck1")).not_to_have_value("")
+    audit(guest, "the take-seat page of a deck game")
+    guest.click("#take-seat button:has-text('Take the seat')")
+    guest.wait_for_url(re.compile(rf"/games/{game_id}\?seat=1$"))
+    record = guest.request.get(f"{server.url}games/{game_id}/record").json()
+    played = record["options"]["deck1"]
+    assert check_deck("decoherence", played) == check_deck("decoherence", "surge"), played

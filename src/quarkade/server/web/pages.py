@@ -9,6 +9,7 @@ header names them."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import Any
 
 from markdown_it import MarkdownIt
@@ -26,6 +27,7 @@ from quarkade.server.errors import ApiError
 from quarkade.server.people.players import NAME_RULE, PASSWORD_RULE
 from quarkade.server.people.quick import quick
 from quarkade.server.play.names import seat_names
+from quarkade.server.play.rated import eligible
 from quarkade.server.play.seating import invited_seat
 from quarkade.server.play.session import GameSession
 from quarkade.server.play.views import record_for
@@ -173,9 +175,29 @@ async def seat_form(request: Request, session: GameSession, seat: int) -> Respon
     entry = game_entry(session.name)
     decks = await saved(site_of(request).ctx, None if player is None else player.id,
                         session.name)
+    others = [name for at, name in enumerate(session.names) if at != seat]
     return page(request, "seat_form.html", "Take a seat", seat=seat, game=entry,
                 action=request.url.path, saved=decks, reveal_note=reveal_note(session),
-                script="/static/js/newgame.js" if decks else "")
+                others=others, clock=session.control.label,
+                rated=await rated_mark(session, seat, player),
+                script="/static/js/newgame.js" if decks or entry["presets"] else "")
+
+
+async def rated_mark(session: GameSession, seat: int, player: Any) -> str:
+    """Whether the game would be rated with this player at ``seat``, in a sentence (the
+    rule is ``play.rated``, decided when the game begins)."""
+    if player is None or player.guest:
+        return "Not rated: claim your name with a password (on your page) to play rated games."
+    store = session.ctx.store
+    seats = [replace(s, player_id=player.id) if s.seat == seat else s for s in session.seats]
+
+    async def stored(player_id: str) -> Any:
+        return await store.run(store.players.get, player_id)
+
+    if await eligible(seats, stored):
+        return "Rated: the result changes your rating."
+    return ("Not rated: rated games need every player to have a claimed name, and any bot "
+            "to be a level (easy, medium or hard).")
 
 
 async def join(request: Request) -> Response:
