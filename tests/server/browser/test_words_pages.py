@@ -14,7 +14,7 @@ from playwright.sync_api import Page, expect
 from quarkade.server.decks.saved import check_deck
 from tests.server.browser.accessibility import audit
 from tests.server.browser.conftest import PHONE
-from tests.server.browser.helpers import MY_TURN_OR_OVER, STEP_CHANGED, moved
+from tests.server.browser.helpers import MY_TURN_OR_OVER, STEP_CHANGED, moved, store_position
 from tests.server.browser.test_learning_pages import blunder_game
 
 LEARN = "document.getElementById('learn')"
@@ -341,3 +341,41 @@ def test_the_decoherence_take_seat_page_shows_the_table_and_ready_decks(device, 
     record = guest.request.get(f"{server.url}games/{game_id}/record").json()
     played = record["options"]["deck1"]
     assert check_deck("decoherence", played) == check_deck("decoherence", "surge"), played
+
+
+# A Decoherence game where seat 0 (to move, five moves) would close its chain with its last
+# noun: "riffed down" then throws away both nouns and leaves only a pass, which loses (found
+# by playing random games; the notation replays it).
+TRAP = ["first seat 0", "draw tapped", "draw down", "draw kiki", "draw verved", "draw up",
+        "draw riffed", "draw out", "draw lulu", "draw boo'd", "draw down", "draw riffed",
+        "verb tapped -> chain 1", "pass", "draw twigged", "verb boo'd -> chain 1",
+        "verb riffed -> chain 2", "qualifier down -> chain 1", "verb twigged -> chain 3",
+        "qualifier out -> chain 2", "noun lulu -> chain 1", "pass", "draw kiki",
+        "close their chain 2 with kiki", "verb riffed -> chain 2", "pass", "draw bouba",
+        "pass", "draw kiki", "qualifier up -> chain 2", "verb verved -> chain 3",
+        "qualifier down -> chain 1", "pass", "draw down", "pass", "draw lulu"]
+
+
+def test_decoherence_shows_the_hand_at_once_and_asks_before_a_play_that_loses(device, server
+                                                                              ) -> None:
+    """Item 10: on a desktop the player's own hand is in view when the page opens, and a
+    plausible play that throws away the player's nouns, leaving only a pass that loses, is
+    asked about first (it was played without a word)."""
+    game_id, tokens, state = store_position(server.db, "decoherence", TRAP, bots={1: "greedy"})
+    assert state.current_player() == 0
+    page = device()
+    page.goto(f"{server.url}games/{game_id}/join/{tokens[0]}")
+    page.wait_for_function(MY_TURN_OR_OVER)
+    expect(page.locator(".dc-hand-mine")).to_be_in_viewport()
+    step = page.locator("#game").get_attribute("data-step")
+    page.locator("#moves button", has_text="noun kiki -> chain 1").click()
+    expect(page.locator("#confirm")).to_be_visible()
+    expect(page.locator("#confirm-text")).to_contain_text(
+        "leaves you only moves that lose the game")
+    audit(page, "the dialog before a play that leaves only losing moves")
+    page.click("#confirm-no")
+    expect(page.locator("#game")).to_have_attribute("data-step", step or "")
+    # A play that leaves the player a way on is made at once.
+    page.locator("#moves button", has_text="noun kiki -> chain 2").click()
+    page.wait_for_function(STEP_CHANGED, arg=step)
+    expect(page.locator("#confirm")).to_be_hidden()

@@ -235,8 +235,11 @@ function drawSeat(ctx, seat, where) {
   const chains = drawChains(ctx, seat);
   const things = drawThings(ctx, seat);
   const extras = drawExtras(ctx, seat);
+  // A player's own hand comes first on their side, so it is in view when the page opens
+  // (below their chains and table it started under the fold on a desktop).
   if (where === "top") parts.push(hand, chains, things, extras);
-  else parts.push(things, chains, hand, mine ? drawButtons(ctx) : null, extras);
+  else if (mine) parts.push(hand, drawButtons(ctx), chains, things, extras);
+  else parts.push(things, chains, hand, extras);
   return h("section", {
     class: `dc-seat dc-${where}${active ? " to-move" : ""}`,
     "aria-label": mine ? `Your side (${name(seat)})` : `${name(seat)}'s side`,

@@ -99,8 +99,10 @@ async function act(action) {
 function confirmEnding(move) {
   const what = moveWords(move);
   return ask("Play this move?", move.ends === "draw" ? `"${what}" ends the game in a draw.`
-    : `"${what}" ends the game, and you lose.`,
-  move.ends === "draw" ? "Play it: a draw" : "Play it and lose");
+    : move.ends === "trap" ? `"${what}" leaves you only moves that lose the game.`
+      : `"${what}" ends the game, and you lose.`,
+  move.ends === "draw" ? "Play it: a draw" : move.ends === "trap" ? "Play it anyway"
+    : "Play it and lose");
 }
 
 // A question in a modal dialog (the keyboard stays inside it; Escape or Cancel says no);
