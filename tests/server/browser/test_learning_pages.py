@@ -43,6 +43,7 @@ def take_scripted_lesson(page: Page, key: str, show_a_wrong_move: bool) -> None:
             arg=task)
         page.wait_for_function(READY)
         expect(page.locator("#feedback")).not_to_contain_text("Not that.")
+        expect(page.locator("#learn")).not_to_contain_text("`")  # no developers' markup
 
 
 def play_the_final_game(page: Page) -> None:

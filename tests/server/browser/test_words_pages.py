@@ -47,10 +47,15 @@ def test_a_seats_address_opened_on_another_device_shows_the_game_and_a_way_in(de
                                                                                ) -> None:
     """Item 8: Walt copies his game's address (with ?seat=1) to his phone, where he is not
     logged in: the phone shows the table as a spectator sees it and how to play there
-    (log in as Walt), not a 403 page."""
+    (log in as Walt, who claimed his name), not a 403 page. A guest's seat (Annika's) is
+    reached by a device link instead, since a guest cannot log in elsewhere."""
     ann, walt = device(), device()
     named(ann, server.url, "Annika")
     named(walt, server.url, "Walt")
+    walt.fill("#password", "walt-password")
+    walt.fill("#password_again", "walt-password")
+    walt.click("#claim button")
+    expect(walt.locator("#me")).not_to_contain_text("guest")
     game_id = new_game(ann, server.url, "hadronize", {1: "open"}, public=True)
     walt.goto(f"{server.url}lobby")
     walt.click(f".lobby-game[data-id='{game_id}'] button.join")
@@ -65,6 +70,9 @@ def test_a_seats_address_opened_on_another_device_shows_the_game_and_a_way_in(de
     expect(phone.locator("#moves-box")).to_be_hidden()
     expect(phone.locator("#seats")).to_contain_text("Walt")
     audit(phone, "a seat's address on a device that does not hold it")
+    phone.goto(f"{server.url}games/{game_id}?seat=0")
+    expect(phone.locator("#way-in")).to_contain_text("This device does not play Annika")
+    expect(phone.locator("#way-in")).to_contain_text('press "use on another device"')
     # An open seat's address offers the seat itself.
     other = new_game(ann, server.url, "hadronize", {1: "open"}, public=True)
     phone.goto(f"{server.url}games/{other}?seat=1")

@@ -124,7 +124,8 @@ async def game_page(request: Request) -> Response:
     except ApiError as refused:  # a seat this device does not hold: watch, and a way in
         if refused.status != 403:
             raise
-        way_in = ways_in(session, inputs.small_number(seat, "seat", "a seat is a number"))
+        way_in = await ways_in(session, inputs.small_number(seat, "seat",
+                                                            "a seat is a number"))
         seat = "spectator"
     title = game_class(session.name).title
     return page(request, "game.html", title, game_id=session.id, name=session.name,
@@ -132,17 +133,20 @@ async def game_page(request: Request) -> Response:
                 reveal_note=reveal_note(session), script="/static/js/game.js", wide=True)
 
 
-def ways_in(session: GameSession, seat: int) -> dict[str, Any]:
+async def ways_in(session: GameSession, seat: int) -> dict[str, Any]:
     """How a device that holds no token for ``seat`` may come to play it: take it (an open
-    seat), log in as the player who sat there, or open a device link from a device that
-    holds it (its invite link, while nobody has joined)."""
+    seat), log in as the player who sat there (one who claimed the name), or open a device
+    link from a device that holds it (its invite link, while nobody has joined)."""
     found = next((s for s in session.seats if s.seat == seat), None)
     name = session.names[seat] if found is not None else None
     if found is None or session.over:
         return {"name": name, "how": "watch"}
     if found.kind == "open" and not found.joined:
         return {"name": name, "how": "take", "url": f"/games/{session.id}/take/{seat}"}
-    if found.player_id is not None:
+    store = session.ctx.store
+    sitter = None if found.player_id is None else await store.run(store.players.get,
+                                                                  found.player_id)
+    if sitter is not None and not sitter.guest:
         return {"name": name, "how": "login"}
     if found.kind == "friend" and not found.joined:
         return {"name": name, "how": "invite"}
