@@ -171,6 +171,8 @@ def test_the_review_counts_in_words_and_colours_each_name_as_its_line(device, se
     summary = page.locator("#summary").inner_text()
     assert not re.search(r"\b1 (blunders|mistakes|inaccuracies|decisions|points)\b", summary)
     assert re.search(r"\b\d+ blunders?, \d+ mistakes?, \d+ inaccurac(y|ies);", summary)
+    # The browser tests' reviews search by iterations, not seconds: said in words.
+    expect(page.locator("#marks-note")).to_contain_text("Each decision had a short search.")
     lines = page.locator("#graph svg polyline")
     legend = page.locator("#graph svg text.legend")
     expect(legend).to_have_count(lines.count())

@@ -397,8 +397,8 @@ async def me_page(request: Request) -> Response:
 
 # What /me says after a change it made (``?done=``).
 DONE = {"name": "Your name is now {name}.",
-        "claimed": "The name {name} is yours: log in with it and your password on any device. "
-                   "Your games against other players are rated from now on.",
+        "claimed": "The name {name} is yours: log in with it and your password on any device, "
+                   "and play rated games.",
         "password": "Your password is changed; your other devices are logged out.",
         "login": "You are logged in as {name}.",
         "settings": "Your alerts are saved."}

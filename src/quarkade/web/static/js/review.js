@@ -48,7 +48,9 @@ function show(review) {
   const limits = Object.entries(review.marks)
     .map(([name, least]) => `${name} ${MARKS[name]} from ${Math.round(least * 100)} points`).join(", ");
   el("marks-note").textContent = `Marks by the win chance a move gave away: ${limits}. `
-    + `Each decision had about ${review.budget.seconds_per_decision || "a few"} s of search.`;
+    + (review.budget.seconds_per_decision
+      ? `Each decision had about ${review.budget.seconds_per_decision} s of search.`
+      : "Each decision had a short search.");
   el("marks-note").hidden = false;
 }
 
