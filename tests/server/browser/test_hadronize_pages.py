@@ -135,7 +135,7 @@ def test_the_generic_page_plays_any_game_from_its_text_moves(page: Page, server)
             break
         step = page.locator("#game").get_attribute("data-step")
         first = page.locator("#moves button").first
-        expect(first).to_contain_text(f"Observe {my_name(page)} - ")  # seat 0, in words
+        expect(first).to_contain_text(f"Observe {my_name(page)} - ")  # the generic table
         first.focus()
         page.keyboard.press("Enter")
         moved(page, step)

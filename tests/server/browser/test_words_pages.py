@@ -295,7 +295,8 @@ def test_quick_play_offers_each_games_own_player_counts(device, server) -> None:
 
 
 def test_a_finished_game_reads_in_words_for_its_players(device, server) -> None:
-    """Item 19: Hadronize's move buttons read "Observe Ada - ..." (not "observe 0 Ada"),
+    """Item 19: Hadronize's move buttons read "Observe it yourself: ..." and "Make Easy
+    bot observe it: ..." (not "observe 0 Ada - ..."),
     the result table holds no raw returns (-1, 1), and /me names games by their titles,
     never their slugs ("card-commons")."""
     page = device()
@@ -303,7 +304,8 @@ def test_a_finished_game_reads_in_words_for_its_players(device, server) -> None:
     new_game(page, server.url, "hadronize", {1: "bot:easy"})
     page.wait_for_function(MY_TURN_OR_OVER)
     buttons = page.locator("#moves button")
-    expect(buttons.first).to_contain_text("Observe ")
+    expect(buttons).to_have_text([re.compile(r"^1Observe it yourself: \w+: "),
+                                  re.compile(r"^2Make Easy bot observe it: \w+: ")])
     for text in buttons.all_inner_texts():
         assert not re.search(r"observe \d", text, re.I), text
     page.click("#resign")

@@ -95,9 +95,17 @@ async function act(action) {
   draw();
 }
 
+// A move in words: the game's renderer may say it (Hadronize), else the label without
+// the notation's seat numbers.
+function wordsFor(move) {
+  const own = renderer && renderer.moveWords
+    ? renderer.moveWords(move, table, (seat) => seatName(table, seat)) : null;
+  return own || moveWords(move);
+}
+
 // A move after which the game is over without the mover winning: ask first.
 function confirmEnding(move) {
-  const what = moveWords(move);
+  const what = wordsFor(move);
   return ask("Play this move?", move.ends === "draw" ? `"${what}" ends the game in a draw.`
     : move.ends === "trap" ? `"${what}" leaves you only moves that lose the game.`
       : `"${what}" ends the game, and you lose.`,
@@ -361,7 +369,7 @@ function drawMoves() {
       "aria-keyshortcuts": index < 9 ? String(index + 1) : null,
       onclick: () => act(move.id) },
     index < 9 ? h("span", { class: "key", "aria-hidden": "true" }, `${index + 1}`) : null,
-    moveWords(move)))));
+    wordsFor(move)))));
 }
 
 function drawResult() {
