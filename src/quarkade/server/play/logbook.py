@@ -1,10 +1,11 @@
 """A game's log as each viewpoint may read it: each action's notation for that seat (never
 its id) and its line in words.
 
-The logs are made when first read, by replaying the game's moves once for every
-viewpoint, then kept up to date as each move is played; a game nobody looks at (a bots'
-game, one loaded for a list of whose turn it is) never renders a view for its log. Once
-the game is over and revealed, the log reads every action in full, for everyone.
+Each viewpoint's log is made when first read, by replaying the game's moves once, then
+kept up to date as each move is played; a viewpoint nobody looks at (a game's spectators
+while none watches, a seat whose page is open in another process, a bots' game) never
+renders a view for its log. Once the game is over and revealed, the log reads every action
+in full, for everyone.
 """
 
 from __future__ import annotations
@@ -41,13 +42,13 @@ class LogBook:
         self.name = name
         self.viewpoints = list(viewpoints)
         self.names = names  # the seats' names now, for the lines in words
-        self.entries: dict[int, list[LogEntry]] | None = None  # None: not made yet
+        self.entries: dict[int, list[LogEntry]] = {}  # the viewpoints read so far
         self.revealed: list[LogEntry] | None = None
 
     def pending(self) -> Pending | None:
-        """Where the entries of moves about to be played go (None: no log is made yet, so
-        playing them renders nothing)."""
-        return None if self.entries is None else {v: [] for v in self.viewpoints}
+        """Where the entries of moves about to be played go, for each log made so far
+        (None: none is, so playing them renders nothing)."""
+        return {v: [] for v in self.entries} if self.entries else None
 
     def play(self, state: State, action: int, pending: Pending | None) -> None:
         """Apply ``action`` to ``state``, adding what each viewpoint reads of it to
@@ -57,7 +58,7 @@ class LogBook:
             return
         player = state.current_player()
         full = state.action_to_string(action)
-        notations = {v: state.action_string_for(v, action) for v in self.viewpoints}
+        notations = {v: state.action_string_for(v, action) for v in pending}
         state.apply_action(action)
         step = len(state.history())
         for viewpoint, notation in notations.items():
@@ -67,20 +68,22 @@ class LogBook:
 
     def add(self, pending: Pending | None) -> None:
         """The moves whose entries are ``pending`` were made current."""
-        if pending is not None and self.entries is not None:
-            for viewpoint in self.viewpoints:
-                self.entries[viewpoint].extend(pending[viewpoint])
+        if pending is not None:
+            for viewpoint, entries in pending.items():
+                self.entries[viewpoint].extend(entries)
 
     def of(self, viewpoint: int, game: Game, moves: Sequence[tuple[int, int]]
            ) -> list[LogEntry]:
-        """``viewpoint``'s log of ``moves`` (``(player, action)`` from ``game``'s start)."""
-        if self.entries is None:
-            entries: Pending = {v: [] for v in self.viewpoints}
+        """``viewpoint``'s log of ``moves`` (``(player, action)`` from ``game``'s start).
+        (A log made while a move was being stored lacks it: made again.)"""
+        made = self.entries.get(viewpoint)
+        if made is None or len(made) != len(moves):
+            entries: Pending = {viewpoint: []}
             state = game.new_initial_state()
             for _, action in moves:
                 self.play(state, action, entries)
-            self.entries = entries
-        return self.entries[viewpoint]
+            made = self.entries[viewpoint] = entries[viewpoint]
+        return made
 
     def in_full(self, game: Game, moves: Sequence[tuple[int, int]]) -> list[LogEntry]:
         """The log that reads every action in full (a game over and revealed)."""
@@ -98,7 +101,7 @@ class LogBook:
 
     def forget(self) -> None:
         """The game starts again from other options (a seat chose its own): no log yet."""
-        self.entries = None
+        self.entries = {}
         self.revealed = None
 
     def line(self, view: dict[str, Any], player: int, notation: str) -> str | None:
