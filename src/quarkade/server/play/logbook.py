@@ -10,9 +10,9 @@ in full, for everyone.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from quarkade.core.protocol import Game, State
 from quarkade.core.words import log_line
@@ -32,6 +32,32 @@ class LogEntry:
 
     def public(self) -> dict[str, Any]:
         return {"step": self.step, "player": self.player, "text": self.text, "line": self.line}
+
+
+class ViewAfter(Mapping[str, Any]):
+    """``state``'s view for ``viewpoint``, worked out when a log line first reads it: most
+    lines (a deal, a draw) read nothing of it. Read it before ``state`` changes."""
+
+    __slots__ = ("state", "view", "viewpoint")
+
+    def __init__(self, state: State, viewpoint: int) -> None:
+        self.state = state
+        self.viewpoint = viewpoint
+        self.view: dict[str, Any] | None = None
+
+    def _made(self) -> dict[str, Any]:
+        if self.view is None:
+            self.view = self.state.view(self.viewpoint)
+        return self.view
+
+    def __getitem__(self, key: str) -> Any:
+        return self._made()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._made())
+
+    def __len__(self) -> int:
+        return len(self._made())
 
 
 class LogBook:
@@ -62,7 +88,7 @@ class LogBook:
         state.apply_action(action)
         step = len(state.history())
         for viewpoint, notation in notations.items():
-            line = self.line(state.view(viewpoint), player, notation)
+            line = self.line(ViewAfter(state, viewpoint), player, notation)
             pending[viewpoint].append(LogEntry(step, player, notation, line,
                                                notation != full))
 
@@ -104,8 +130,10 @@ class LogBook:
         self.entries = {}
         self.revealed = None
 
-    def line(self, view: dict[str, Any], player: int, notation: str) -> str | None:
+    def line(self, view: Mapping[str, Any], player: int, notation: str) -> str | None:
         try:
-            return log_line(self.name, view, player, notation, self.names())
+            # (Text modules only read a view, so a ViewAfter serves as the dict they take.)
+            return log_line(self.name, cast("dict[str, Any]", view), player, notation,
+                            self.names())
         except ModuleNotFoundError:  # a game without a text module: the notation says it
             return None
