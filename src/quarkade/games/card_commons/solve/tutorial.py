@@ -24,12 +24,14 @@ Symmetry
 
 Search
     Depth-first win/loss search (a node is won if some move leads to a lost node) with a
-    transposition table of fixed size (``table``), moves ordered by the opponent's mobility
-    near the root and by the table's remembered best move, and an exact pruning rule for
-    inversions: more cards in hand never hurt in the Tutorial game (a seat with more cards
-    has every move of the seat with fewer, and the opponent's moves do not depend on it),
-    so if the inverting seat loses even when it keeps the card it would discard, every
-    discard loses and the eleven children are settled by one search.
+    transposition table of fixed size (``table``) and moves ordered by the opponent's
+    mobility and by the table's remembered best move. Three things settle a node without
+    visiting a child: a move that leaves the opponent no placement (the ordering counts
+    them anyway), a child the table already knows lost (an enhanced transposition cutoff),
+    and a remembered value. An inversion's discards are children of their own, tried the
+    card with the fewest places first; the reply that refuted one discard is tried first
+    against the next (the two positions differ only in the hand of the seat that replies
+    to). docs/ANALYSIS.md, "The solver at C speed", measures each of these.
     Iterative deepening (``deepen``) searches with a growing ply limit first; a position
     the limit cuts is unknown, never guessed, and is not stored as a value.
 """
@@ -54,16 +56,21 @@ SINGLE, STACK = 1, 13  # code offsets
 NUM_CODES = 25
 MAX_PLY = 32
 MAX_MOVES = 224  # 12 kinds x 16 cells of channels, 16 inversion groups
-SCRATCH = MAX_MOVES  # the score rows' last columns: counts for the ordering
+SCRATCH = MAX_MOVES  # the score rows' last columns: weights per level for the ordering,
+HELD = SCRATCH + 7  # then the opponent's cards per level
+SCORE_COLUMNS = HELD + 7
 ETC_FROM = 5  # the fewest empty cells at which a node looks its children up first
+NO_REPLY = -(1 << 40)  # the ordering's score of a move that leaves the opponent no placement
 # Move order weights: the opponent's placements after a move count four times the mover's
 # own (of 1:0, 2:1, 4:1, 4:3, 8:1 and 16:1, 4:1 needed the fewest nodes; docs/ANALYSIS.md).
 THEIRS, MINE = 4, 1
 INVERT = 256  # a move id at or above is an inversion (discard chosen in the search)
 WIN, LOSS, UNKNOWN, ABORTED = 1, 0, 2, 3
 
-# stats slots
-NODES, HITS = range(2)
+# stats slots: positions visited, of them answered by the table; nodes settled without a
+# visit to any child: by a move that leaves no reply, by a child the table knows lost
+NODES, HITS, NO_REPLIES, KNOWN_LOST = range(4)
+STATS = 4
 
 
 def _allowed_next_to(code: int) -> int:
@@ -283,15 +290,18 @@ def _land(state, ply, cells, geo, move):
 @inline
 def _order(state, ply, cells, geo, mover, other, moves, scores, n):
     """Scores for ``moves[ply]``, lower first: four times the opponent's placements after
-    the move, less the mover's own (each inversion counted once). A channel is scored from
-    row ``ply`` directly; an inversion is played out on row ``ply + 1``."""
+    the move, less the mover's own (each inversion counted once); ``NO_REPLY`` for a move
+    after which the opponent has none. A channel is scored from row ``ply`` directly; an
+    inversion is played out on row ``ply + 1``."""
     occupied = state[ply, OCCUPIED]
     near = state[ply, NEAR]
     for lv in range(7):
         scores[ply, SCRATCH + lv] = 0
+        scores[ply, HELD + lv] = 0
     rest = other
     while rest:
         scores[ply, SCRATCH + LEVEL[LOW_BIT[rest]]] += THEIRS
+        scores[ply, HELD + LEVEL[LOW_BIT[rest]]] += 1
         rest &= rest - 1
     rest = mover
     while rest:
@@ -304,8 +314,9 @@ def _order(state, ply, cells, geo, mover, other, moves, scores, n):
         left = mover & ~(1 << kind)
         if move >= INVERT:
             old = _land(state, ply, cells, geo, move)
-            scores[ply, i] = THEIRS * _mobility(state, ply + 1, other) - MINE * _mobility(
-                state, ply + 1, left)
+            replies = _mobility(state, ply + 1, other)
+            scores[ply, i] = NO_REPLY if replies == 0 else \
+                THEIRS * replies - MINE * _mobility(state, ply + 1, left)
             cells[move & 15] = old
             continue
         cell = move & 15
@@ -313,9 +324,11 @@ def _order(state, ply, cells, geo, mover, other, moves, scores, n):
         around = geo[cell, GEO_MASK]
         free = (near | around) & ~(occupied | 1 << cell)
         total = 0
+        replies = 0
         for lv in range(1, 7):
             reach = POP16[free & state[ply, LAW + lv] & ~(around & FORBIDS[code, lv])]
             total += reach * scores[ply, SCRATCH + lv]
+            replies += reach * scores[ply, HELD + lv]
             if lv == LEVEL[kind]:
                 total += MINE * reach  # the mover no longer holds this card
         if they_invert:
@@ -327,8 +340,10 @@ def _order(state, ply, cells, geo, mover, other, moves, scores, n):
                 targets = state[ply, TARGET_SLOT[theirs]]
                 if TARGET_SLOT[theirs] == SINGLES + kind:
                     targets |= 1 << cell
-                total += THEIRS * POP16[targets & state[ply, LAW + lv]
-                                        & ~(around & FORBIDS[code, lv])]
+                inversions = POP16[targets & state[ply, LAW + lv]
+                                   & ~(around & FORBIDS[code, lv])]
+                total += THEIRS * inversions
+                replies += inversions
         if left & (left - 1):
             rest = left
             while rest:
@@ -340,7 +355,7 @@ def _order(state, ply, cells, geo, mover, other, moves, scores, n):
                     targets |= 1 << cell
                 total -= MINE * POP16[targets & state[ply, LAW + lv]
                                       & ~(around & FORBIDS[code, lv])]
-        scores[ply, i] = total
+        scores[ply, i] = total if replies else NO_REPLY
 
 
 @inline
@@ -365,7 +380,8 @@ def _spare_first(state, ply, spare):
 def _known_win_first(cells, keys, sym, nsym, sym_from, table, moves, ply, n, mover, other,
                      empty):
     """Enhanced transposition cutoff: a channel whose child the table already knows to be
-    lost (for the opponent) moves to the front, where it wins at once."""
+    lost (for the opponent) moves to the front; returns whether there is one (then the
+    node is won without a visit)."""
     for i in range(n):
         move = moves[ply, i]
         if move >= INVERT:
@@ -383,7 +399,8 @@ def _known_win_first(cells, keys, sym, nsym, sym_from, table, moves, ply, n, mov
         if at >= 0 and table[at] & 3 == LOSS:
             moves[ply, i] = moves[ply, 0]
             moves[ply, 0] = move
-            return
+            return True
+    return False
 
 
 @inline
@@ -443,12 +460,13 @@ def _map_move(move, sym, g, column):
 
 
 # What a node waits for from the child below it, and the search loop's own signals.
-CHANNEL, KEPT, DISCARD = 0, 1, 2
+CHANNEL, DISCARD = 0, 2
 ENTER, NEXT_MOVE = -1, -2
-# frame columns, one frame per ply
+# frame columns, one frame per ply (F_REFUTED: the reply, plus one, that refuted the
+# inversion's last discard)
 (F_MOVER, F_OTHER, F_COUNT, F_NEXT, F_HI, F_LO, F_MAP, F_BEFORE, F_RESULT, F_BEST,
- F_SPARE, F_OLD, F_LEFT, F_WAIT) = range(14)
-FRAME = 14
+ F_SPARE, F_OLD, F_LEFT, F_WAIT, F_REFUTED) = range(15)
+FRAME = 15
 
 
 @inline
@@ -462,6 +480,14 @@ def _finish(ply, frame, table, sym, stats):
         tt.store(table, frame[ply, F_HI], frame[ply, F_LO], result,
                  stats[NODES] - frame[ply, F_BEFORE] + 1, best)
     return result
+
+
+@inline
+def _won_at_once(ply, frame, moves, table, sym, stats):
+    """Node ``ply`` wins by its first move, known without a visit: store and return it."""
+    frame[ply, F_RESULT] = WIN
+    frame[ply, F_BEST] = moves[ply, 0] + 1
+    return _finish(ply, frame, table, sym, stats)
 
 
 @njit
@@ -488,18 +514,23 @@ def _search(cells, mover, other, limit, stop, state, keys, geo, sym, nsym, sym_f
                                    them)
             at = tt.probe(table, hi, lo)
             remembered = -1
+            frame[ply, F_BEST] = 0
             if at >= 0:
                 word = table[at]
                 if word & 3 != UNKNOWN:
                     stats[HITS] += 1
                     value = word & 3
+                    if value == WIN and word >> 8:  # the parent may try this reply next
+                        frame[ply, F_BEST] = _map_move((word >> 8) - 1, sym, g,
+                                                       SYM_PREIMAGE) + 1
                 elif word >> 8:
                     remembered = _map_move((word >> 8) - 1, sym, g, SYM_PREIMAGE)
+            if remembered < 0 and ply > 0 and frame[ply - 1, F_WAIT] == DISCARD:
+                remembered = frame[ply - 1, F_REFUTED] - 1  # refuted the last discard
             if value == ENTER:
                 n = _generate(state, ply, me, moves)
                 if n == 0:
-                    tt.store(table, hi, lo, LOSS, 1, 0)
-                    value = LOSS
+                    value = LOSS  # not stored: the next visit finds it as fast
                 elif ply >= limit:
                     value = UNKNOWN
                 else:
@@ -522,10 +553,16 @@ def _search(cells, mover, other, limit, stop, state, keys, geo, sym, nsym, sym_f
                                 scores[ply, i] = 0
                     if ordering or remembered >= 0:
                         _sort(moves, scores, ply, n)
-                    if empty >= ETC_FROM:
-                        _known_win_first(cells, keys, sym, nsym, sym_from, table, moves, ply,
-                                         n, me, them, empty)
-                    value = NEXT_MOVE
+                    if ordering and scores[ply, 0] == NO_REPLY:
+                        stats[NO_REPLIES] += 1
+                        value = _won_at_once(ply, frame, moves, table, sym, stats)
+                    elif empty >= ETC_FROM and _known_win_first(
+                            cells, keys, sym, nsym, sym_from, table, moves, ply, n, me, them,
+                            empty):
+                        stats[KNOWN_LOST] += 1
+                        value = _won_at_once(ply, frame, moves, table, sym, stats)
+                    else:
+                        value = NEXT_MOVE
         if value == NEXT_MOVE:
             i = frame[ply, F_NEXT]
             if i < frame[ply, F_COUNT]:
@@ -538,11 +575,16 @@ def _search(cells, mover, other, limit, stop, state, keys, geo, sym, nsym, sym_f
                 left = frame[ply, F_MOVER] & ~(1 << kind)
                 frame[ply, F_OLD] = old
                 frame[ply, F_LEFT] = left
-                # An inversion is first searched with the discard kept (KEPT): more cards
-                # never hurt the Tutorial seat holding them, so if that loses, all do.
-                frame[ply, F_WAIT] = CHANNEL if move < INVERT else KEPT
                 frame[ply + 1, F_MOVER] = frame[ply, F_OTHER]
-                frame[ply + 1, F_OTHER] = left
+                if move < INVERT:
+                    frame[ply, F_WAIT] = CHANNEL
+                    frame[ply + 1, F_OTHER] = left
+                else:  # each discard is a child, the card with the fewest places first
+                    discard = _spare_first(state, ply + 1, left)
+                    frame[ply, F_WAIT] = DISCARD
+                    frame[ply, F_SPARE] = left ^ discard
+                    frame[ply, F_REFUTED] = 0
+                    frame[ply + 1, F_OTHER] = left ^ discard
                 ply += 1
                 value = ENTER
                 continue
@@ -559,18 +601,15 @@ def _search(cells, mover, other, limit, stop, state, keys, geo, sym, nsym, sym_f
             frame[ply, F_RESULT] = UNKNOWN
             if not frame[ply, F_BEST]:
                 frame[ply, F_BEST] = move + 1
-        won = value == LOSS and wait != KEPT
-        spare = 0
-        if wait == KEPT and value != WIN:
-            spare = frame[ply, F_LEFT]
-        elif wait == DISCARD and not won:
+        won = value == LOSS
+        if wait == DISCARD and not won and frame[ply, F_SPARE]:
+            if value == WIN:
+                frame[ply, F_REFUTED] = frame[ply + 1, F_BEST]
             spare = frame[ply, F_SPARE]
-        if spare:
-            low = _spare_first(state, ply + 1, spare)
-            frame[ply, F_SPARE] = spare ^ low
-            frame[ply, F_WAIT] = DISCARD
+            discard = _spare_first(state, ply + 1, spare)
+            frame[ply, F_SPARE] = spare ^ discard
             frame[ply + 1, F_MOVER] = frame[ply, F_OTHER]
-            frame[ply + 1, F_OTHER] = frame[ply, F_LEFT] & ~low
+            frame[ply + 1, F_OTHER] = frame[ply, F_LEFT] & ~discard
             ply += 1
             value = ENTER
             continue
@@ -731,9 +770,9 @@ class TutorialSolver:
         self.order_from = order_from
         self.sym_from = sym_from
         self._moves = np.zeros((MAX_PLY + 1, MAX_MOVES), dtype=np.int64)
-        self._scores = np.zeros((MAX_PLY + 1, SCRATCH + 7), dtype=np.int64)
+        self._scores = np.zeros((MAX_PLY + 1, SCORE_COLUMNS), dtype=np.int64)
         self._frame = np.zeros((MAX_PLY + 1, FRAME), dtype=np.int64)
-        self.stats = np.zeros(2, dtype=np.int64)
+        self.stats = np.zeros(STATS, dtype=np.int64)
         self.ledger = ledger if ledger is not None else Ledger(torus=torus)
 
     def value(self, position: Position, limit: int = MAX_PLY, budget: int = 0) -> Result:
@@ -918,7 +957,7 @@ class TutorialSolver:
         state, _ = initial_rows(position.cells, self.board, self.sym)
         cells = np.array(position.cells, dtype=np.int64)
         moves = np.zeros((MAX_PLY + 1, MAX_MOVES), dtype=np.int64)
-        scores = np.zeros((MAX_PLY + 1, SCRATCH + 7), dtype=np.int64)
+        scores = np.zeros((MAX_PLY + 1, SCORE_COLUMNS), dtype=np.int64)
         n = _ordered_at_root(state, cells, self.geo, position.mover, position.other, moves,
                              scores)
         found = []
