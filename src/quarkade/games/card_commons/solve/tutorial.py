@@ -61,6 +61,17 @@ HELD = SCRATCH + 7  # then the opponent's cards per level
 SCORE_COLUMNS = HELD + 7
 ETC_FROM = 5  # the fewest empty cells at which a node looks its children up first
 NO_REPLY = -(1 << 40)  # the ordering's score of a move that leaves the opponent no placement
+# What the search does beyond plain win/loss search with the table and the ordering
+# (``TutorialSolver(features=..., inversion_cost=...)``): all but KEPT_FIRST by default.
+# ``bench/card_commons_solve.py ablation`` turns them on one at a time (docs/ANALYSIS.md).
+KEPT_FIRST = 1  # the old rule: an inversion is searched first with its discard kept
+SIBLING = 2  # the reply that refuted an inversion's last discard goes first against the next
+NO_REPLY_WINS = 4  # a move that leaves the opponent no placement wins without a visit
+KNOWN_LOST_WINS = 8  # a child the table knows lost wins without a visit
+FEATURES = SIBLING | NO_REPLY_WINS | KNOWN_LOST_WINS
+INVERSION_COST = 32  # added to an inversion's ordering score: it spends two cards
+# the kernel's settings row
+S_ORDER_FROM, S_SYM_FROM, S_FEATURES, S_INVERSION_COST = range(4)
 # Move order weights: the opponent's placements after a move count four times the mover's
 # own (of 1:0, 2:1, 4:1, 4:3, 8:1 and 16:1, 4:1 needed the fewest nodes; docs/ANALYSIS.md).
 THEIRS, MINE = 4, 1
@@ -288,11 +299,14 @@ def _land(state, ply, cells, geo, move):
 
 
 @inline
-def _order(state, ply, cells, geo, mover, other, moves, scores, n):
+def _order(state, ply, cells, geo, mover, other, moves, scores, n, features,
+           inversion_cost):
     """Scores for ``moves[ply]``, lower first: four times the opponent's placements after
-    the move, less the mover's own (each inversion counted once); ``NO_REPLY`` for a move
-    after which the opponent has none. A channel is scored from row ``ply`` directly; an
-    inversion is played out on row ``ply + 1``."""
+    the move, less the mover's own (each inversion counted once, and ``inversion_cost``
+    more); ``NO_REPLY`` for a move after which the opponent has none (with
+    ``NO_REPLY_WINS``). A channel is scored from row ``ply`` directly; an inversion is
+    played out on row ``ply + 1``."""
+    no_reply = NO_REPLY if features & NO_REPLY_WINS else 0
     occupied = state[ply, OCCUPIED]
     near = state[ply, NEAR]
     for lv in range(7):
@@ -315,8 +329,8 @@ def _order(state, ply, cells, geo, mover, other, moves, scores, n):
         if move >= INVERT:
             old = _land(state, ply, cells, geo, move)
             replies = _mobility(state, ply + 1, other)
-            scores[ply, i] = NO_REPLY if replies == 0 else \
-                THEIRS * replies - MINE * _mobility(state, ply + 1, left)
+            scores[ply, i] = no_reply if replies == 0 and no_reply else \
+                THEIRS * replies - MINE * _mobility(state, ply + 1, left) + inversion_cost
             cells[move & 15] = old
             continue
         cell = move & 15
@@ -355,7 +369,7 @@ def _order(state, ply, cells, geo, mover, other, moves, scores, n):
                     targets |= 1 << cell
                 total -= MINE * POP16[targets & state[ply, LAW + lv]
                                       & ~(around & FORBIDS[code, lv])]
-        scores[ply, i] = total if replies else NO_REPLY
+        scores[ply, i] = no_reply if replies == 0 and no_reply else total
 
 
 @inline
@@ -460,7 +474,7 @@ def _map_move(move, sym, g, column):
 
 
 # What a node waits for from the child below it, and the search loop's own signals.
-CHANNEL, DISCARD = 0, 2
+CHANNEL, KEPT, DISCARD = 0, 1, 2
 ENTER, NEXT_MOVE = -1, -2
 # frame columns, one frame per ply (F_REFUTED: the reply, plus one, that refuted the
 # inversion's last discard)
@@ -491,13 +505,17 @@ def _won_at_once(ply, frame, moves, table, sym, stats):
 
 
 @njit
-def _search(cells, mover, other, limit, stop, state, keys, geo, sym, nsym, sym_from,
-            order_from, table, moves, scores, frame, stats):
+def _search(cells, mover, other, limit, stop, state, keys, geo, sym, nsym, settings,
+            table, moves, scores, frame, stats):
     """WIN or LOSS for the seat to move (UNKNOWN only when ``limit`` plies cut the search).
 
     An explicit stack of frames instead of recursion: node ``ply`` keeps its moves in
     ``moves[ply]``, its field row in ``state[ply]`` and its progress in ``frame[ply]``.
     """
+    order_from = settings[S_ORDER_FROM]
+    sym_from = settings[S_SYM_FROM]
+    features = settings[S_FEATURES]
+    inversion_cost = settings[S_INVERSION_COST]
     ply = 0
     frame[0, F_MOVER] = mover
     frame[0, F_OTHER] = other
@@ -525,7 +543,8 @@ def _search(cells, mover, other, limit, stop, state, keys, geo, sym, nsym, sym_f
                                                        SYM_PREIMAGE) + 1
                 elif word >> 8:
                     remembered = _map_move((word >> 8) - 1, sym, g, SYM_PREIMAGE)
-            if remembered < 0 and ply > 0 and frame[ply - 1, F_WAIT] == DISCARD:
+            if (features & SIBLING and remembered < 0 and ply > 0
+                    and frame[ply - 1, F_WAIT] == DISCARD):
                 remembered = frame[ply - 1, F_REFUTED] - 1  # refuted the last discard
             if value == ENTER:
                 n = _generate(state, ply, me, moves)
@@ -544,7 +563,8 @@ def _search(cells, mover, other, limit, stop, state, keys, geo, sym, nsym, sym_f
                     frame[ply, F_BEST] = 0
                     ordering = empty >= order_from
                     if ordering:
-                        _order(state, ply, cells, geo, me, them, moves, scores, n)
+                        _order(state, ply, cells, geo, me, them, moves, scores, n,
+                               features, inversion_cost)
                     if remembered >= 0:
                         for i in range(n):
                             if moves[ply, i] == remembered:
@@ -558,7 +578,7 @@ def _search(cells, mover, other, limit, stop, state, keys, geo, sym, nsym, sym_f
                         value = _won_at_once(ply, frame, moves, table, sym, stats)
                     elif empty >= ETC_FROM and _known_win_first(
                             cells, keys, sym, nsym, sym_from, table, moves, ply, n, me, them,
-                            empty):
+                            empty) and features & KNOWN_LOST_WINS:
                         stats[KNOWN_LOST] += 1
                         value = _won_at_once(ply, frame, moves, table, sym, stats)
                     else:
@@ -578,6 +598,12 @@ def _search(cells, mover, other, limit, stop, state, keys, geo, sym, nsym, sym_f
                 frame[ply + 1, F_MOVER] = frame[ply, F_OTHER]
                 if move < INVERT:
                     frame[ply, F_WAIT] = CHANNEL
+                    frame[ply + 1, F_OTHER] = left
+                elif features & KEPT_FIRST:
+                    # more cards never hurt a Tutorial seat: if it loses keeping the card
+                    # it would discard, every discard loses (then the discards, one by one)
+                    frame[ply, F_WAIT] = KEPT
+                    frame[ply, F_SPARE] = left
                     frame[ply + 1, F_OTHER] = left
                 else:  # each discard is a child, the card with the fewest places first
                     discard = _spare_first(state, ply + 1, left)
@@ -601,10 +627,11 @@ def _search(cells, mover, other, limit, stop, state, keys, geo, sym, nsym, sym_f
             frame[ply, F_RESULT] = UNKNOWN
             if not frame[ply, F_BEST]:
                 frame[ply, F_BEST] = move + 1
-        won = value == LOSS
-        if wait == DISCARD and not won and frame[ply, F_SPARE]:
-            if value == WIN:
-                frame[ply, F_REFUTED] = frame[ply + 1, F_BEST]
+        won = value == LOSS and wait != KEPT
+        if wait == KEPT and value != WIN or wait == DISCARD and not won and frame[ply, F_SPARE]:
+            frame[ply, F_REFUTED] = frame[ply + 1, F_BEST] if wait == DISCARD and \
+                value == WIN else 0
+            frame[ply, F_WAIT] = DISCARD
             spare = frame[ply, F_SPARE]
             discard = _spare_first(state, ply + 1, spare)
             frame[ply, F_SPARE] = spare ^ discard
@@ -756,12 +783,14 @@ class TutorialSolver:
 
     ``table_bits``: the table holds ``2 ** table_bits`` positions (32 bytes each);
     ``order_from``/``sym_from``: the fewest empty cells at which a node orders its moves /
-    looks for its least symmetric image (the identity key is used below that).
+    looks for its least symmetric image (the identity key is used below that);
+    ``features``/``inversion_cost``: see ``FEATURES`` (the defaults are the fastest known).
     """
 
     def __init__(self, torus: bool = False, table_bits: int = 22, max_symmetries: int = 768,
                  order_from: int = 0, sym_from: int = 10,
-                 ledger: Ledger | None = None) -> None:
+                 ledger: Ledger | None = None, features: int = FEATURES,
+                 inversion_cost: int = INVERSION_COST) -> None:
         self.torus = torus
         self.board = board(torus, max_symmetries)
         self.geo = geometry(self.board)
@@ -769,6 +798,8 @@ class TutorialSolver:
         self.table = tt.Table(table_bits)
         self.order_from = order_from
         self.sym_from = sym_from
+        self.settings = np.array([order_from, sym_from, features, inversion_cost],
+                                 dtype=np.int64)
         self._moves = np.zeros((MAX_PLY + 1, MAX_MOVES), dtype=np.int64)
         self._scores = np.zeros((MAX_PLY + 1, SCORE_COLUMNS), dtype=np.int64)
         self._frame = np.zeros((MAX_PLY + 1, FRAME), dtype=np.int64)
@@ -784,9 +815,8 @@ class TutorialSolver:
         cells = np.array(position.cells, dtype=np.int64)
         stop = int(self.stats[NODES]) + budget if budget else -1
         value = _search(cells, position.mover, position.other, limit, stop, state, keys,
-                        self.geo, self.sym, self.board.symmetries, self.sym_from,
-                        self.order_from, self.table.words, self._moves, self._scores,
-                        self._frame, self.stats)
+                        self.geo, self.sym, self.board.symmetries, self.settings,
+                        self.table.words, self._moves, self._scores, self._frame, self.stats)
         spent = self.stats - before
         return Result(int(value), int(spent[NODES]), int(spent[HITS]),
                       time.perf_counter() - start)
@@ -958,16 +988,15 @@ class TutorialSolver:
         cells = np.array(position.cells, dtype=np.int64)
         moves = np.zeros((MAX_PLY + 1, MAX_MOVES), dtype=np.int64)
         scores = np.zeros((MAX_PLY + 1, SCORE_COLUMNS), dtype=np.int64)
+        discards = np.full((MAX_MOVES, NUM_KINDS), -1, dtype=np.int64)
         n = _ordered_at_root(state, cells, self.geo, position.mover, position.other, moves,
-                             scores)
+                             scores, self.settings, discards)
         found = []
-        for move in (int(m) for m in moves[0, :n]):
+        for index, move in enumerate(int(m) for m in moves[0, :n]):
             if move < INVERT:
                 found.append((move, -1))
-                continue
-            kind = (move & 255) >> 4
-            spare = position.mover & ~(1 << kind)
-            found += [(move, d) for d in range(NUM_KINDS) if spare >> d & 1]
+            else:
+                found += [(move, int(d)) for d in discards[index] if d >= 0]
         return found
 
     def deepen(self, position: Position, step: int = 2) -> Result:
@@ -1057,10 +1086,26 @@ def legal_moves(position: Position, shape: Board) -> list[int]:
 
 
 @njit
-def _ordered_at_root(state, cells, geo, mover, other, moves, scores):
+def _ordered_at_root(state, cells, geo, mover, other, moves, scores, settings, discards):
+    """The moves of row 0 in the search's order, and each inversion's discards in the
+    order the search tries them (``discards[i]``, -1 past the last)."""
     n = _generate(state, 0, mover, moves)
-    _order(state, 0, cells, geo, mover, other, moves, scores, n)
+    _order(state, 0, cells, geo, mover, other, moves, scores, n, settings[S_FEATURES],
+           settings[S_INVERSION_COST])
     _sort(moves, scores, 0, n)
+    for i in range(n):
+        move = moves[0, i]
+        if move < INVERT:
+            continue
+        old = _land(state, 0, cells, geo, move)
+        spare = mover & ~(1 << ((move & 255) >> 4))
+        j = 0
+        while spare:
+            discard = _spare_first(state, 1, spare)
+            spare ^= discard
+            discards[i, j] = LOW_BIT[discard]
+            j += 1
+        cells[move & 15] = old
     return n
 
 
