@@ -6,6 +6,8 @@
         [--field flat|torus] [--chunk 100]
     python bench/card_commons_solve.py endgame --positions 20    # Classic: time per position
     python bench/card_commons_solve.py depth --positions 6       # Tutorial: cost by ply
+    python bench/card_commons_solve.py ablation [--field torus]  # Tutorial: each feature's
+        [--budget 2e9] [--table-bits 24] [--rows 0,1,2]           # nodes and seconds per class
 
 Each prints Markdown rows for docs/ANALYSIS.md; run them with ``nice -n 10`` on a shared
 machine. The tests (tests/games/card_commons/test_solve.py) run small versions.
@@ -113,6 +115,57 @@ def depth(positions: int, seed: int, torus: bool) -> None:
               f"{statistics.median(seconds):.3f} / {max(seconds):.2f} |", flush=True)
 
 
+# The Tutorial search's features turned on one at a time (docs/ANALYSIS.md, "The solver at
+# C speed"): (label, features, inversion cost).
+ABLATION = (
+    ("before: kept card first", tutorial.KEPT_FIRST, 0),
+    ("each discard a child", 0, 0),
+    ("+ the sibling's refutation first", tutorial.SIBLING, 0),
+    ("+ no reply wins at once", tutorial.SIBLING | tutorial.NO_REPLY_WINS, 0),
+    ("+ a child known lost wins at once", tutorial.FEATURES, 0),
+    (f"+ inversion cost {tutorial.INVERSION_COST} (today)", tutorial.FEATURES,
+     tutorial.INVERSION_COST),
+)
+
+
+def ablation(torus: bool, budget: int, table_bits: int, rows: list[int]) -> None:
+    """The four opening classes' root searches, one fresh solver (table) per class, with
+    the features of each row; a class that needs more than ``budget`` nodes reads "> budget".
+    Seconds are the process's CPU time, which the machine's load does not inflate."""
+    from quarkade.games.card_commons.solve.book import openings
+
+    classes = ["2H", "3H", "4H", "5H"]
+    print("| search | " + " | ".join(f"{card}: nodes / CPU s" for card in classes)
+          + " | all four: nodes / CPU s |")
+    print("| --- |" + " --- |" * (len(classes) + 1))
+    for index in rows:
+        label, features, cost = ABLATION[index]
+        cells, total, seconds, over = [], 0, 0.0, False
+        for card in classes:
+            solver = tutorial.TutorialSolver(torus=torus, table_bits=table_bits,
+                                             features=features, inversion_cost=cost)
+            root = next(row for row in openings(solver) if row.card == card).position
+            tutorial_warm_up(solver)
+            start = time.process_time()
+            result = solver.value(root, budget=budget)
+            spent = time.process_time() - start
+            if result.value == tutorial.ABORTED:
+                cells.append(f"> {budget:,} / {spent:.0f}")
+                over = True
+            else:
+                cells.append(f"{result.nodes:,} / {spent:.1f}")
+            total += result.nodes
+            seconds += spent
+        print(f"| {label} | " + " | ".join(cells)
+              + f" | {'> ' if over else ''}{total:,} / {seconds:.0f} |", flush=True)
+
+
+def tutorial_warm_up(solver: tutorial.TutorialSolver) -> None:
+    """Compile (or load) the kernel before the clock starts: a tiny search."""
+    solver.value(tutorial.Position((1,) + (0,) * 15, 1 << 3, 1 << 4))
+    solver.table.clear()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -135,6 +188,12 @@ def main() -> None:
     cost.add_argument("--torus", action="store_true")
     for each in (check, games, end, cost):
         each.add_argument("--seed", type=int, default=1)
+    ablate = sub.add_parser("ablation")
+    ablate.add_argument("--field", choices=["flat", "torus"], default="flat")
+    ablate.add_argument("--budget", type=float, default=2e9)
+    ablate.add_argument("--table-bits", type=int, default=24)
+    ablate.add_argument("--rows", default=",".join(str(i) for i in range(len(ABLATION))),
+                        help="which rows (0: before, ..., the last: today)")
     args = parser.parse_args()
     if args.command == "crosscheck":
         crosscheck(args.count, args.seed, args.variant or ["tutorial", "classic"],
@@ -143,6 +202,9 @@ def main() -> None:
         perfect(args.games, args.seed, args.field or ["flat", "torus"], args.chunk)
     elif args.command == "endgame":
         endgame(args.positions, args.seed, args.largest)
+    elif args.command == "ablation":
+        ablation(args.field == "torus", int(args.budget), args.table_bits,
+                 [int(row) for row in args.rows.split(",")])
     else:
         depth(args.positions, args.seed, args.torus)
 

@@ -628,9 +628,10 @@ def _search(cells, mover, other, limit, stop, state, keys, geo, sym, nsym, setti
             if not frame[ply, F_BEST]:
                 frame[ply, F_BEST] = move + 1
         won = value == LOSS and wait != KEPT
-        if wait == KEPT and value != WIN or wait == DISCARD and not won and frame[ply, F_SPARE]:
-            frame[ply, F_REFUTED] = frame[ply + 1, F_BEST] if wait == DISCARD and \
-                value == WIN else 0
+        if (wait == KEPT and value != WIN) or (wait == DISCARD and not won
+                                                and frame[ply, F_SPARE]):
+            refuted = wait == DISCARD and value == WIN
+            frame[ply, F_REFUTED] = frame[ply + 1, F_BEST] if refuted else 0
             frame[ply, F_WAIT] = DISCARD
             spare = frame[ply, F_SPARE]
             discard = _spare_first(state, ply + 1, spare)
@@ -767,15 +768,6 @@ class Result:
 
 
 WORD_MASK = (1 << 64) - 1
-CLAIM_LEVELS = 2  # workers claim the positions they search this many levels below a root
-
-
-class Settled(Exception):
-    """The ledger settled a position whose search is under way here (another worker did)."""
-
-    def __init__(self, key: int) -> None:
-        super().__init__(f"position {key:x} settled elsewhere")
-        self.key = key
 
 
 class TutorialSolver:
@@ -826,18 +818,14 @@ class TutorialSolver:
         """``value``, with its top ``split`` levels of the seat to move searched here, move
         by move and reply by reply, in the kernel's order, so ``progress`` hears how far
         it has come (a long search otherwise says nothing for hours). Each position settled
-        at those levels goes into ``ledger``, which a stopped run resumes from and other
-        workers sharing its file read (see ``ledger``)."""
+        at those levels goes into ``ledger``, which a stopped run resumes from (see
+        ``ledger``; ``split`` shares the same top levels out among workers)."""
         start = time.perf_counter()
         before = int(self.stats[NODES]), int(self.stats[HITS])
         if split == 0:
             value, move = self.best_move(position)
         else:
-            try:
-                value, move = self._choose(position, self.packed(position), split, progress,
-                                           "", ())
-            finally:
-                self.ledger.release()
+            value, move = self._choose(position, self.packed(position), split, progress, "")
         return Result(value, int(self.stats[NODES]) - before[0],
                       int(self.stats[HITS]) - before[1], time.perf_counter() - start, move)
 
@@ -897,31 +885,16 @@ class TutorialSolver:
                            int(self.stats[NODES]) - since)
         return value, move
 
-    def _each(self, items: list[tuple[tuple[int, int], Position, int]],
-              lineage: tuple[int, ...]
+    def _each(self, items: list[tuple[tuple[int, int], Position, int]]
               ) -> Iterator[tuple[int, tuple[int, int], Position, int]]:
-        """(index, move, position, key) of each item: those the ledger settled first, then
-        those no other worker claimed, then the rest; raises ``Settled`` as soon as the
-        ledger holds the position of ``lineage`` (its ancestors and itself)."""
-        done: set[int] = set()
-        claims = self.ledger.path is not None and len(lineage) <= CLAIM_LEVELS
-        while len(done) < len(items):
-            self.ledger.refresh()
-            for key in lineage:
-                if self.ledger.get(key) is not None:
-                    raise Settled(key)
-            waiting = [i for i in range(len(items)) if i not in done]
-            settled = [i for i in waiting if self.ledger.get(items[i][2]) is not None]
-            free = [i for i in waiting if not self.ledger.claimed_by_other(items[i][2])]
-            pick = (settled or free or waiting)[0] if claims else (settled or waiting)[0]
-            done.add(pick)
-            if claims and not settled:
-                self.ledger.claim(items[pick][2])
-            yield pick, *items[pick]
+        """(index, move, position, key) of each item, those the ledger settled first."""
+        settled = [i for i in range(len(items)) if self.ledger.get(items[i][2]) is not None]
+        for index in settled + [i for i in range(len(items)) if i not in settled]:
+            yield index, *items[index]
 
     def _choose(self, position: Position, key: int, split: int,
-                progress: Callable[[str], None] | None, path: str,
-                lineage: tuple[int, ...]) -> tuple[int, tuple[int, int] | None]:
+                progress: Callable[[str], None] | None, path: str
+                ) -> tuple[int, tuple[int, int] | None]:
         """(WIN and a winning (move, discard), or LOSS and None) for the seat to move."""
         known = self.known(position)
         if known is not None:
@@ -935,21 +908,14 @@ class TutorialSolver:
             child_key = self.packed(child)
             children.setdefault(child_key, ((move, discard), child, child_key))  # images once
         items = list(children.values())
-        lineage = (*lineage, key)
-        try:
-            for index, move_played, child, child_key in self._each(items, lineage):
-                where = f"{path}move {index + 1}/{len(items)}"
-                if not self._refuted(child, child_key, split, progress, where, lineage):
-                    return self._settle(key, position, WIN, move_played, since)
-        except Settled as settled:
-            if settled.key != key:
-                raise
-            return self.known(position) or (LOSS, None)
+        for index, move_played, child, child_key in self._each(items):
+            where = f"{path}move {index + 1}/{len(items)}"
+            if not self._refuted(child, child_key, split, progress, where):
+                return self._settle(key, position, WIN, move_played, since)
         return self._settle(key, position, LOSS, None, since)
 
     def _refuted(self, child: Position, key: int, split: int,
-                 progress: Callable[[str], None] | None, path: str,
-                 lineage: tuple[int, ...]) -> bool:
+                 progress: Callable[[str], None] | None, path: str) -> bool:
         """Whether the opponent, to move in ``child``, wins."""
         known = self.known(child)
         if known is not None:
@@ -959,26 +925,18 @@ class TutorialSolver:
         for reply, discard in self.ordered_moves(child):
             after = child.after(reply, discard)
             items.append(((reply, discard), after, self.packed(after)))
-        lineage = (*lineage, key)
-        try:
-            for index, reply_played, after, after_key in self._each(items, lineage):
-                start = time.perf_counter()
-                nodes = int(self.stats[NODES])
-                where = f"{path}, reply {index + 1}/{len(items)}"
-                value, _ = self._choose(after, after_key, split - 1, progress, where + ": ",
-                                        lineage)
-                if progress is not None:
-                    progress(f"{where}: {'won' if value == WIN else 'LOST'} "
-                             f"({int(self.stats[NODES]) - nodes:,} nodes, "
-                             f"{time.perf_counter() - start:.1f} s)")
-                if value == LOSS:
-                    self._settle(key, child, WIN, reply_played, since)
-                    return True
-        except Settled as settled:
-            if settled.key != key:
-                raise
-            known = self.known(child)
-            return known is not None and known[0] == WIN
+        for index, reply_played, after, after_key in self._each(items):
+            start = time.perf_counter()
+            nodes = int(self.stats[NODES])
+            where = f"{path}, reply {index + 1}/{len(items)}"
+            value, _ = self._choose(after, after_key, split - 1, progress, where + ": ")
+            if progress is not None:
+                progress(f"{where}: {'won' if value == WIN else 'LOST'} "
+                         f"({int(self.stats[NODES]) - nodes:,} nodes, "
+                         f"{time.perf_counter() - start:.1f} s)")
+            if value == LOSS:
+                self._settle(key, child, WIN, reply_played, since)
+                return True
         self._settle(key, child, LOSS, None, since)
         return False
 
