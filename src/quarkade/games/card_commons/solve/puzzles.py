@@ -8,7 +8,8 @@ Classic), which makes every puzzle proven rather than guessed.
 The solution line starts with the winning move and follows the game to its end: the
 winner plays a winning action (the only one, or the first the engine lists), and the
 defender plays the reply that leaves the winner the fewest winning answers (ties: the
-engine's first), the hardest line to find. Themes are read from the winner's moves:
+engine's first; a reply that ends the game only when nothing else is left), the hardest
+line to find. Themes are read from the winner's moves:
 ``invert``, ``repel``, ``polarize``, ``pass`` and ``the last card`` (in Classic, the
 winner plays the last card from hand; every won Tutorial line ends so, so it is not a
 theme there).
@@ -147,18 +148,34 @@ def solution(state: CardCommonsState, first: int, exact: Exact) -> tuple[list[st
 
 
 def _best_defence(state: CardCommonsState, exact: Exact) -> int:
-    """The defender's reply that leaves the winner the fewest winning answers."""
-    best, fewest = -1, 1 << 30
+    """The defender's reply that leaves the winner the fewest winning answers (a reply
+    that ends the game is the last resort)."""
+    best, fewest = -1, ENDS + 1
     for action in state.legal_actions():
         child = state.clone()
         child.apply_action(action)
-        if child.is_terminal() or child.current_player() == state.current_player():
-            answers = 1  # the game ends, or the defender decides again: no choice for them
-        else:
-            answers = len(exact.winning_actions(child))
+        answers = _answers(child, state.current_player(), exact)
         if answers < fewest:
             best, fewest = action, answers
     return best
+
+
+ENDS = 1 << 20  # "answers" to a reply that ends the game: the worst defence
+
+
+def _answers(state: CardCommonsState, defender: int, exact: Exact) -> int:
+    """How many winning actions the winner has after the defender's move, the defender's
+    own further decision (Repel, Polarize) made as well as it can be."""
+    if state.is_terminal():
+        return ENDS
+    if state.current_player() != defender:
+        return len(exact.winning_actions(state))
+    fewest = ENDS
+    for action in state.legal_actions():
+        child = state.clone()
+        child.apply_action(action)
+        fewest = min(fewest, _answers(child, defender, exact))
+    return fewest
 
 
 def _themes_of(state: CardCommonsState, action: int) -> set[str]:
