@@ -27,6 +27,19 @@ def test_json_lists_puzzles_whose_first_solution_move_is_the_only_winning_one():
         assert exact.winning_actions(state) == [state.string_to_action(puzzle["solution"][0])]
 
 
+def test_solve_moves_names_a_classic_puzzles_one_winning_move():
+    found = json.loads(runner.invoke(app, ["puzzles", "card-commons", "--count", "1",
+                                           "--max-empty", "5", "--seed", "11",
+                                           "--json"]).output)
+    assert found[0]["variant"] == "classic"
+    result = runner.invoke(app, ["solve", "card-commons", "-o", "variant=classic",
+                                 "--table-bits", "18", "--moves",
+                                 ", ".join(found[0]["moves"])])
+    assert result.exit_code == 0, result.output
+    assert "to move wins with best play" in result.output
+    assert f"winning moves (1): {found[0]['solution'][0]}" in result.output
+
+
 @pytest.mark.parametrize(("args", "said"), [
     (["chess"], "puzzles are mined for card-commons"),
     (["card-commons", "--variant", "blitz"], "classic or tutorial allowed"),

@@ -59,10 +59,10 @@ def solve(
             raise QuarkadeError(f"no solver for {game!r}; solvable: {', '.join(SOLVABLE)}")
         options: dict[str, Any] = parse_option_pairs(option or [])
         loaded = load_game(game, **options)
-        if loaded.options["variant"] != "tutorial":
+        if loaded.options["variant"] != "tutorial" and moves is None:
             raise QuarkadeError("only the Tutorial game is solved (--option variant=tutorial);"
-                                " Classic has an exact endgame solver, measured in "
-                                "docs/ANALYSIS.md")
+                                " a Classic position near its end is solved with --moves "
+                                "(docs/ANALYSIS.md, \"Classic endgames\")")
         if not 16 <= table_bits <= 30:
             raise QuarkadeError(f"--table-bits {table_bits}: 16-30 allowed")
         if not 1 <= workers <= 64:
@@ -92,6 +92,12 @@ def solve(
                 if state.is_terminal():
                     raise QuarkadeError(f"--moves: the game is over before {text!r}")
                 state.apply_action(state.string_to_action(text))
+            if state.variant != "tutorial":
+                if state.phase() not in ("turn", "repel", "polarize"):
+                    raise QuarkadeError(f"--moves: the position is in its {state.phase()} "
+                                        "phase; the solver reads positions after the opening")
+                _solve_classic(state, table_bits)
+                return
             if state.phase() != "turn":
                 raise QuarkadeError(f"--moves: the position is in its {state.phase()} phase; "
                                     "the solver reads positions where a seat takes its turn")
@@ -209,4 +215,20 @@ def _solve_position(state: Any, table_bits: int) -> None:
                   f"{result.seconds:.2f} s)", markup=False)
     winners = solver.winning_moves(position) or []
     texts = sorted(state.action_to_string(action_of(m, d)) for m, d in winners)
+    console.print(f"winning moves ({len(texts)}): {', '.join(texts) or 'none'}", markup=False)
+
+
+def _solve_classic(state: Any, table_bits: int) -> None:
+    """Print the value of one Classic position and every winning action (the search has
+    no budget: a position far from the end can take very long)."""
+    from quarkade.games.card_commons.solve.puzzles import Exact
+
+    exact = Exact(table_bits=table_bits, budget=0)
+    seat = state.current_player()
+    start = time.perf_counter()
+    wins = exact.wins(state, seat)
+    winners = exact.winning_actions(state) if wins else []
+    console.print(f"seat {seat} to move {'wins' if wins else 'loses'} with best play "
+                  f"({time.perf_counter() - start:.2f} s)", markup=False)
+    texts = [state.action_to_string(action) for action in winners]
     console.print(f"winning moves ({len(texts)}): {', '.join(texts) or 'none'}", markup=False)
