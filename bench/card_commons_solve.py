@@ -5,7 +5,11 @@
     python bench/card_commons_solve.py perfect --games 1000      # perfect never loses a win
         [--field flat|torus] [--chunk 100]
     python bench/card_commons_solve.py endgame --positions 20    # Classic: time per position
+    python bench/card_commons_solve.py greedy --empty 12         # Classic: positions of
+        [--positions 20] [--budget 2e7]                           # greedy games, CPU time
     python bench/card_commons_solve.py depth --positions 6       # Tutorial: cost by ply
+    python bench/card_commons_solve.py ablation [--field torus]  # Tutorial: each feature's
+        [--budget 2e9] [--table-bits 24] [--rows 0,1,2]           # nodes and seconds per class
 
 Each prints Markdown rows for docs/ANALYSIS.md; run them with ``nice -n 10`` on a shared
 machine. The tests (tests/games/card_commons/test_solve.py) run small versions.
@@ -94,6 +98,57 @@ def endgame(positions: int, seed: int, largest: int) -> None:
               f"{max(seconds):.2f} | {wins} |", flush=True)
 
 
+def greedy_positions(count: int, empty: int, seed: int) -> list[classic.Position]:
+    """The first turn with ``empty`` empty cells of each of ``count`` greedy-against-greedy
+    Classic games (seeds ``seed``, ``seed + 1``, ...; games that skip that size are
+    passed over)."""
+    from quarkade.core.registry import load_game
+    from quarkade.games.card_commons.solve.puzzles import empty_cells
+    from quarkade.sim.match import play_game
+
+    game = load_game("card-commons", variant="classic")
+    found: list[classic.Position] = []
+    while len(found) < count:
+        agents = [make_agent("greedy", "card-commons") for _ in range(2)]
+        final = play_game(game, agents, seed)
+        seed += 1
+        state = game.new_initial_state()
+        for action in final.history():
+            state.apply_action(action)
+            if state.is_terminal():
+                break
+            if state.current_player() >= 0 and state.phase() == "turn" and \
+                    empty_cells(state) == empty:
+                found.append(classic.position_of(state))
+                break
+    return found
+
+
+def greedy(positions: int, empty: int, seed: int, budget: int) -> None:
+    """Classic positions from greedy games with ``empty`` empty cells, each searched with a
+    fresh table up to ``budget`` nodes; CPU seconds (the load does not inflate them)."""
+    print("| empty cells | positions | settled within the budget | nodes: median / max | "
+          "CPU seconds: median / max | seat to move wins |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    solver = classic.ClassicSolver(table_bits=22)
+    solver.value(classic.Position((1,) + (0,) * 15, (1, 2), 0, 0, False, 0, -1))  # compile
+    nodes, seconds, settled, wins = [], [], 0, 0
+    for position in greedy_positions(positions, empty, seed):
+        solver.table.clear()
+        start = time.process_time()
+        result = solver.value(position, budget)
+        seconds.append(time.process_time() - start)
+        nodes.append(result.nodes)
+        settled += result.value != classic.ABORTED
+        wins += result.value == classic.WIN
+        how = "settled" if result.value != classic.ABORTED else "not settled"
+        print(f"  position {len(nodes)}: {how}, {result.nodes:,} nodes, "
+              f"{seconds[-1]:.2f} CPU s", flush=True)
+    print(f"| {empty} | {positions} | {settled} (budget {budget:,}) | "
+          f"{statistics.median(nodes):,.0f} / {max(nodes):,} | "
+          f"{statistics.median(seconds):.2f} / {max(seconds):.2f} | {wins} |", flush=True)
+
+
 def depth(positions: int, seed: int, torus: bool) -> None:
     print("| plies after the coin | positions | nodes: median / max | seconds: median / max |")
     print("| --- | --- | --- | --- |")
@@ -113,6 +168,57 @@ def depth(positions: int, seed: int, torus: bool) -> None:
               f"{statistics.median(seconds):.3f} / {max(seconds):.2f} |", flush=True)
 
 
+# The Tutorial search's features turned on one at a time (docs/ANALYSIS.md, "The solver at
+# C speed"): (label, features, inversion cost).
+ABLATION = (
+    ("before: kept card first", tutorial.KEPT_FIRST, 0),
+    ("each discard a child", 0, 0),
+    ("+ the sibling's refutation first", tutorial.SIBLING, 0),
+    ("+ no reply wins at once", tutorial.SIBLING | tutorial.NO_REPLY_WINS, 0),
+    ("+ a child known lost wins at once", tutorial.FEATURES, 0),
+    (f"+ inversion cost {tutorial.INVERSION_COST} (today)", tutorial.FEATURES,
+     tutorial.INVERSION_COST),
+)
+
+
+def ablation(torus: bool, budget: int, table_bits: int, rows: list[int]) -> None:
+    """The four opening classes' root searches, one fresh solver (table) per class, with
+    the features of each row; a class that needs more than ``budget`` nodes reads "> budget".
+    Seconds are the process's CPU time, which the machine's load does not inflate."""
+    from quarkade.games.card_commons.solve.book import openings
+
+    classes = ["2H", "3H", "4H", "5H"]
+    print("| search | " + " | ".join(f"{card}: nodes / CPU s" for card in classes)
+          + " | all four: nodes / CPU s |")
+    print("| --- |" + " --- |" * (len(classes) + 1))
+    for index in rows:
+        label, features, cost = ABLATION[index]
+        cells, total, seconds, over = [], 0, 0.0, False
+        for card in classes:
+            solver = tutorial.TutorialSolver(torus=torus, table_bits=table_bits,
+                                             features=features, inversion_cost=cost)
+            root = next(row for row in openings(solver) if row.card == card).position
+            tutorial_warm_up(solver)
+            start = time.process_time()
+            result = solver.value(root, budget=budget)
+            spent = time.process_time() - start
+            if result.value == tutorial.ABORTED:
+                cells.append(f"> {budget:,} / {spent:.0f}")
+                over = True
+            else:
+                cells.append(f"{result.nodes:,} / {spent:.1f}")
+            total += result.nodes
+            seconds += spent
+        print(f"| {label} | " + " | ".join(cells)
+              + f" | {'> ' if over else ''}{total:,} / {seconds:.0f} |", flush=True)
+
+
+def tutorial_warm_up(solver: tutorial.TutorialSolver) -> None:
+    """Compile (or load) the kernel before the clock starts: a tiny search."""
+    solver.value(tutorial.Position((1,) + (0,) * 15, 1 << 3, 1 << 4))
+    solver.table.clear()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -130,11 +236,21 @@ def main() -> None:
     end = sub.add_parser("endgame")
     end.add_argument("--positions", type=int, default=20)
     end.add_argument("--largest", type=int, default=9)
+    taken = sub.add_parser("greedy")
+    taken.add_argument("--positions", type=int, default=20)
+    taken.add_argument("--empty", type=int, default=12)
+    taken.add_argument("--budget", type=float, default=2e7)
     cost = sub.add_parser("depth")
     cost.add_argument("--positions", type=int, default=6)
     cost.add_argument("--torus", action="store_true")
-    for each in (check, games, end, cost):
+    for each in (check, games, end, taken, cost):
         each.add_argument("--seed", type=int, default=1)
+    ablate = sub.add_parser("ablation")
+    ablate.add_argument("--field", choices=["flat", "torus"], default="flat")
+    ablate.add_argument("--budget", type=float, default=2e9)
+    ablate.add_argument("--table-bits", type=int, default=24)
+    ablate.add_argument("--rows", default=",".join(str(i) for i in range(len(ABLATION))),
+                        help="which rows (0: before, ..., the last: today)")
     args = parser.parse_args()
     if args.command == "crosscheck":
         crosscheck(args.count, args.seed, args.variant or ["tutorial", "classic"],
@@ -143,6 +259,11 @@ def main() -> None:
         perfect(args.games, args.seed, args.field or ["flat", "torus"], args.chunk)
     elif args.command == "endgame":
         endgame(args.positions, args.seed, args.largest)
+    elif args.command == "greedy":
+        greedy(args.positions, args.empty, args.seed, int(args.budget))
+    elif args.command == "ablation":
+        ablation(args.field == "torus", int(args.budget), args.table_bits,
+                 [int(row) for row in args.rows.split(",")])
     else:
         depth(args.positions, args.seed, args.torus)
 

@@ -26,6 +26,7 @@ from quarkade.cli.ladder import DEFAULT_RESULTS, ladder
 from quarkade.cli.learn import hint_source, learn
 from quarkade.cli.new_bot import new_bot
 from quarkade.cli.output import MoveTimeOpt, check_move_time, console, errors, user_errors
+from quarkade.cli.puzzles import puzzles
 from quarkade.cli.review import review
 from quarkade.cli.simulate import analyze, compile_engines, simulate, tournament
 from quarkade.cli.solve import solve
@@ -502,6 +503,7 @@ app.command("new-bot")(new_bot)
 app.command()(ladder)
 # Card Commons solved (the compiled solver, extra quarkade[solve]).
 app.command()(solve)
+app.command()(puzzles)
 for _info in app.registered_commands:
     if _info.cls in (None, TyperCommand):
         _info.cls = _Command

@@ -47,8 +47,11 @@ def solve(
         help="Keep the settled positions of the long searches in this file, and resume "
         "from it (default: the book's name with .ledger.json).")] = None,
     workers: Annotated[int, typer.Option(
-        help="Processes that share the solve through the ledger (each has its own "
-        "table).")] = 1,
+        help="Worker processes that share out the positions two plies below each "
+        "opening (each with its own table; 1: all in this process).")] = 1,
+    ray: Annotated[str | None, typer.Option(
+        "--ray", help="Search those positions as tasks on a Ray cluster instead: its "
+        "HOST:PORT, or 'local' to start one on this machine.")] = None,
 ) -> None:
     """Solve a game: the value of every opening, node counts, time, and an opening book."""
     with user_errors():
@@ -56,14 +59,17 @@ def solve(
             raise QuarkadeError(f"no solver for {game!r}; solvable: {', '.join(SOLVABLE)}")
         options: dict[str, Any] = parse_option_pairs(option or [])
         loaded = load_game(game, **options)
-        if loaded.options["variant"] != "tutorial":
+        if loaded.options["variant"] != "tutorial" and moves is None:
             raise QuarkadeError("only the Tutorial game is solved (--option variant=tutorial);"
-                                " Classic has an exact endgame solver, measured in "
-                                "docs/ANALYSIS.md")
+                                " a Classic position near its end is solved with --moves "
+                                "(docs/ANALYSIS.md, \"Classic endgames\")")
         if not 16 <= table_bits <= 30:
             raise QuarkadeError(f"--table-bits {table_bits}: 16-30 allowed")
         if not 1 <= workers <= 64:
             raise QuarkadeError(f"--workers {workers}: 1-64 allowed")
+        if ray is not None and workers != 1:
+            raise QuarkadeError("--workers and --ray do not go together: a Ray cluster "
+                                "runs as many tasks at once as it has CPUs")
         if not 0 <= plies <= 8:
             raise QuarkadeError(f"--plies {plies}: 0-8 allowed")
         only = None
@@ -86,6 +92,12 @@ def solve(
                 if state.is_terminal():
                     raise QuarkadeError(f"--moves: the game is over before {text!r}")
                 state.apply_action(state.string_to_action(text))
+            if state.variant != "tutorial":
+                if state.phase() not in ("turn", "repel", "polarize"):
+                    raise QuarkadeError(f"--moves: the position is in its {state.phase()} "
+                                        "phase; the solver reads positions after the opening")
+                _solve_classic(state, table_bits)
+                return
             if state.phase() != "turn":
                 raise QuarkadeError(f"--moves: the position is in its {state.phase()} phase; "
                                     "the solver reads positions where a seat takes its turn")
@@ -114,7 +126,7 @@ def solve(
                       markup=False)
     solver = TutorialSolver(torus=torus, table_bits=table_bits, ledger=shared)
     start = time.perf_counter()
-    helpers = _start_helpers(workers - 1, torus, table_bits, only, kept)
+    pool = _pool(workers, ray)
 
     def report(opening: Any) -> None:
         if opening.group in groups_seen or not opening.value:
@@ -133,11 +145,10 @@ def solve(
             console.print(f"    {line}", markup=False, soft_wrap=True)
 
     try:
-        rows = solve_openings(solver, report, step, only)
+        rows = solve_openings(solver, report, step, only, pool)
     finally:
-        for process in helpers:
-            process.terminate()
-            process.join()
+        if pool is not None:
+            pool.close()
     solved = time.perf_counter() - start
     table = Table("opening", "cells", "first mover", "a winning first move", "nodes",
                   "seconds", show_edge=False)
@@ -176,19 +187,14 @@ def _work(row: Any, figure: str) -> str:
     return figure if row.nodes else "ledger"
 
 
-def _start_helpers(count: int, torus: bool, table_bits: int, only: set[str] | None,
-                   ledger: Path) -> list[Any]:
-    """``count`` more worker processes on the same solve (they print nothing)."""
-    import multiprocessing
+def _pool(workers: int, ray: str | None) -> Any:
+    """Where the top-level positions are searched: None (here), local processes or Ray."""
+    from quarkade.sim.backends import LocalPool, RayPool
 
-    from quarkade.games.card_commons.solve.book import helper
-
-    context = multiprocessing.get_context("spawn")
-    processes = [context.Process(target=helper, args=(torus, table_bits, only, ledger),
-                                 daemon=True) for _ in range(count)]
-    for process in processes:
-        process.start()
-    return processes
+    if ray is not None:
+        with user_errors():
+            return RayPool(None if ray == "local" else ray)
+    return LocalPool(workers) if workers > 1 else None
 
 
 def _solve_position(state: Any, table_bits: int) -> None:
@@ -209,4 +215,20 @@ def _solve_position(state: Any, table_bits: int) -> None:
                   f"{result.seconds:.2f} s)", markup=False)
     winners = solver.winning_moves(position) or []
     texts = sorted(state.action_to_string(action_of(m, d)) for m, d in winners)
+    console.print(f"winning moves ({len(texts)}): {', '.join(texts) or 'none'}", markup=False)
+
+
+def _solve_classic(state: Any, table_bits: int) -> None:
+    """Print the value of one Classic position and every winning action (the search has
+    no budget: a position far from the end can take very long)."""
+    from quarkade.games.card_commons.solve.puzzles import Exact
+
+    exact = Exact(table_bits=table_bits, budget=0)
+    seat = state.current_player()
+    start = time.perf_counter()
+    wins = exact.wins(state, seat)
+    winners = exact.winning_actions(state) if wins else []
+    console.print(f"seat {seat} to move {'wins' if wins else 'loses'} with best play "
+                  f"({time.perf_counter() - start:.2f} s)", markup=False)
+    texts = [state.action_to_string(action) for action in winners]
     console.print(f"winning moves ({len(texts)}): {', '.join(texts) or 'none'}", markup=False)

@@ -119,3 +119,73 @@ def run_chunks(job: Job, ranges: Sequence[tuple[int, int]], workers: int,
     if backend == "ray":
         return run_ray(job, ranges, address)
     raise QuarkadeError(f"--backend {backend!r}: the back ends are {', '.join(BACKENDS)}")
+
+
+class LocalPool:
+    """Worker processes for tasks that must keep state between calls (a solver's table):
+    ``workers`` spawned processes, each given one task at a time."""
+
+    def __init__(self, workers: int) -> None:
+        from concurrent.futures import ProcessPoolExecutor
+
+        self.workers = workers
+        self._executor = ProcessPoolExecutor(
+            workers, mp_context=multiprocessing.get_context("spawn"),
+            initializer=_ignore_ctrl_c)
+
+    def submit(self, function: Any, *args: Any) -> Any:
+        return self._executor.submit(function, *args)
+
+    def wait(self, handles: list[Any]) -> tuple[list[Any], list[Any]]:
+        from concurrent.futures import FIRST_COMPLETED
+        from concurrent.futures import wait as wait_for
+
+        done, pending = wait_for(handles, return_when=FIRST_COMPLETED)
+        return list(done), list(pending)
+
+    def result(self, handle: Any) -> Any:
+        return handle.result()
+
+    def cancel(self, handle: Any) -> None:
+        handle.cancel()  # a task already running finishes; its answer is not read
+
+    def close(self) -> None:
+        """Stop the workers, those still searching too."""
+        for process in list(getattr(self._executor, "_processes", {}).values()):
+            process.terminate()
+        self._executor.shutdown(wait=True, cancel_futures=True)
+
+
+class RayPool:
+    """The same on a Ray cluster: each task a Ray task, as many in flight as the cluster
+    has CPUs (``address``: ``HOST:PORT`` of a cluster; else the Ray instance this process
+    started, or a new local one)."""
+
+    def __init__(self, address: str | None = None) -> None:
+        self._ray = ray = ray_module()
+        if address is not None:
+            if ray.is_initialized():
+                ray.shutdown()
+            ray.init(address=address, log_to_driver=False)
+        elif not ray.is_initialized():
+            ray.init(include_dashboard=False, log_to_driver=False)
+        self.workers = max(1, int(ray.cluster_resources().get("CPU", 1)))
+        self._remote: dict[Any, Any] = {}
+
+    def submit(self, function: Any, *args: Any) -> Any:
+        if function not in self._remote:
+            self._remote[function] = self._ray.remote(num_cpus=1)(function)
+        return self._remote[function].remote(*args)
+
+    def wait(self, handles: list[Any]) -> tuple[list[Any], list[Any]]:
+        done, pending = self._ray.wait(handles, num_returns=1)
+        return list(done), list(pending)
+
+    def result(self, handle: Any) -> Any:
+        return self._ray.get(handle)
+
+    def cancel(self, handle: Any) -> None:
+        self._ray.cancel(handle)  # a running task finishes; its worker and table stay
+
+    def close(self) -> None:
+        """Nothing to stop: the cluster belongs to whoever started it."""

@@ -109,6 +109,8 @@ def test_solve_prints_the_value_and_every_winning_move_of_a_position():
      "'zz' is not Card Commons notation"),
     (["card-commons", "-o", "variant=tutorial", "--moves", "opener 0"],
      "the position is in its opening phase"),
+    (["card-commons", "--moves", "opener 1"],
+     "the position is in its opening phase; the solver reads positions after the opening"),
     (["card-commons", "-o", "variant=tutoral"], "variant"),
     (["card-commons", "-o", "variant=tutorial", "--openings", "2H,6H"],
      "--openings '2H,6H': name opening cards, separated by commas, from 2H, 3H, 4H, 5H, "

@@ -1,13 +1,13 @@
-"""The solver's ledger (``solve/ledger.py``): a long solve resumes from its file, a worker
-drops a search the ledger settles under it, and workers sharing a file agree."""
+"""The solver's ledger (``solve/ledger.py``) and the split solve (``solve/split.py``): a long
+solve resumes from its file, and local workers and a local Ray cluster find what one process
+finds."""
 
 import json
-import multiprocessing
 import random
 
 import pytest
 
-from quarkade.games.card_commons.solve import trust, tutorial
+from quarkade.games.card_commons.solve import split, trust, tutorial
 from quarkade.games.card_commons.solve.ledger import Ledger
 
 
@@ -40,7 +40,7 @@ def test_a_solve_resumes_from_the_positions_its_ledger_kept(tmp_path, position, 
     whole = first.solve(position)
     assert whole.value == truth
     kept = json.loads(path.read_text())
-    assert kept["positions"] and kept["claims"] == {}  # every claim released when settled
+    assert kept["positions"]
     root = first.packed(position)
     tops = {root} | {first.packed(position.after(*move)) for move in first.moves(position)}
     kept["positions"] = {k: v for k, v in kept["positions"].items() if int(k, 16) not in tops}
@@ -56,45 +56,53 @@ def test_a_solve_resumes_from_the_positions_its_ledger_kept(tmp_path, position, 
             position.after(*move)).value == tutorial.LOSS
 
 
-def test_a_search_stops_when_another_worker_settles_its_position(tmp_path, position, truth):
+def check_split(pool, position, truth, tmp_path):
+    """``split.solve`` on ``pool``: the value, a winning move that wins, and every
+    top-level position it settled in the ledger holds the value one process finds."""
     path = tmp_path / "ledger.json"
     solver = tutorial.TutorialSolver(table_bits=16, ledger=Ledger(path, min_nodes=0))
-    other = Ledger(path, min_nodes=0)  # another worker's view of the same file
-    root = solver.packed(position)
-    entry = solver.entry(position, truth, None)
-    heard = []
-
-    def settle_it(line: str) -> None:  # the other worker settles the root meanwhile
-        heard.append(line)
-        if len(heard) == 1:
-            other.settle(root, entry, nodes=0)
-
-    unsettled = tutorial.TutorialSolver(table_bits=16).solve(position, progress=lambda _: None)
-    result = solver.solve(position, progress=settle_it)
-    assert result.value == truth
-    assert len(heard) == 1  # no reply was searched after the ledger settled the root
-    assert result.nodes < unsettled.nodes
-
-
-def solve_in(path, seed, answers):
-    solver = tutorial.TutorialSolver(table_bits=16, ledger=Ledger(path, min_nodes=0))
-    answers.put(solver.solve(start_position(seed)).value)
-
-
-def test_two_workers_sharing_a_ledger_both_find_the_value(tmp_path, position, truth):
-    path = tmp_path / "ledger.json"
-    context = multiprocessing.get_context("spawn")
-    answers = context.Queue()
-    helper = context.Process(target=solve_in, args=(path, 5, answers))
-    helper.start()
-    solve_in(path, 5, answers)
-    helper.join(timeout=300)
-    assert helper.exitcode == 0
-    assert [answers.get(timeout=10), answers.get(timeout=10)] == [truth, truth]
+    result = split.solve(solver, position, pool)
+    assert result.value == truth and result.nodes > 0
+    plain = tutorial.TutorialSolver(table_bits=18)
+    if truth == tutorial.WIN:
+        assert plain.value(position.after(*result.move)).value == tutorial.LOSS
     kept = Ledger(path)
-    solver = tutorial.TutorialSolver(table_bits=16)
     assert kept.get(solver.packed(position)) is not None
-    assert json.loads(path.read_text())["claims"] == {}
+    checked = 0
+    for move in solver.moves(position):
+        child = position.after(*move)
+        for reply in solver.moves(child):
+            after = child.after(*reply)
+            entry = kept.get(solver.packed(after))
+            if entry is not None:
+                assert solver.read_entry(after, entry)[0] == plain.value(after).value
+                checked += 1
+    assert checked >= 2
+
+
+def test_two_local_workers_find_the_value_one_process_finds(tmp_path, position, truth):
+    from quarkade.sim.backends import LocalPool
+
+    pool = LocalPool(2)
+    try:
+        check_split(pool, position, truth, tmp_path)
+    finally:
+        pool.close()
+
+
+def test_a_local_ray_cluster_finds_the_value_one_process_finds(tmp_path, position, truth):
+    import ray
+
+    from quarkade.sim.backends import RayPool
+
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
+             configure_logging=False)
+    try:
+        pool = RayPool()
+        assert pool.workers == 2
+        check_split(pool, position, truth, tmp_path)
+    finally:
+        ray.shutdown()
 
 
 def test_a_ledger_of_the_other_field_is_refused(tmp_path):

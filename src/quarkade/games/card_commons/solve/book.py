@@ -27,6 +27,8 @@ from pathlib import Path
 
 from quarkade.games.card_commons.notation import CARD_NAMES, CELL_NAMES
 from quarkade.games.card_commons.rules import CENTRE, OPENING_CARDS
+from quarkade.games.card_commons.solve import split
+from quarkade.games.card_commons.solve.split import Pool
 from quarkade.games.card_commons.solve.tutorial import (
     INVERT,
     LOSS,
@@ -77,11 +79,12 @@ def openings(solver: TutorialSolver) -> list[Opening]:
 def solve_openings(solver: TutorialSolver,
                    progress: Callable[[Opening], None] | None = None,
                    steps: Callable[[str], None] | None = None,
-                   only: set[str] | None = None) -> list[Opening]:
+                   only: set[str] | None = None, pool: Pool | None = None) -> list[Opening]:
     """Every opening's value for the seat that moves after it (one search per class);
     ``steps`` hears of each of the opener's replies settled (see ``TutorialSolver.solve``).
     With ``only`` (opening cards such as ``"2H"``), just the classes holding one of those
-    cards are searched; the other openings keep the value ``""`` (not solved).
+    cards are searched; the other openings keep the value ``""`` (not solved). With a
+    ``pool``, each class's top-level positions are searched there (``split``).
     """
     rows = openings(solver)
     wanted = None if only is None else {
@@ -99,7 +102,8 @@ def solve_openings(solver: TutorialSolver,
                 def told(line: str, label: str = label, steps: Callable[[str], None] = steps
                          ) -> None:
                     steps(label + line)
-            result = solver.solve(opening.position, progress=told)
+            result = solver.solve(opening.position, progress=told) if pool is None else \
+                split.solve(solver, opening.position, pool, progress=told)
             opening.value = "win" if result.value == WIN else "loss"
             opening.nodes, opening.seconds = result.nodes, round(result.seconds, 2)
             if result.move is not None:
@@ -107,16 +111,6 @@ def solve_openings(solver: TutorialSolver,
         if progress is not None:
             progress(opening)
     return rows
-
-
-def helper(torus: bool, table_bits: int, only: set[str] | None, ledger: Path) -> None:
-    """A second worker of ``quarkade solve --workers N``: the same solve, sharing the
-    ledger's file (it writes what it settles there and reads what the others do)."""
-    from quarkade.games.card_commons.solve.ledger import Ledger
-
-    solver = TutorialSolver(torus=torus, table_bits=table_bits,
-                            ledger=Ledger(ledger, torus=torus))
-    solve_openings(solver, only=only)
 
 
 def describe(move: int, discard: int, seat: int) -> str:

@@ -1,20 +1,15 @@
-"""A ledger of settled positions, kept in a file: a long solve resumes where it stopped, and
-several worker processes share one solve.
+"""A ledger of settled positions, kept in a file: a long solve resumes where it stopped.
 
-The top levels of a long solve are searched move by move in Python (``TutorialSolver.solve``);
-each position settled there whose search took at least ``min_nodes`` nodes is written here
-under its least symmetric image, with the same entry as the opening book (0: the seat to
-move loses; ``1 + move + 512 * (discard + 1)``: it wins with that move in the key's frame)
-or ``WON`` (it wins, the move not kept). A run that finds a position in the ledger takes its
-value instead of searching it again.
+The top levels of a long solve are searched move by move in Python (``TutorialSolver.solve``,
+or ``split.solve`` with a pool of workers); each position settled there whose search took at
+least ``min_nodes`` nodes is written here under its least symmetric image, with the same
+entry as the opening book (0: the seat to move loses; ``1 + move + 512 * (discard + 1)``:
+it wins with that move in the key's frame) or ``WON`` (it wins, the move not kept). A run
+that finds a position in the ledger takes its value instead of searching it again.
 
-Workers also *claim* the position they are about to search, so that the others pick
-another one first; a claim is only a hint (a worker that has nothing unclaimed left searches
-a claimed position as well), and the claim of a process that is gone is ignored.
-
-The file is JSON, rewritten whole under an exclusive ``flock`` and moved into place, so a
-reader never sees half of it: ``format``, ``variant``, ``torus``, ``positions`` (hex key ->
-entry) and ``claims`` (hex key -> process id).
+The file is JSON, rewritten whole under an exclusive ``flock`` (so two runs on one file add
+to it rather than overwrite each other) and moved into place, so a reader never sees half of
+it: ``format``, ``variant``, ``torus`` and ``positions`` (hex key -> entry).
 """
 
 from __future__ import annotations
@@ -28,16 +23,6 @@ LEDGER_FORMAT = 1
 WON = -1  # the seat to move wins; its move is not in the ledger
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # pragma: no cover - another user's process
-        return True
-    return True
-
-
 class Ledger:
     """Settled positions (packed key -> book entry), in memory and, given a path, on disk."""
 
@@ -47,22 +32,8 @@ class Ledger:
         self.torus = torus
         self.min_nodes = min_nodes
         self.positions: dict[int, int] = {}
-        self.claims: dict[int, int] = {}
-        self._stamp: tuple[int, int] | None = None
-        self.refresh()
-
-    # -- reading ----------------------------------------------------------------------------
-
-    def refresh(self) -> None:
-        """Read what other processes wrote since the last read (cheap when nothing did)."""
-        if self.path is None or not self.path.exists():
-            return
-        stat = self.path.stat()
-        stamp = (stat.st_mtime_ns, stat.st_size)
-        if stamp == self._stamp:
-            return
-        self._read(self.path.read_text())
-        self._stamp = stamp
+        if path is not None and path.exists():
+            self._read(path.read_text())
 
     def _read(self, text: str) -> None:
         data = json.loads(text)
@@ -73,62 +44,40 @@ class Ledger:
             field = "torus" if data.get("torus") else "flat field"
             raise ValueError(f"{self.path}: a ledger of the {field}, not this field")
         self.positions.update({int(k, 16): int(v) for k, v in data["positions"].items()})
-        self.claims = {int(k, 16): int(v) for k, v in data.get("claims", {}).items()}
 
     def get(self, key: int) -> int | None:
         """The entry for a packed key, or None."""
         return self.positions.get(key)
 
-    def claimed_by_other(self, key: int) -> bool:
-        """Whether another live worker said it is searching this position."""
-        pid = self.claims.get(key)
-        return pid is not None and pid != os.getpid() and _alive(pid)
-
-    # -- writing ----------------------------------------------------------------------------
-
     def settle(self, key: int, entry: int, nodes: int) -> None:
         """Keep a settled position (on disk when its search took ``min_nodes`` or more)."""
         self.positions[key] = entry
-        if nodes >= self.min_nodes or key in self.claims:
-            self._write(settled={key: entry}, release=key)
+        if nodes >= self.min_nodes:
+            self._write({key: entry})
 
-    def claim(self, key: int) -> None:
-        """Tell the other workers this process is searching the position now."""
-        self.claims[key] = os.getpid()
-        self._write(claim=key)
+    def remember(self, entries: dict[int, int]) -> None:
+        """Keep settled positions in memory only (the book's entries below a worker's)."""
+        self.positions.update(entries)
 
-    def release(self) -> None:
-        """Drop this process's claims (a search left because the ledger settled it above)."""
-        if any(pid == os.getpid() for pid in self.claims.values()):
-            self._write(release_all=True)
-
-    def _write(self, settled: dict[int, int] | None = None, claim: int | None = None,
-               release: int | None = None, release_all: bool = False) -> None:
+    def _write(self, settled: dict[int, int]) -> None:
         if self.path is None:
             return
         self.path.parent.mkdir(parents=True, exist_ok=True)
         lock = self.path.with_name(self.path.name + ".lock")
         with open(lock, "a") as held:
             fcntl.flock(held, fcntl.LOCK_EX)
+            on_disk: dict[int, int] = {}
             if self.path.exists():
+                before = dict(self.positions)
+                self.positions = {}
                 self._read(self.path.read_text())
-            if settled:
-                self.positions.update(settled)
-            if release is not None and self.claims.get(release) == os.getpid():
-                del self.claims[release]
-            if release_all:
-                self.claims = {k: v for k, v in self.claims.items() if v != os.getpid()}
-            if claim is not None:
-                self.claims[claim] = os.getpid()
-            self.claims = {k: v for k, v in self.claims.items() if _alive(v)}
+                on_disk, self.positions = self.positions, before
+            on_disk.update(settled)
             data = {"format": LEDGER_FORMAT, "variant": "tutorial", "torus": self.torus,
-                    "positions": {f"{k:x}": v for k, v in sorted(self.positions.items())},
-                    "claims": {f"{k:x}": v for k, v in sorted(self.claims.items())}}
+                    "positions": {f"{k:x}": v for k, v in sorted(on_disk.items())}}
             fresh = self.path.with_name(self.path.name + f".{os.getpid()}.tmp")
             fresh.write_text(json.dumps(data, separators=(",", ":")) + "\n")
             os.replace(fresh, self.path)
-            stat = self.path.stat()
-            self._stamp = (stat.st_mtime_ns, stat.st_size)
 
 
 __all__ = ["LEDGER_FORMAT", "WON", "Ledger"]

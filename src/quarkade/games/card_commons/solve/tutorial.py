@@ -24,12 +24,14 @@ Symmetry
 
 Search
     Depth-first win/loss search (a node is won if some move leads to a lost node) with a
-    transposition table of fixed size (``table``), moves ordered by the opponent's mobility
-    near the root and by the table's remembered best move, and an exact pruning rule for
-    inversions: more cards in hand never hurt in the Tutorial game (a seat with more cards
-    has every move of the seat with fewer, and the opponent's moves do not depend on it),
-    so if the inverting seat loses even when it keeps the card it would discard, every
-    discard loses and the eleven children are settled by one search.
+    transposition table of fixed size (``table``) and moves ordered by the opponent's
+    mobility and by the table's remembered best move. Three things settle a node without
+    visiting a child: a move that leaves the opponent no placement (the ordering counts
+    them anyway), a child the table already knows lost (an enhanced transposition cutoff),
+    and a remembered value. An inversion's discards are children of their own, tried the
+    card with the fewest places first; the reply that refuted one discard is tried first
+    against the next (the two positions differ only in the hand of the seat that replies
+    to). docs/ANALYSIS.md, "The solver at C speed", measures each of these.
     Iterative deepening (``deepen``) searches with a growing ply limit first; a position
     the limit cuts is unknown, never guessed, and is not stored as a value.
 """
@@ -54,16 +56,32 @@ SINGLE, STACK = 1, 13  # code offsets
 NUM_CODES = 25
 MAX_PLY = 32
 MAX_MOVES = 224  # 12 kinds x 16 cells of channels, 16 inversion groups
-SCRATCH = MAX_MOVES  # the score rows' last columns: counts for the ordering
+SCRATCH = MAX_MOVES  # the score rows' last columns: weights per level for the ordering,
+HELD = SCRATCH + 7  # then the opponent's cards per level
+SCORE_COLUMNS = HELD + 7
 ETC_FROM = 5  # the fewest empty cells at which a node looks its children up first
+NO_REPLY = -(1 << 40)  # the ordering's score of a move that leaves the opponent no placement
+# What the search does beyond plain win/loss search with the table and the ordering
+# (``TutorialSolver(features=..., inversion_cost=...)``): all but KEPT_FIRST by default.
+# ``bench/card_commons_solve.py ablation`` turns them on one at a time (docs/ANALYSIS.md).
+KEPT_FIRST = 1  # the old rule: an inversion is searched first with its discard kept
+SIBLING = 2  # the reply that refuted an inversion's last discard goes first against the next
+NO_REPLY_WINS = 4  # a move that leaves the opponent no placement wins without a visit
+KNOWN_LOST_WINS = 8  # a child the table knows lost wins without a visit
+FEATURES = SIBLING | NO_REPLY_WINS | KNOWN_LOST_WINS
+INVERSION_COST = 32  # added to an inversion's ordering score: it spends two cards
+# the kernel's settings row
+S_ORDER_FROM, S_SYM_FROM, S_FEATURES, S_INVERSION_COST = range(4)
 # Move order weights: the opponent's placements after a move count four times the mover's
 # own (of 1:0, 2:1, 4:1, 4:3, 8:1 and 16:1, 4:1 needed the fewest nodes; docs/ANALYSIS.md).
 THEIRS, MINE = 4, 1
 INVERT = 256  # a move id at or above is an inversion (discard chosen in the search)
 WIN, LOSS, UNKNOWN, ABORTED = 1, 0, 2, 3
 
-# stats slots
-NODES, HITS = range(2)
+# stats slots: positions visited, of them answered by the table; nodes settled without a
+# visit to any child: by a move that leaves no reply, by a child the table knows lost
+NODES, HITS, NO_REPLIES, KNOWN_LOST = range(4)
+STATS = 4
 
 
 def _allowed_next_to(code: int) -> int:
@@ -281,17 +299,23 @@ def _land(state, ply, cells, geo, move):
 
 
 @inline
-def _order(state, ply, cells, geo, mover, other, moves, scores, n):
+def _order(state, ply, cells, geo, mover, other, moves, scores, n, features,
+           inversion_cost):
     """Scores for ``moves[ply]``, lower first: four times the opponent's placements after
-    the move, less the mover's own (each inversion counted once). A channel is scored from
-    row ``ply`` directly; an inversion is played out on row ``ply + 1``."""
+    the move, less the mover's own (each inversion counted once, and ``inversion_cost``
+    more); ``NO_REPLY`` for a move after which the opponent has none (with
+    ``NO_REPLY_WINS``). A channel is scored from row ``ply`` directly; an inversion is
+    played out on row ``ply + 1``."""
+    no_reply = NO_REPLY if features & NO_REPLY_WINS else 0
     occupied = state[ply, OCCUPIED]
     near = state[ply, NEAR]
     for lv in range(7):
         scores[ply, SCRATCH + lv] = 0
+        scores[ply, HELD + lv] = 0
     rest = other
     while rest:
         scores[ply, SCRATCH + LEVEL[LOW_BIT[rest]]] += THEIRS
+        scores[ply, HELD + LEVEL[LOW_BIT[rest]]] += 1
         rest &= rest - 1
     rest = mover
     while rest:
@@ -304,8 +328,9 @@ def _order(state, ply, cells, geo, mover, other, moves, scores, n):
         left = mover & ~(1 << kind)
         if move >= INVERT:
             old = _land(state, ply, cells, geo, move)
-            scores[ply, i] = THEIRS * _mobility(state, ply + 1, other) - MINE * _mobility(
-                state, ply + 1, left)
+            replies = _mobility(state, ply + 1, other)
+            scores[ply, i] = no_reply if replies == 0 and no_reply else \
+                THEIRS * replies - MINE * _mobility(state, ply + 1, left) + inversion_cost
             cells[move & 15] = old
             continue
         cell = move & 15
@@ -313,9 +338,11 @@ def _order(state, ply, cells, geo, mover, other, moves, scores, n):
         around = geo[cell, GEO_MASK]
         free = (near | around) & ~(occupied | 1 << cell)
         total = 0
+        replies = 0
         for lv in range(1, 7):
             reach = POP16[free & state[ply, LAW + lv] & ~(around & FORBIDS[code, lv])]
             total += reach * scores[ply, SCRATCH + lv]
+            replies += reach * scores[ply, HELD + lv]
             if lv == LEVEL[kind]:
                 total += MINE * reach  # the mover no longer holds this card
         if they_invert:
@@ -327,8 +354,10 @@ def _order(state, ply, cells, geo, mover, other, moves, scores, n):
                 targets = state[ply, TARGET_SLOT[theirs]]
                 if TARGET_SLOT[theirs] == SINGLES + kind:
                     targets |= 1 << cell
-                total += THEIRS * POP16[targets & state[ply, LAW + lv]
-                                        & ~(around & FORBIDS[code, lv])]
+                inversions = POP16[targets & state[ply, LAW + lv]
+                                   & ~(around & FORBIDS[code, lv])]
+                total += THEIRS * inversions
+                replies += inversions
         if left & (left - 1):
             rest = left
             while rest:
@@ -340,7 +369,7 @@ def _order(state, ply, cells, geo, mover, other, moves, scores, n):
                     targets |= 1 << cell
                 total -= MINE * POP16[targets & state[ply, LAW + lv]
                                       & ~(around & FORBIDS[code, lv])]
-        scores[ply, i] = total
+        scores[ply, i] = no_reply if replies == 0 and no_reply else total
 
 
 @inline
@@ -365,7 +394,8 @@ def _spare_first(state, ply, spare):
 def _known_win_first(cells, keys, sym, nsym, sym_from, table, moves, ply, n, mover, other,
                      empty):
     """Enhanced transposition cutoff: a channel whose child the table already knows to be
-    lost (for the opponent) moves to the front, where it wins at once."""
+    lost (for the opponent) moves to the front; returns whether there is one (then the
+    node is won without a visit)."""
     for i in range(n):
         move = moves[ply, i]
         if move >= INVERT:
@@ -383,7 +413,8 @@ def _known_win_first(cells, keys, sym, nsym, sym_from, table, moves, ply, n, mov
         if at >= 0 and table[at] & 3 == LOSS:
             moves[ply, i] = moves[ply, 0]
             moves[ply, 0] = move
-            return
+            return True
+    return False
 
 
 @inline
@@ -445,10 +476,11 @@ def _map_move(move, sym, g, column):
 # What a node waits for from the child below it, and the search loop's own signals.
 CHANNEL, KEPT, DISCARD = 0, 1, 2
 ENTER, NEXT_MOVE = -1, -2
-# frame columns, one frame per ply
+# frame columns, one frame per ply (F_REFUTED: the reply, plus one, that refuted the
+# inversion's last discard)
 (F_MOVER, F_OTHER, F_COUNT, F_NEXT, F_HI, F_LO, F_MAP, F_BEFORE, F_RESULT, F_BEST,
- F_SPARE, F_OLD, F_LEFT, F_WAIT) = range(14)
-FRAME = 14
+ F_SPARE, F_OLD, F_LEFT, F_WAIT, F_REFUTED) = range(15)
+FRAME = 15
 
 
 @inline
@@ -464,14 +496,26 @@ def _finish(ply, frame, table, sym, stats):
     return result
 
 
+@inline
+def _won_at_once(ply, frame, moves, table, sym, stats):
+    """Node ``ply`` wins by its first move, known without a visit: store and return it."""
+    frame[ply, F_RESULT] = WIN
+    frame[ply, F_BEST] = moves[ply, 0] + 1
+    return _finish(ply, frame, table, sym, stats)
+
+
 @njit
-def _search(cells, mover, other, limit, stop, state, keys, geo, sym, nsym, sym_from,
-            order_from, table, moves, scores, frame, stats):
+def _search(cells, mover, other, limit, stop, state, keys, geo, sym, nsym, settings,
+            table, moves, scores, frame, stats):
     """WIN or LOSS for the seat to move (UNKNOWN only when ``limit`` plies cut the search).
 
     An explicit stack of frames instead of recursion: node ``ply`` keeps its moves in
     ``moves[ply]``, its field row in ``state[ply]`` and its progress in ``frame[ply]``.
     """
+    order_from = settings[S_ORDER_FROM]
+    sym_from = settings[S_SYM_FROM]
+    features = settings[S_FEATURES]
+    inversion_cost = settings[S_INVERSION_COST]
     ply = 0
     frame[0, F_MOVER] = mover
     frame[0, F_OTHER] = other
@@ -488,18 +532,24 @@ def _search(cells, mover, other, limit, stop, state, keys, geo, sym, nsym, sym_f
                                    them)
             at = tt.probe(table, hi, lo)
             remembered = -1
+            frame[ply, F_BEST] = 0
             if at >= 0:
                 word = table[at]
                 if word & 3 != UNKNOWN:
                     stats[HITS] += 1
                     value = word & 3
+                    if value == WIN and word >> 8:  # the parent may try this reply next
+                        frame[ply, F_BEST] = _map_move((word >> 8) - 1, sym, g,
+                                                       SYM_PREIMAGE) + 1
                 elif word >> 8:
                     remembered = _map_move((word >> 8) - 1, sym, g, SYM_PREIMAGE)
+            if (features & SIBLING and remembered < 0 and ply > 0
+                    and frame[ply - 1, F_WAIT] == DISCARD):
+                remembered = frame[ply - 1, F_REFUTED] - 1  # refuted the last discard
             if value == ENTER:
                 n = _generate(state, ply, me, moves)
                 if n == 0:
-                    tt.store(table, hi, lo, LOSS, 1, 0)
-                    value = LOSS
+                    value = LOSS  # not stored: the next visit finds it as fast
                 elif ply >= limit:
                     value = UNKNOWN
                 else:
@@ -513,7 +563,8 @@ def _search(cells, mover, other, limit, stop, state, keys, geo, sym, nsym, sym_f
                     frame[ply, F_BEST] = 0
                     ordering = empty >= order_from
                     if ordering:
-                        _order(state, ply, cells, geo, me, them, moves, scores, n)
+                        _order(state, ply, cells, geo, me, them, moves, scores, n,
+                               features, inversion_cost)
                     if remembered >= 0:
                         for i in range(n):
                             if moves[ply, i] == remembered:
@@ -522,10 +573,16 @@ def _search(cells, mover, other, limit, stop, state, keys, geo, sym, nsym, sym_f
                                 scores[ply, i] = 0
                     if ordering or remembered >= 0:
                         _sort(moves, scores, ply, n)
-                    if empty >= ETC_FROM:
-                        _known_win_first(cells, keys, sym, nsym, sym_from, table, moves, ply,
-                                         n, me, them, empty)
-                    value = NEXT_MOVE
+                    if ordering and scores[ply, 0] == NO_REPLY:
+                        stats[NO_REPLIES] += 1
+                        value = _won_at_once(ply, frame, moves, table, sym, stats)
+                    elif empty >= ETC_FROM and _known_win_first(
+                            cells, keys, sym, nsym, sym_from, table, moves, ply, n, me, them,
+                            empty) and features & KNOWN_LOST_WINS:
+                        stats[KNOWN_LOST] += 1
+                        value = _won_at_once(ply, frame, moves, table, sym, stats)
+                    else:
+                        value = NEXT_MOVE
         if value == NEXT_MOVE:
             i = frame[ply, F_NEXT]
             if i < frame[ply, F_COUNT]:
@@ -538,11 +595,22 @@ def _search(cells, mover, other, limit, stop, state, keys, geo, sym, nsym, sym_f
                 left = frame[ply, F_MOVER] & ~(1 << kind)
                 frame[ply, F_OLD] = old
                 frame[ply, F_LEFT] = left
-                # An inversion is first searched with the discard kept (KEPT): more cards
-                # never hurt the Tutorial seat holding them, so if that loses, all do.
-                frame[ply, F_WAIT] = CHANNEL if move < INVERT else KEPT
                 frame[ply + 1, F_MOVER] = frame[ply, F_OTHER]
-                frame[ply + 1, F_OTHER] = left
+                if move < INVERT:
+                    frame[ply, F_WAIT] = CHANNEL
+                    frame[ply + 1, F_OTHER] = left
+                elif features & KEPT_FIRST:
+                    # more cards never hurt a Tutorial seat: if it loses keeping the card
+                    # it would discard, every discard loses (then the discards, one by one)
+                    frame[ply, F_WAIT] = KEPT
+                    frame[ply, F_SPARE] = left
+                    frame[ply + 1, F_OTHER] = left
+                else:  # each discard is a child, the card with the fewest places first
+                    discard = _spare_first(state, ply + 1, left)
+                    frame[ply, F_WAIT] = DISCARD
+                    frame[ply, F_SPARE] = left ^ discard
+                    frame[ply, F_REFUTED] = 0
+                    frame[ply + 1, F_OTHER] = left ^ discard
                 ply += 1
                 value = ENTER
                 continue
@@ -560,17 +628,16 @@ def _search(cells, mover, other, limit, stop, state, keys, geo, sym, nsym, sym_f
             if not frame[ply, F_BEST]:
                 frame[ply, F_BEST] = move + 1
         won = value == LOSS and wait != KEPT
-        spare = 0
-        if wait == KEPT and value != WIN:
-            spare = frame[ply, F_LEFT]
-        elif wait == DISCARD and not won:
-            spare = frame[ply, F_SPARE]
-        if spare:
-            low = _spare_first(state, ply + 1, spare)
-            frame[ply, F_SPARE] = spare ^ low
+        if (wait == KEPT and value != WIN) or (wait == DISCARD and not won
+                                                and frame[ply, F_SPARE]):
+            refuted = wait == DISCARD and value == WIN
+            frame[ply, F_REFUTED] = frame[ply + 1, F_BEST] if refuted else 0
             frame[ply, F_WAIT] = DISCARD
+            spare = frame[ply, F_SPARE]
+            discard = _spare_first(state, ply + 1, spare)
+            frame[ply, F_SPARE] = spare ^ discard
             frame[ply + 1, F_MOVER] = frame[ply, F_OTHER]
-            frame[ply + 1, F_OTHER] = frame[ply, F_LEFT] & ~low
+            frame[ply + 1, F_OTHER] = frame[ply, F_LEFT] & ~discard
             ply += 1
             value = ENTER
             continue
@@ -701,15 +768,6 @@ class Result:
 
 
 WORD_MASK = (1 << 64) - 1
-CLAIM_LEVELS = 2  # workers claim the positions they search this many levels below a root
-
-
-class Settled(Exception):
-    """The ledger settled a position whose search is under way here (another worker did)."""
-
-    def __init__(self, key: int) -> None:
-        super().__init__(f"position {key:x} settled elsewhere")
-        self.key = key
 
 
 class TutorialSolver:
@@ -717,12 +775,14 @@ class TutorialSolver:
 
     ``table_bits``: the table holds ``2 ** table_bits`` positions (32 bytes each);
     ``order_from``/``sym_from``: the fewest empty cells at which a node orders its moves /
-    looks for its least symmetric image (the identity key is used below that).
+    looks for its least symmetric image (the identity key is used below that);
+    ``features``/``inversion_cost``: see ``FEATURES`` (the defaults are the fastest known).
     """
 
     def __init__(self, torus: bool = False, table_bits: int = 22, max_symmetries: int = 768,
                  order_from: int = 0, sym_from: int = 10,
-                 ledger: Ledger | None = None) -> None:
+                 ledger: Ledger | None = None, features: int = FEATURES,
+                 inversion_cost: int = INVERSION_COST) -> None:
         self.torus = torus
         self.board = board(torus, max_symmetries)
         self.geo = geometry(self.board)
@@ -730,10 +790,12 @@ class TutorialSolver:
         self.table = tt.Table(table_bits)
         self.order_from = order_from
         self.sym_from = sym_from
+        self.settings = np.array([order_from, sym_from, features, inversion_cost],
+                                 dtype=np.int64)
         self._moves = np.zeros((MAX_PLY + 1, MAX_MOVES), dtype=np.int64)
-        self._scores = np.zeros((MAX_PLY + 1, SCRATCH + 7), dtype=np.int64)
+        self._scores = np.zeros((MAX_PLY + 1, SCORE_COLUMNS), dtype=np.int64)
         self._frame = np.zeros((MAX_PLY + 1, FRAME), dtype=np.int64)
-        self.stats = np.zeros(2, dtype=np.int64)
+        self.stats = np.zeros(STATS, dtype=np.int64)
         self.ledger = ledger if ledger is not None else Ledger(torus=torus)
 
     def value(self, position: Position, limit: int = MAX_PLY, budget: int = 0) -> Result:
@@ -745,9 +807,8 @@ class TutorialSolver:
         cells = np.array(position.cells, dtype=np.int64)
         stop = int(self.stats[NODES]) + budget if budget else -1
         value = _search(cells, position.mover, position.other, limit, stop, state, keys,
-                        self.geo, self.sym, self.board.symmetries, self.sym_from,
-                        self.order_from, self.table.words, self._moves, self._scores,
-                        self._frame, self.stats)
+                        self.geo, self.sym, self.board.symmetries, self.settings,
+                        self.table.words, self._moves, self._scores, self._frame, self.stats)
         spent = self.stats - before
         return Result(int(value), int(spent[NODES]), int(spent[HITS]),
                       time.perf_counter() - start)
@@ -757,18 +818,14 @@ class TutorialSolver:
         """``value``, with its top ``split`` levels of the seat to move searched here, move
         by move and reply by reply, in the kernel's order, so ``progress`` hears how far
         it has come (a long search otherwise says nothing for hours). Each position settled
-        at those levels goes into ``ledger``, which a stopped run resumes from and other
-        workers sharing its file read (see ``ledger``)."""
+        at those levels goes into ``ledger``, which a stopped run resumes from (see
+        ``ledger``; ``split`` shares the same top levels out among workers)."""
         start = time.perf_counter()
         before = int(self.stats[NODES]), int(self.stats[HITS])
         if split == 0:
             value, move = self.best_move(position)
         else:
-            try:
-                value, move = self._choose(position, self.packed(position), split, progress,
-                                           "", ())
-            finally:
-                self.ledger.release()
+            value, move = self._choose(position, self.packed(position), split, progress, "")
         return Result(value, int(self.stats[NODES]) - before[0],
                       int(self.stats[HITS]) - before[1], time.perf_counter() - start, move)
 
@@ -828,31 +885,16 @@ class TutorialSolver:
                            int(self.stats[NODES]) - since)
         return value, move
 
-    def _each(self, items: list[tuple[tuple[int, int], Position, int]],
-              lineage: tuple[int, ...]
+    def _each(self, items: list[tuple[tuple[int, int], Position, int]]
               ) -> Iterator[tuple[int, tuple[int, int], Position, int]]:
-        """(index, move, position, key) of each item: those the ledger settled first, then
-        those no other worker claimed, then the rest; raises ``Settled`` as soon as the
-        ledger holds the position of ``lineage`` (its ancestors and itself)."""
-        done: set[int] = set()
-        claims = self.ledger.path is not None and len(lineage) <= CLAIM_LEVELS
-        while len(done) < len(items):
-            self.ledger.refresh()
-            for key in lineage:
-                if self.ledger.get(key) is not None:
-                    raise Settled(key)
-            waiting = [i for i in range(len(items)) if i not in done]
-            settled = [i for i in waiting if self.ledger.get(items[i][2]) is not None]
-            free = [i for i in waiting if not self.ledger.claimed_by_other(items[i][2])]
-            pick = (settled or free or waiting)[0] if claims else (settled or waiting)[0]
-            done.add(pick)
-            if claims and not settled:
-                self.ledger.claim(items[pick][2])
-            yield pick, *items[pick]
+        """(index, move, position, key) of each item, those the ledger settled first."""
+        settled = [i for i in range(len(items)) if self.ledger.get(items[i][2]) is not None]
+        for index in settled + [i for i in range(len(items)) if i not in settled]:
+            yield index, *items[index]
 
     def _choose(self, position: Position, key: int, split: int,
-                progress: Callable[[str], None] | None, path: str,
-                lineage: tuple[int, ...]) -> tuple[int, tuple[int, int] | None]:
+                progress: Callable[[str], None] | None, path: str
+                ) -> tuple[int, tuple[int, int] | None]:
         """(WIN and a winning (move, discard), or LOSS and None) for the seat to move."""
         known = self.known(position)
         if known is not None:
@@ -866,21 +908,14 @@ class TutorialSolver:
             child_key = self.packed(child)
             children.setdefault(child_key, ((move, discard), child, child_key))  # images once
         items = list(children.values())
-        lineage = (*lineage, key)
-        try:
-            for index, move_played, child, child_key in self._each(items, lineage):
-                where = f"{path}move {index + 1}/{len(items)}"
-                if not self._refuted(child, child_key, split, progress, where, lineage):
-                    return self._settle(key, position, WIN, move_played, since)
-        except Settled as settled:
-            if settled.key != key:
-                raise
-            return self.known(position) or (LOSS, None)
+        for index, move_played, child, child_key in self._each(items):
+            where = f"{path}move {index + 1}/{len(items)}"
+            if not self._refuted(child, child_key, split, progress, where):
+                return self._settle(key, position, WIN, move_played, since)
         return self._settle(key, position, LOSS, None, since)
 
     def _refuted(self, child: Position, key: int, split: int,
-                 progress: Callable[[str], None] | None, path: str,
-                 lineage: tuple[int, ...]) -> bool:
+                 progress: Callable[[str], None] | None, path: str) -> bool:
         """Whether the opponent, to move in ``child``, wins."""
         known = self.known(child)
         if known is not None:
@@ -890,26 +925,18 @@ class TutorialSolver:
         for reply, discard in self.ordered_moves(child):
             after = child.after(reply, discard)
             items.append(((reply, discard), after, self.packed(after)))
-        lineage = (*lineage, key)
-        try:
-            for index, reply_played, after, after_key in self._each(items, lineage):
-                start = time.perf_counter()
-                nodes = int(self.stats[NODES])
-                where = f"{path}, reply {index + 1}/{len(items)}"
-                value, _ = self._choose(after, after_key, split - 1, progress, where + ": ",
-                                        lineage)
-                if progress is not None:
-                    progress(f"{where}: {'won' if value == WIN else 'LOST'} "
-                             f"({int(self.stats[NODES]) - nodes:,} nodes, "
-                             f"{time.perf_counter() - start:.1f} s)")
-                if value == LOSS:
-                    self._settle(key, child, WIN, reply_played, since)
-                    return True
-        except Settled as settled:
-            if settled.key != key:
-                raise
-            known = self.known(child)
-            return known is not None and known[0] == WIN
+        for index, reply_played, after, after_key in self._each(items):
+            start = time.perf_counter()
+            nodes = int(self.stats[NODES])
+            where = f"{path}, reply {index + 1}/{len(items)}"
+            value, _ = self._choose(after, after_key, split - 1, progress, where + ": ")
+            if progress is not None:
+                progress(f"{where}: {'won' if value == WIN else 'LOST'} "
+                         f"({int(self.stats[NODES]) - nodes:,} nodes, "
+                         f"{time.perf_counter() - start:.1f} s)")
+            if value == LOSS:
+                self._settle(key, child, WIN, reply_played, since)
+                return True
         self._settle(key, child, LOSS, None, since)
         return False
 
@@ -918,17 +945,16 @@ class TutorialSolver:
         state, _ = initial_rows(position.cells, self.board, self.sym)
         cells = np.array(position.cells, dtype=np.int64)
         moves = np.zeros((MAX_PLY + 1, MAX_MOVES), dtype=np.int64)
-        scores = np.zeros((MAX_PLY + 1, SCRATCH + 7), dtype=np.int64)
+        scores = np.zeros((MAX_PLY + 1, SCORE_COLUMNS), dtype=np.int64)
+        discards = np.full((MAX_MOVES, NUM_KINDS), -1, dtype=np.int64)
         n = _ordered_at_root(state, cells, self.geo, position.mover, position.other, moves,
-                             scores)
+                             scores, self.settings, discards)
         found = []
-        for move in (int(m) for m in moves[0, :n]):
+        for index, move in enumerate(int(m) for m in moves[0, :n]):
             if move < INVERT:
                 found.append((move, -1))
-                continue
-            kind = (move & 255) >> 4
-            spare = position.mover & ~(1 << kind)
-            found += [(move, d) for d in range(NUM_KINDS) if spare >> d & 1]
+            else:
+                found += [(move, int(d)) for d in discards[index] if d >= 0]
         return found
 
     def deepen(self, position: Position, step: int = 2) -> Result:
@@ -1018,10 +1044,26 @@ def legal_moves(position: Position, shape: Board) -> list[int]:
 
 
 @njit
-def _ordered_at_root(state, cells, geo, mover, other, moves, scores):
+def _ordered_at_root(state, cells, geo, mover, other, moves, scores, settings, discards):
+    """The moves of row 0 in the search's order, and each inversion's discards in the
+    order the search tries them (``discards[i]``, -1 past the last)."""
     n = _generate(state, 0, mover, moves)
-    _order(state, 0, cells, geo, mover, other, moves, scores, n)
+    _order(state, 0, cells, geo, mover, other, moves, scores, n, settings[S_FEATURES],
+           settings[S_INVERSION_COST])
     _sort(moves, scores, 0, n)
+    for i in range(n):
+        move = moves[0, i]
+        if move < INVERT:
+            continue
+        old = _land(state, 0, cells, geo, move)
+        spare = mover & ~(1 << ((move & 255) >> 4))
+        j = 0
+        while spare:
+            discard = _spare_first(state, 1, spare)
+            spare ^= discard
+            discards[i, j] = LOW_BIT[discard]
+            j += 1
+        cells[move & 15] = old
     return n
 
 

@@ -1,0 +1,53 @@
+"""``quarkade puzzles``: the JSON list the issue asks for, and clear answers to bad input."""
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from quarkade.cli.main import app
+from quarkade.core.registry import load_game
+from quarkade.games.card_commons.solve.puzzles import Exact, replay
+
+pytest.importorskip("numba")
+runner = CliRunner()
+
+
+def test_json_lists_puzzles_whose_first_solution_move_is_the_only_winning_one():
+    result = runner.invoke(app, ["puzzles", "card-commons", "--count", "2", "--variant",
+                                 "tutorial", "--max-empty", "5", "--seed", "4", "--json"])
+    assert result.exit_code == 0, result.output
+    found = json.loads(result.output)
+    assert len(found) == 2
+    exact = Exact(budget=0)
+    for puzzle in found:
+        assert {"variant", "moves", "solution"} <= set(puzzle)
+        assert puzzle["variant"] == "tutorial"
+        state = replay(load_game("card-commons", variant="tutorial"), puzzle["moves"])
+        assert exact.winning_actions(state) == [state.string_to_action(puzzle["solution"][0])]
+
+
+def test_solve_moves_names_a_classic_puzzles_one_winning_move():
+    found = json.loads(runner.invoke(app, ["puzzles", "card-commons", "--count", "1",
+                                           "--max-empty", "5", "--seed", "11",
+                                           "--json"]).output)
+    assert found[0]["variant"] == "classic"
+    result = runner.invoke(app, ["solve", "card-commons", "-o", "variant=classic",
+                                 "--table-bits", "18", "--moves",
+                                 ", ".join(found[0]["moves"])])
+    assert result.exit_code == 0, result.output
+    assert "to move wins with best play" in result.output
+    assert f"winning moves (1): {found[0]['solution'][0]}" in result.output
+
+
+@pytest.mark.parametrize(("args", "said"), [
+    (["chess"], "puzzles are mined for card-commons"),
+    (["card-commons", "--variant", "blitz"], "classic or tutorial allowed"),
+    (["card-commons", "--count", "0"], "--count 0: 1-500 allowed"),
+    (["card-commons", "--max-empty", "13"], "--max-empty 13: 1-12 allowed"),
+])
+def test_bad_input_is_answered_with_what_is_allowed(args, said):
+    result = runner.invoke(app, ["puzzles", *args])
+    assert result.exit_code != 0
+    assert said in result.output
+    assert "Traceback" not in result.output
