@@ -40,7 +40,9 @@ class Limits:
     deck_chunk_seconds: float = 300.0  # a deck test's chunk's hard deadline
     invite_seconds: float = 7 * 24 * 3600.0  # an invite link's life
     link_seconds: float = 600.0  # a link-another-device code's life
-    logins: Rate = field(default=Rate(5, 1 / 30))  # per address, and per name
+    logins: Rate = field(default=Rate(10, 10 / 60))  # per address (people/passwords.py)
+    password_changes: Rate = field(default=Rate(3, 3 / 300))  # per player, per address
+    hashing: int = 4  # password hashes running or waiting in a process (then 503)
     guests: Rate = field(default=Rate(30, 30 / 60))  # new guest players per address
     abandon_seconds: float = 7 * 24 * 3600.0  # a seat with no clock idle this long
     chat_characters: int = 300  # one chat message
@@ -60,7 +62,8 @@ def without_rates(limits: Limits) -> Limits:
     """The same limits with no rate limits (benchmarks, trusted networks)."""
     return replace(limits, create_games=UNLIMITED, http_moves=UNLIMITED,
                    socket_messages=UNLIMITED, logins=UNLIMITED, guests=UNLIMITED,
-                   chat_messages=UNLIMITED, deck_tests=UNLIMITED)
+                   chat_messages=UNLIMITED, deck_tests=UNLIMITED,
+                   password_changes=UNLIMITED)
 
 
 class RateLimiter:

@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import Browser, expect
 
-from tests.server.browser.helpers import STEP_CHANGED, moved
+from tests.server.browser.helpers import STEP_CHANGED, moved, take_seat
 from tests.server.processes import Server
 
 SAME_STEP = "(step) => document.getElementById('game').dataset.step === step"
@@ -40,7 +40,7 @@ def test_a_whole_game_in_two_browsers_on_two_processes(browser: Browser, workers
         # Each page's socket lands on one of the two processes; open the guest's page
         # until it is served by the other process than the host's (a new connection each
         # time; the kernel spreads them over the processes sharing the port).
-        guest.goto(invite)
+        take_seat(guest, invite)
         mine = host.locator("#game").get_attribute("data-server")
         for _ in range(40):
             expect(guest.locator("#game")).to_have_attribute("data-server", re.compile(r"\w+"),

@@ -38,9 +38,8 @@ from quarkade.server.web.pages import player_count
 
 async def games(request: Request) -> Response:
     site = site_of(request)
-    if request.method == "GET":
+    if request.method != "POST":
         return JSONResponse({"games": catalogue(site.ctx.allowed_bots)})
-    check_rate(request, "create", "new games")
     body = await body_of(request)
     game = body.get("game")
     options = body.get("options", {})
@@ -79,7 +78,7 @@ async def game(request: Request) -> Response:
 
 
 async def act(request: Request) -> Response:
-    check_rate(request, "moves", "moves")
+    await check_rate(request, "moves", "moves")
     session = await session_of(request)
     body = await body_of(request)
     holder = await holder_of(request, session)
@@ -96,7 +95,7 @@ async def chat(request: Request) -> Response:
     for a seat this device holds."""
     session = await session_of(request)
     site = site_of(request)
-    if request.method == "GET":
+    if request.method != "POST":
         before = request.query_params.get("before")
         if before is None:
             messages = list(session.chat)
@@ -221,7 +220,6 @@ async def quick_play(request: Request) -> Response:
     """``{"game", "players", "time_control", "deck"}``: a seat in the closest open game,
     or a new game waiting for others (``deck``, optional: the player's own deck, in a game
     with a deck builder)."""
-    check_rate(request, "create", "new games")
     body = await body_of(request)
     site = site_of(request)
     player = await site.players.required(request)
@@ -266,7 +264,7 @@ async def login(request: Request) -> Response:
 
 
 async def logout(request: Request) -> Response:
-    site_of(request).players.logout(request)
+    await site_of(request).players.logout(request)
     return JSONResponse({"ok": True})
 
 
