@@ -336,8 +336,9 @@ def test_4_a_bot_resumes_after_postgresql_restarts(postgres):
                 tokens[mover])).json()["legal"][0]["id"]
             refused(move(client, game_id, tokens[mover], mover, action, payload["step"]),
                     503, "not answering")
-            health = client.get("/healthz")
-            assert health.status_code == 503 and health.json()["database"] == "unavailable"
+            ready = client.get("/readyz")
+            assert ready.status_code == 503 and ready.json()["database"] == "unavailable"
+            assert client.get("/healthz").status_code == 200  # alive all the same
         finally:
             postgres.start()
         # The pool's dead connections are noticed (pre-ping) and replaced: no 500.

@@ -14,7 +14,7 @@ named beside each route.
   ``/api/games/{id}/seats/{seat}/take``, ``/api/games/{id}/resign``,
   ``/api/games/{id}/abort``, ``/api/games/{id}/claim``, ``/api/games/{id}/rematch``,
   ``/api/games/{id}/steps/{step}``, ``/api/lobby``, ``/api/lobby/quick``, ``/api/me``,
-  ``/api/login``, ``/api/logout``, ``/api/leaderboard/{game}``, ``/healthz``;
+  ``/api/login``, ``/api/logout``, ``/api/leaderboard/{game}``, ``/healthz``, ``/readyz``;
 - decks (``decks``): ``/api/decks/{game}`` (GET, POST), ``/api/decks/{game}/{id}``
   (DELETE), ``/api/decks/{game}/tests`` (POST), ``/api/deck-tests/{id}``;
 - live (``sockets``): ``/ws/games/{id}?seat=N``, ``/ws/lobby``;
@@ -164,6 +164,7 @@ def create_app(db: str = DEFAULT_URL, bot_delay: float = 0.0, broker: str | None
         Route("/api/decks/{game}/{id}", decks.delete_deck, methods=["DELETE"]),
         Route("/api/deck-tests/{id}", decks.test_progress),
         Route("/healthz", api.health),
+        Route("/readyz", api.ready),
         WebSocketRoute("/ws/games/{id}", sockets.live_socket),
         WebSocketRoute("/ws/lobby", sockets.lobby_socket),
         *learning.routes(),

@@ -277,19 +277,31 @@ async def leaderboard(request: Request) -> Response:
 
 
 async def health(request: Request) -> Response:
-    """For a load balancer: 200 when this process, its database and its broker answer."""
+    """Liveness, for a process supervisor: 200 whenever this process answers (what it
+    holds besides); a database or broker that is down does not make it fail."""
     site = site_of(request)
     ctx = site.ctx
+    return JSONResponse({"ok": True, "process": ctx.process,
+                         "games_in_memory": len(site.hub.games),
+                         "workers": {"running": ctx.work.busy(),
+                                     "started": dict(ctx.work.started)}})
+
+
+async def ready(request: Request) -> Response:
+    """Readiness, for a load balancer: 200 while this process can serve games, that is
+    while its database answers (503 otherwise). A broker that does not answer is reported
+    (``"broker": "degraded"``: moves go on, other processes' pages hear of them late, and
+    limits count in each process) but is not fatal, since every process would report it
+    at once and the balancer would drop the whole site."""
+    ctx = site_of(request).ctx
     try:
         await ctx.store.run(ctx.store.games.ping)
         database = "ok"
     except Unavailable:
         database = "unavailable"
-    broker = "ok" if ctx.broker.healthy() else "unavailable"
-    ok = database == "ok" and broker == "ok"
+    broker = "ok" if ctx.broker.healthy() else "degraded"
+    ok = database == "ok"
     return JSONResponse({"ok": ok, "database": database, "broker": broker,
-                         "process": ctx.process, "games_in_memory": len(site.hub.games),
-                         "workers": {"running": ctx.work.busy(),
-                                     "started": dict(ctx.work.started)}},
+                         "limits_shared": ctx.rates.shared(), "process": ctx.process},
                         status_code=200 if ok else 503)
 
