@@ -44,6 +44,7 @@ class Limits:
     password_changes: Rate = field(default=Rate(3, 3 / 300))  # per player, per address
     hashing: int = 4  # password hashes running or waiting in a process (then 503)
     guests: Rate = field(default=Rate(30, 30 / 60))  # new guest players per address
+    lobby_seconds: float = 3600.0  # a public game waiting for players, in the lobby
     abandon_seconds: float = 7 * 24 * 3600.0  # a seat with no clock idle this long
     chat_characters: int = 300  # one chat message
     chat_messages: Rate = field(default=Rate(5, 0.5))  # per seat of a game

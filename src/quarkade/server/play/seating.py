@@ -105,7 +105,9 @@ class Seating:
         game_id = seating.new_game_id()
         try:
             await store.run(store.games.create, game_id, game, options, host_token,
-                            seats, visibility, reveal, time_control, host_player, owner)
+                            seats, visibility, reveal, time_control, host_player, owner,
+                            ctx.clock.time() + ctx.limits.lobby_seconds
+                            if visibility == seating.PUBLIC else None)
         except ValueTooLong as problem:
             raise ApiError(400, f"a value is too long: {problem}") from None
         except Unavailable:

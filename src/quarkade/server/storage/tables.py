@@ -68,6 +68,9 @@ games_table = Table(
     # Issue 24 (migration 0007): whose CPU work the game's bots are (the worker
     # scheduler's client: "player:<id>", or "address:<digest>" for a script).
     Column("owner", String(80)),
+    # Issue 26 (migration 0008): a public game waiting for players leaves the lobby at
+    # this time (seconds since the epoch, the server's clock; None: listed while waiting).
+    Column("listed_until", Float),
 )
 
 seats_table = Table(

@@ -4,6 +4,8 @@
   visitor's signed cookie only), so logging out ends it on the server: a copy of the
   cookie no longer signs anyone in. Sessions signed before (which carry none) are given
   one the first time they are used.
+- ``games.listed_until``: when a public game still waiting for players leaves the lobby
+  (games made before are listed while they wait, as then).
 - ``players.name_skeleton``: what a name looks like (``people.names.skeleton``), unique,
   so no new name may pass for a player's. Names kept before that look alike keep theirs
   (the older player's holds the skeleton; the later one's is left empty).
@@ -33,6 +35,8 @@ def upgrade() -> None:
         sa.Column("created", sa.Float, nullable=False),
         sa.Index("sessions_player", "player_id"),
     )
+    with op.batch_alter_table("games") as games:
+        games.add_column(sa.Column("listed_until", sa.Float))
     with op.batch_alter_table("players") as players:
         players.add_column(sa.Column("name_skeleton", sa.String(40)))
     bind = op.get_bind()
@@ -55,4 +59,6 @@ def downgrade() -> None:
     with op.batch_alter_table("players") as players:
         players.drop_constraint("players_name_skeleton", type_="unique")
         players.drop_column("name_skeleton")
+    with op.batch_alter_table("games") as games:
+        games.drop_column("listed_until")
     op.drop_table("sessions")
