@@ -60,7 +60,7 @@ from quarkade.server.play.session import UNAVAILABLE
 from quarkade.server.rates import make_rates
 from quarkade.server.storage import DEFAULT_URL, Store, Unavailable
 from quarkade.server.web import api, decks, ladder, learning, pages, sockets
-from quarkade.server.web.guard import BodyLimit, Guard, SecurityHeaders
+from quarkade.server.web.guard import BodyLimit, Guard, SecurityHeaders, SocketCap
 from quarkade.server.web.rendering import STATIC, refusal
 from quarkade.server.web.site import Site
 from quarkade.server.work.pool import DEFAULT_FACTORY, WorkerPool
@@ -178,6 +178,8 @@ def create_app(db: str = DEFAULT_URL, bot_delay: float = 0.0, broker: str | None
     app.add_middleware(SessionMiddleware, secret_key=session_key,
                        session_cookie=SESSION_COOKIE, max_age=SESSION_AGE, same_site="lax")
     app.add_middleware(BodyLimit, limit=limits.body_bytes)
+    app.add_middleware(SocketCap, per_address=limits.sockets_per_address,
+                       overall=limits.sockets)
     app.add_middleware(Guard)
     app.add_middleware(SecurityHeaders)
     return app

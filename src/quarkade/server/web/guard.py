@@ -11,6 +11,9 @@ first in ``create_app``):
   and bots, which send no ``Origin``, keep working; a post with no body and no type, such
   as a script's ``abort``, carries nothing a form could). Forms carry a token besides
   (``forms``).
+- ``SocketCap``: a WebSocket past ``Limits.sockets_per_address`` open from one address
+  (429), or ``Limits.sockets`` in the process (503), is accepted only to be told why and
+  closed (code 4000 + status), so idle sockets never use up the process's files.
 - ``BodyLimit``: a body over the limit is refused while it is read (413), never after.
 - ``SecurityHeaders``: the content security policy and friends on every response; behind
   TLS (``https``, as the trusted proxy says), HSTS, and every cookie ``Secure``.
@@ -18,6 +21,7 @@ first in ``create_app``):
 
 from __future__ import annotations
 
+import json
 from urllib.parse import urlsplit
 
 from starlette.requests import Request
@@ -108,6 +112,51 @@ class Guard:
             await response(scope, receive, send)
 
 
+class SocketCap:
+    """Counts the open WebSockets, per client address and in all (see the module)."""
+
+    def __init__(self, app: ASGIApp, per_address: int, overall: int) -> None:
+        self.app = app
+        self.per_address = per_address
+        self.overall = overall
+        self.open: dict[str, int] = {}
+        self.total = 0
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "websocket":
+            await self.app(scope, receive, send)
+            return
+        client = scope.get("client")
+        address = client[0] if client else "unknown"
+        if self.open.get(address, 0) >= self.per_address:
+            await _refuse(send, ApiError(429, f"{self.per_address} live pages are open from "
+                                         "your address already; close some and reload"))
+            return
+        if self.total >= self.overall:
+            await _refuse(send, ApiError(503, "the server has as many live pages open as it "
+                                         "can take; reload in a minute"))
+            return
+        self.open[address] = self.open.get(address, 0) + 1
+        self.total += 1
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            self.total -= 1
+            left = self.open[address] - 1
+            if left:
+                self.open[address] = left
+            else:
+                del self.open[address]
+
+
+async def _refuse(send: Send, refused: ApiError) -> None:
+    """Accept a socket only to say why it is refused, then close it (4000 + status)."""
+    await send({"type": "websocket.accept"})
+    await send({"type": "websocket.send", "text": json.dumps(
+        {"type": "error", "status": refused.status, "message": refused.message})})
+    await send({"type": "websocket.close", "code": 4000 + refused.status})
+
+
 class BodyLimit:
     """Refuses a request body over ``limit`` bytes while it is read (413), never after."""
 
@@ -170,4 +219,4 @@ def _secure(cookie: bytes) -> bytes:
     return cookie if b"secure" in attributes else cookie + b"; Secure"
 
 
-__all__ = ["BodyLimit", "Guard", "SecurityHeaders", "problem_with"]
+__all__ = ["BodyLimit", "Guard", "SecurityHeaders", "SocketCap", "problem_with"]
