@@ -35,7 +35,8 @@ def test_a_dump_of_a_live_site_restores_with_every_game_and_rating(postgres, tmp
     dump = tmp_path / "quarkade.dump"
     with TestClient(create_app(url, rate_limits=False)) as client:
         client.get("/me")
-        player = client.post("/api/me", json={"name": "WuChienShiung", "password": "parity-1956"}).json()
+        player = client.post("/api/me", json={"name": "WuChienShiung",
+                                              "password": "parity-1956"}).json()
         with client.app.state.store.engine.begin() as db:
             db.execute(insert(ratings_table).values(
                 subject=player["id"], game="hadronize", players=2, mu=27.5, sigma=4.0,
