@@ -3,6 +3,7 @@ makes it, ``app.state.site`` holds it)."""
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -17,6 +18,7 @@ from quarkade.server.people.ratings import Ratings
 from quarkade.server.play.chat import Chat
 from quarkade.server.play.hub import Hub
 from quarkade.server.play.seating import Seating
+from quarkade.server.storage import Unavailable
 
 
 @dataclass(frozen=True)
@@ -46,7 +48,9 @@ class Site:
 
     async def open(self) -> None:
         ctx = self.ctx  # sessions whose cookies have expired are forgotten at each start
-        await ctx.store.run(ctx.store.players.forget_sessions, ctx.clock.time() - SESSION_AGE)
+        with contextlib.suppress(Unavailable):  # (or at the next start, if it is down now)
+            await ctx.store.run(ctx.store.players.forget_sessions,
+                                ctx.clock.time() - SESSION_AGE)
         await self.hub.open()
 
     async def close(self) -> None:
