@@ -59,13 +59,16 @@ chromium:
 			exit 1; fi; }
 
 # Debian's PostgreSQL and Redis servers: the server tests start private ones on free ports.
+# Debian's nginx and openssl: the deployment test (tests/server/test_deployment.py) starts a
+# private nginx with a self-signed certificate in front of two server processes.
 services:
 	@{ ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 && command -v redis-server \
-		>/dev/null 2>&1; } || { \
+		>/dev/null 2>&1 && { command -v nginx || test -x /usr/sbin/nginx; } >/dev/null 2>&1 \
+		&& command -v openssl >/dev/null 2>&1; } || { \
 		if [ "$$(id -u)" = 0 ]; then apt-get update -q && \
-			apt-get install -y -q postgresql redis-server; \
-		else echo "the server tests need PostgreSQL and Redis: sudo apt-get install -y \
-			postgresql redis-server" >&2; exit 1; fi; }
+			apt-get install -y -q postgresql redis-server nginx openssl; \
+		else echo "the server tests need PostgreSQL, Redis and nginx: sudo apt-get install \
+			-y postgresql redis-server nginx openssl" >&2; exit 1; fi; }
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Quarkade needs Python 3.11+"'

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import weakref
 from collections.abc import Callable
 from pathlib import Path
@@ -79,6 +80,21 @@ def another_device(client: TestClient) -> TestClient:
     device = TestClient(client.app)
     device.portal = client.portal
     return device
+
+
+def form_token(client: TestClient, page: str = "/me") -> str:
+    """The form token of ``client``'s session (forms' ``csrf``), read from ``page`` as a
+    browser gets it."""
+    found = re.search(r'name="csrf" value="([^"]+)"', client.get(page).text)
+    assert found, f"{page} shows no form token"
+    return found.group(1)
+
+
+def post_form(client: TestClient, path: str, data: dict[str, Any], page: str = "/me",
+              **more: Any) -> Any:
+    """A form posted from one of our pages (``page``, which shows it): with the session's
+    token, as a browser does."""
+    return client.post(path, data={**data, "csrf": form_token(client, page)}, **more)
 
 
 def bearer(*tokens: str | None) -> dict[str, str]:

@@ -8,6 +8,7 @@ from tests.server.helpers import (
     live_socket,
     move,
     play_moves,
+    post_form,
     refused,
     stored_actions,
     true_states,
@@ -83,7 +84,7 @@ def test_bad_new_games_are_refused_and_nothing_is_stored(client, body, status, f
 
 
 def test_the_new_game_form_explains_a_bad_choice_on_the_page(client):
-    answer = client.post("/new/hadronize", data={"option.players": "3", "option.goal": "0",
+    answer = post_form(client, "/new/hadronize", {"option.players": "3", "option.goal": "0",
                                                  "option.max_turns": "0", "seat0": "you",
                                                  "seat1": "friend", "seat2": "friend"})
     assert answer.status_code == 400
@@ -129,8 +130,9 @@ def test_wrong_methods_and_huge_bodies_are_refused(client, table):
     game_id, tokens, mover, _ = table
     refused(client.get(f"/api/games/{game_id}/actions"), 405, "does not take that method")
     huge = '{"seat": 0, "action": 20, "pad": "' + "x" * 70_000 + '"}'
-    refused(client.post(f"/api/games/{game_id}/actions", headers=bearer(tokens[mover]),
-                        content=huge), 413, "over")
+    refused(client.post(f"/api/games/{game_id}/actions", headers={
+        **bearer(tokens[mover]), "content-type": "application/json"}, content=huge),
+        413, "over")
     refused(client.post(f"/api/games/{game_id}/rematch", headers=bearer(tokens[mover])),
             409, "not over")
     refused(client.post(f"/api/games/{game_id}/rematch"), 403, "someone at the table")

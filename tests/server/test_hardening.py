@@ -28,6 +28,7 @@ from tests.server.helpers import (
     live_socket,
     move,
     play_moves,
+    post_form,
     receive_state,
     receive_until,
     refused,
@@ -62,7 +63,8 @@ def test_1_joining_spends_the_invite_and_only_the_joiner_holds_the_seat(any_db):
         game_id, invite = created["id"], created["invites"][0]["url"]
         host = dict(client.cookies)
         client.cookies.clear()
-        opened = client.get(invite, follow_redirects=False)  # the friend's device
+        assert client.get(invite).status_code == 200  # the friend's device opens it
+        opened = post_form(client, invite, {}, follow_redirects=False)  # and takes it
         assert opened.status_code == 303
         friend = dict(client.cookies)
         friend_token = friend[f"quarkade_{game_id}"]
@@ -127,7 +129,8 @@ def test_1_a_rematch_has_new_secrets_and_a_holder_may_link_another_device(any_db
         link = client.post(f"/api/games/{new_id}/seats/1/link",
                            headers=bearer(new_tokens[1])).json()["url"]
         client.cookies.clear()
-        assert client.get(link, follow_redirects=False).status_code == 303
+        assert client.get(link).status_code == 200  # opening it spends nothing
+        assert post_form(client, link, {}, follow_redirects=False).status_code == 303
         assert client.get(f"/api/games/{new_id}").json()["held"] == [1]
         client.cookies.clear()
         assert client.get(link).status_code == 403
@@ -333,8 +336,9 @@ def test_4_a_bot_resumes_after_postgresql_restarts(postgres):
                 tokens[mover])).json()["legal"][0]["id"]
             refused(move(client, game_id, tokens[mover], mover, action, payload["step"]),
                     503, "not answering")
-            health = client.get("/healthz")
-            assert health.status_code == 503 and health.json()["database"] == "unavailable"
+            ready = client.get("/readyz")
+            assert ready.status_code == 503 and ready.json()["database"] == "unavailable"
+            assert client.get("/healthz").status_code == 200  # alive all the same
         finally:
             postgres.start()
         # The pool's dead connections are noticed (pre-ping) and replaced: no 500.
@@ -416,9 +420,10 @@ def test_6_odd_json_is_a_400_over_http_and_an_error_frame_on_the_socket(any_db, 
         game_id, tokens = local_game(client)
         before = stored_actions(client, game_id)
         raw = body.encode("utf-8", "surrogateescape")
-        refused(client.post(f"/api/games/{game_id}/actions", headers=bearer(tokens[0]),
-                            content=raw), 400, fragment)
-        refused(client.post("/api/games", content=raw), 400)
+        as_json = {"content-type": "application/json"}
+        refused(client.post(f"/api/games/{game_id}/actions", content=raw,
+                            headers={**bearer(tokens[0]), **as_json}), 400, fragment)
+        refused(client.post("/api/games", content=raw, headers=as_json), 400)
         with live_socket(client, game_id, None, tokens[0]) as socket:
             socket.receive_json()
             socket.send_text(body.replace('"seat": ', '"type": "act", "x": ')

@@ -11,6 +11,9 @@ import json
 from sqlalchemy import insert
 from starlette.testclient import TestClient
 
+from quarkade.server import create_app
+from quarkade.server.clock import ManualClock
+from quarkade.server.limits import Limits
 from quarkade.server.people.skill import anchor, shown
 from quarkade.server.storage.tables import ratings_table
 from tests.server.helpers import refused, true_states
@@ -216,3 +219,28 @@ def test_a_rematch_keeps_the_players_and_the_time_control(client):
     assert seen["clock"]["control"] == "3+2" and not seen["waiting"]
     devices.use("ann")
     assert client.get(f"/api/games/{rematch}").json()["held"] == [0]
+
+
+def test_an_open_game_nobody_joins_leaves_the_lobby_after_an_hour(any_db):
+    """Issue 26: quick play left open six-player games in the lobby for ever."""
+    clock = ManualClock()
+    with TestClient(create_app(any_db, clock=clock, rate_limits=False)) as client:
+        devices = Devices(client)
+        devices.use("first")
+        opened = client.post("/api/lobby/quick", json={"game": "hadronize", "players": 6,
+                                                       "time_control": "none"}).json()
+        assert opened["waiting"]
+        listed = [g["id"] for g in client.get("/api/lobby").json()["open"]]
+        assert listed == [opened["id"]]
+        clock.advance(Limits().lobby_seconds - 1)
+        assert [g["id"] for g in client.get("/api/lobby").json()["open"]] == listed
+        clock.advance(2)
+        assert client.get("/api/lobby").json()["open"] == []
+        # Quick play no longer seats anyone there: it opens a game of its own.
+        devices.use("second")
+        again = client.post("/api/lobby/quick", json={"game": "hadronize", "players": 6,
+                                                      "time_control": "none"}).json()
+        assert again["waiting"] and again["id"] != opened["id"]
+        # Whoever holds its link can still go there: the game itself is kept.
+        devices.use("first")
+        assert client.get(f"/api/games/{opened['id']}").json()["held"] == [0]

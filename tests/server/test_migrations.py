@@ -17,14 +17,14 @@ import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from itsdangerous import TimestampSigner
-from sqlalchemy import MetaData, create_engine, insert, update
+from sqlalchemy import MetaData, create_engine, func, insert, select, update
 from starlette.testclient import TestClient
 
 from quarkade.server import create_app
 from quarkade.server.clock import ManualClock
 from quarkade.server.storage import migrate
 from quarkade.server.storage.tables import metadata
-from tests.server.helpers import bearer, seat_payload
+from tests.server.helpers import bearer, post_form, seat_payload
 
 DATA = Path(__file__).parent / "data"
 SEEN = json.loads((DATA / "release-0.1-seen.json").read_text())
@@ -255,7 +255,8 @@ def test_a_database_of_main_keeps_its_links_working_with_every_secret_hashed(
         joined = client.post(f"/api/games/{a['id']}/join", json={"invite": a["invite1"]})
         assert joined.status_code == 200 and joined.json()["seat"] == 1
         client.cookies.clear()
-        linked = client.get(f"/games/{b['id']}/link/{b['link0']}", follow_redirects=False)
+        linked = post_form(client, f"/games/{b['id']}/link/{b['link0']}", {},
+                           follow_redirects=False)
         assert linked.status_code == 303
         assert client.get(f"/api/games/{b['id']}").json()["held"] == [0]
         client.cookies.clear()
@@ -278,3 +279,63 @@ def test_a_database_of_main_keeps_its_links_working_with_every_secret_hashed(
         held = b"".join(path.read_bytes() for path in tmp_path.glob("main.db*"))
         for secret in every_secret():
             assert secret.encode() not in held, secret
+
+
+# -- issue 26: sessions kept on the server, names' skeletons ------------------------------
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_a_database_at_0007_keeps_look_alike_names_and_old_sessions_until_they_end(
+        kind, tmp_path, request):
+    """Migration 0008 on a database of 0007 holding two players whose names look alike
+    (made before names were checked by their look) and a third signed in with a cookie of
+    then: both names stay, the older holds the look so no third look-alike is taken, and
+    the old cookie still signs its player in, now in a session the server can end."""
+    url = (f"sqlite:///{tmp_path / 'old.db'}" if kind == "sqlite"
+           else request.getfixturevalue("postgres").empty_database())
+    previous_release(url)
+    engine = create_engine(url)
+    migrate.upgrade(engine, "0007")
+    people = [{"id": "a" * 32, "name": "AliceQ", "created": 1.0},
+              {"id": "b" * 32, "name": "AIiceQ", "created": 2.0},  # a capital I for the l
+              {"id": "c" * 32, "name": "Bohr", "created": 3.0}]
+    tables = MetaData()
+    with engine.begin() as db:
+        tables.reflect(db)
+        assert "sessions" not in tables.tables
+        db.execute(insert(tables.tables["players"]), [
+            {**person, "name_key": person["name"].lower(), "settings": "{}",
+             "session_gen": 0} for person in people])
+    engine.dispose()
+    key = "an-old-session-key-" * 3
+    with TestClient(create_app(url, session_secret=key)) as client:
+        store = client.app.state.store
+        assert migrate.current(store.engine) == migrate.head()
+        assert [store.players.get(p["id"]).name for p in people] == ["AliceQ", "AIiceQ",
+                                                                     "Bohr"]
+        with store.engine.connect() as db:
+            players = metadata.tables["players"]
+            shapes = dict(db.execute(select(players.c.id, players.c.name_skeleton)).all())
+        assert shapes["a" * 32] and shapes["b" * 32] is None and shapes["c" * 32]
+        # A new player cannot take a third look-alike of the older name.
+        client.get("/me")
+        answer = client.post("/api/me", json={"name": "A1iceQ"})
+        assert answer.status_code == 409 and "looks too much like 'AliceQ'" in answer.text
+        # Bohr's cookie of then signs him in, in a session kept on the server now ...
+        client.cookies.clear()
+        old = session_cookie(key, {"id": "c" * 32, "session_gen": 0})
+        answer = client.get("/api/me", headers={"cookie": f"quarkade_session={old}"})
+        assert answer.json()["name"] == "Bohr"
+        copied = answer.cookies["quarkade_session"]
+        with store.engine.connect() as db:
+            sessions = metadata.tables["sessions"]
+            assert db.execute(select(func.count()).where(
+                sessions.c.player_id == "c" * 32)).scalar() == 1
+        # ... which logging out ends: neither that cookie nor the one of then signs in.
+        client.cookies.clear()
+        assert client.post("/api/logout", headers={"cookie": f"quarkade_session={copied}"}
+                           ).status_code == 200
+        for cookie in (copied, old):
+            client.cookies.clear()
+            answer = client.get("/api/me", headers={"cookie": f"quarkade_session={cookie}"})
+            assert answer.json()["name"] != "Bohr"

@@ -9,7 +9,7 @@ import pytest
 from quarkade.core.options import Option
 from quarkade.core.registry import game_parts
 from quarkade.games.hadronize.bots import GreedyAgent
-from tests.server.helpers import refused
+from tests.server.helpers import post_form, refused
 
 
 class BolderGreedy(GreedyAgent):
@@ -55,12 +55,12 @@ def test_a_bot_written_under_more_bots_takes_its_seat(client):
     form = {"option.players": "3", "option.goal": "10", "option.max_turns": "0",
             "seat0": "you", "seat1": "bot:random", "seat2": "friend",
             "bot1": "rollout:playouts=300,margin=1,compiled=0"}
-    answer = client.post("/new/hadronize", data=form, follow_redirects=False)
+    answer = post_form(client, "/new/hadronize", form, follow_redirects=False)
     assert answer.status_code == 303
     game_id = answer.headers["location"].rsplit("/", 1)[1]
     seats = client.get(f"/api/games/{game_id}").json()["seats"]
     assert seats[1]["agent"] == "rollout:playouts=300,margin=1,compiled=0"
-    bad = client.post("/new/hadronize", data={**form, "bot1": "rollout:playouts=9000"})
+    bad = post_form(client, "/new/hadronize", {**form, "bot1": "rollout:playouts=9000"})
     assert bad.status_code == 400
     assert "playouts='9000' is not allowed; it takes a whole number from 1 to " \
            "5000 on this server" in html.unescape(bad.text)

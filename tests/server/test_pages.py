@@ -9,7 +9,7 @@ import pytest
 from quarkade import list_games
 from quarkade.core.words import rules_page
 from quarkade.server.app import STATIC
-from tests.server.helpers import friend_game, title
+from tests.server.helpers import friend_game, post_form, title
 
 
 def test_home_lists_every_game_with_a_picture_and_links(client):
@@ -52,7 +52,7 @@ def test_new_game_form_offers_every_option_and_seat_choice(client, game):
 def test_the_form_starts_a_game_and_hands_this_device_its_seats(client):
     form = {"option.players": "3", "option.goal": "10", "option.max_turns": "0",
             "seat0": "you", "seat1": "hotseat", "seat2": "friend", "seat3": "friend"}
-    answer = client.post("/new/hadronize", data=form, follow_redirects=False)
+    answer = post_form(client, "/new/hadronize", form, follow_redirects=False)
     assert answer.status_code == 303
     game_id = answer.headers["location"].rsplit("/", 1)[1]
     payload = client.get(f"/api/games/{game_id}").json()

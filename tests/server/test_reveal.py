@@ -20,6 +20,7 @@ from tests.server.helpers import (
     bearer,
     friend_game,
     play_moves,
+    post_form,
     refused,
     seat_payload,
     true_states,
@@ -51,7 +52,7 @@ def test_reveal_is_chosen_at_creation_and_on_by_default_with_a_bot(client):
         refused(answer, 400, "reveal", "choose true", "or false")
     # The form too: a refusal names what is allowed, and no game was made.
     before = client.app.state.store.games.count()
-    page = client.post("/new/decoherence", data={"seat0": "you", "seat1": "friend",
+    page = post_form(client, "/new/decoherence", {"seat0": "you", "seat1": "friend",
                                                  "reveal": "perhaps"})
     assert page.status_code == 400 and "choose true" in page.text
     assert client.app.state.store.games.count() == before

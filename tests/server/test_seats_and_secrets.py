@@ -19,6 +19,7 @@ from tests.server.helpers import (
     live_socket,
     move,
     play_moves,
+    post_form,
     seat_payload,
     stored_actions,
     true_states,
@@ -177,9 +178,11 @@ def test_the_creating_device_holds_its_seats_and_sees_the_invites(client):
     assert payload["held"] == [0, 1]
     assert payload["invites"][0]["url"] == created["invites"][0]["url"]
     assert [s["kind"] for s in payload["seats"]] == ["you", "hotseat", "friend", "bot"]
-    # The friend, on another device, opens the invite link: the seat is theirs and joined.
+    # The friend, on another device, opens the invite link and takes the seat: it is
+    # theirs and joined.
     client.cookies.clear()
-    joined = client.get(created["invites"][0]["url"], follow_redirects=False)
+    invite = created["invites"][0]["url"]
+    joined = post_form(client, invite, {}, page=invite, follow_redirects=False)
     assert joined.status_code == 303 and joined.headers["location"].endswith("?seat=2")
     mine = client.get(f"/api/games/{created['id']}", params={"seat": 2}).json()
     assert mine["held"] == [2] and "invites" not in mine

@@ -11,7 +11,15 @@ from starlette.testclient import TestClient
 
 from quarkade.core.lessons import tutorial
 from quarkade.server import create_app
-from tests.server.helpers import bearer, friend_game, join, live_socket, play_moves, refused
+from tests.server.helpers import (
+    bearer,
+    friend_game,
+    join,
+    live_socket,
+    play_moves,
+    post_form,
+    refused,
+)
 
 
 def test_no_secret_is_in_the_database_file(tmp_path):
@@ -41,7 +49,8 @@ def test_no_secret_is_in_the_database_file(tmp_path):
                  for _ in range(2)]  # the first is replaced by the second, which is spent
         secrets += [link.rsplit("/", 1)[1] for link in links]
         client.cookies.clear()
-        assert client.get(links[1], follow_redirects=False).status_code == 303
+        assert post_form(client, links[1], {}, page=links[1],
+                         follow_redirects=False).status_code == 303
         secrets.append(client.cookies[f"quarkade_{made['id']}"])
         # A finished game and its rematch: each device that follows gets its own secret.
         finished = friend_game(client, "hadronize", goal=1)

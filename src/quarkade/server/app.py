@@ -14,7 +14,7 @@ named beside each route.
   ``/api/games/{id}/seats/{seat}/take``, ``/api/games/{id}/resign``,
   ``/api/games/{id}/abort``, ``/api/games/{id}/claim``, ``/api/games/{id}/rematch``,
   ``/api/games/{id}/steps/{step}``, ``/api/lobby``, ``/api/lobby/quick``, ``/api/me``,
-  ``/api/login``, ``/api/logout``, ``/api/leaderboard/{game}``, ``/healthz``;
+  ``/api/login``, ``/api/logout``, ``/api/leaderboard/{game}``, ``/healthz``, ``/readyz``;
 - decks (``decks``): ``/api/decks/{game}`` (GET, POST), ``/api/decks/{game}/{id}``
   (DELETE), ``/api/decks/{game}/tests`` (POST), ``/api/deck-tests/{id}``;
 - live (``sockets``): ``/ws/games/{id}?seat=N``, ``/ws/lobby``;
@@ -42,10 +42,9 @@ from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware.sessions import SessionMiddleware
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from quarkade.agents.contained import DEFAULT_MOVE_TIME
 from quarkade.learn.review import Budget
@@ -58,23 +57,17 @@ from quarkade.server.events import Bus
 from quarkade.server.limits import Limits, without_rates
 from quarkade.server.people.players import SESSION_AGE, SESSION_COOKIE
 from quarkade.server.play.session import UNAVAILABLE
+from quarkade.server.rates import make_rates
 from quarkade.server.storage import DEFAULT_URL, Store, Unavailable
 from quarkade.server.web import api, decks, ladder, learning, pages, sockets
-from quarkade.server.web.rendering import STATIC, error_page
+from quarkade.server.web.guard import BodyLimit, Guard, SecurityHeaders, SocketCap
+from quarkade.server.web.rendering import STATIC, refusal
 from quarkade.server.web.site import Site
 from quarkade.server.work.pool import DEFAULT_FACTORY, WorkerPool
 from quarkade.server.work.scheduler import Scheduler
 
 log = logging.getLogger("quarkade.server")
 
-# Nothing is loaded from anywhere but this server; no inline script.
-SECURITY_HEADERS = [
-    (b"content-security-policy",
-     b"default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
-     b"connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"),
-    (b"x-content-type-options", b"nosniff"),
-    (b"referrer-policy", b"no-referrer"),
-]
 __all__ = ["STATIC", "create_app"]
 
 
@@ -116,7 +109,7 @@ def create_app(db: str = DEFAULT_URL, bot_delay: float = 0.0, broker: str | None
     ctx = Context(store, clock, limits, make_broker(broker), work, Bus(),
                   random.SystemRandom() if chance_seed is None else random.Random(chance_seed),
                   secrets.token_hex(6), allowed, min(move_time, limits.bot_seconds),
-                  bot_delay)
+                  bot_delay, rates=make_rates(broker, clock))
     site = Site.build(ctx, review_budget or Budget(), Path(ladder_dir))
     path = Path(secret_file) if secret_file is not None else keys.key_file(store.url)
     session_key = session_secret or keys.session_key(path, store.players.old_session_key)
@@ -135,7 +128,7 @@ def create_app(db: str = DEFAULT_URL, bot_delay: float = 0.0, broker: str | None
         Route("/games/{id}", pages.game_page),
         Route("/games/{id}/join/{token}", pages.join, methods=["GET", "POST"]),
         Route("/games/{id}/take/{seat}", pages.take, methods=["GET", "POST"]),
-        Route("/games/{id}/link/{code}", pages.link),
+        Route("/games/{id}/link/{code}", pages.link, methods=["GET", "POST"]),
         Route("/games/{id}/rematch", pages.follow_rematch),
         Route("/games/{id}/replay", pages.replay_page),
         Route("/games/{id}/record", pages.record),
@@ -171,6 +164,7 @@ def create_app(db: str = DEFAULT_URL, bot_delay: float = 0.0, broker: str | None
         Route("/api/decks/{game}/{id}", decks.delete_deck, methods=["DELETE"]),
         Route("/api/deck-tests/{id}", decks.test_progress),
         Route("/healthz", api.health),
+        Route("/readyz", api.ready),
         WebSocketRoute("/ws/games/{id}", sockets.live_socket),
         WebSocketRoute("/ws/lobby", sockets.lobby_socket),
         *learning.routes(),
@@ -184,29 +178,27 @@ def create_app(db: str = DEFAULT_URL, bot_delay: float = 0.0, broker: str | None
     app.add_middleware(SessionMiddleware, secret_key=session_key,
                        session_cookie=SESSION_COOKIE, max_age=SESSION_AGE, same_site="lax")
     app.add_middleware(BodyLimit, limit=limits.body_bytes)
+    app.add_middleware(SocketCap, per_address=limits.sockets_per_address,
+                       overall=limits.sockets)
+    app.add_middleware(Guard)
     app.add_middleware(SecurityHeaders)
     return app
 
 
-def _wants_json(request: Request) -> bool:
-    return request.url.path.startswith(("/api/", "/healthz")) or "application/json" in \
-        request.headers.get("accept", "").split(",")[0]
-
-
 async def _api_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, ApiError)
-    return _error(request, exc.status, exc.message)
+    return refusal(request, exc.status, exc.message)
 
 
 async def _http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
     message = {404: "there is no page here", 405: "this address does not take that method"
                }.get(exc.status_code, str(exc.detail))
-    return _error(request, exc.status_code, message)
+    return refusal(request, exc.status_code, message)
 
 
 async def _unavailable(request: Request, exc: Exception) -> Response:
-    return _error(request, 503, UNAVAILABLE)
+    return refusal(request, 503, UNAVAILABLE)
 
 
 async def _server_error(request: Request, exc: Exception) -> Response:
@@ -214,61 +206,4 @@ async def _server_error(request: Request, exc: Exception) -> Response:
     route = request.scope.get("route")
     log.error("unexpected error on %s %s: %s", request.method,
               getattr(route, "path", "?"), type(exc).__name__, exc_info=exc)
-    return _error(request, 500, "something went wrong on the server")
-
-
-def _error(request: Request, status: int, message: str) -> Response:
-    if _wants_json(request):
-        return JSONResponse({"error": message, "status": status}, status_code=status)
-    return error_page(request, status, message)
-
-
-class BodyLimit:
-    """Refuses a request body over ``limit`` bytes while it is read (413), never after."""
-
-    def __init__(self, app: ASGIApp, limit: int) -> None:
-        self.app = app
-        self.limit = limit
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        seen = 0
-
-        async def counted() -> Message:
-            nonlocal seen
-            message = await receive()
-            if message["type"] == "http.request":
-                seen += len(message.get("body", b""))
-                if seen > self.limit:
-                    raise ApiError(413, f"the request body is over {self.limit} bytes")
-            return message
-
-        for name, value in scope.get("headers", []):
-            if name == b"content-length" and value.isdigit() and len(value) < 15 and \
-                    int(value) > self.limit:
-                response = JSONResponse({"error": f"the request body is over {self.limit} "
-                                         "bytes", "status": 413}, status_code=413)
-                await response(scope, receive, send)
-                return
-        await self.app(scope, counted, send)
-
-
-class SecurityHeaders:
-    """Adds the content security policy and friends to every HTTP response."""
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-
-        async def send_with_headers(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                message["headers"] = [*message.get("headers", []), *SECURITY_HEADERS]
-            await send(message)
-
-        await self.app(scope, receive, send_with_headers)
+    return refusal(request, 500, "something went wrong on the server")

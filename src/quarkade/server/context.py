@@ -1,6 +1,7 @@
 """What every part of the server shares, made once by ``create_app``: the database, the
-time, the limits, the broker to the other processes, the workers, the event bus, the
-random source of chance, and who this process is.
+time, the limits and the rates that count against them, the broker to the other
+processes, the workers, the event bus, the random source of chance, and who this process
+is.
 
 It is frozen: a part is handed the context, never the hub, so nothing reaches through one
 domain into another. (The objects it holds keep their own state: the database its
@@ -16,9 +17,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from quarkade.server.broker import Broker
-from quarkade.server.clock import Clock
+from quarkade.server.clock import Clock, SystemClock
 from quarkade.server.events import Bus
 from quarkade.server.limits import Limits
+from quarkade.server.rates import LocalRates, Rates
 from quarkade.server.storage import Store
 from quarkade.server.work.scheduler import Scheduler
 
@@ -59,3 +61,5 @@ class Context:
     move_time: float = 5.0  # seconds a plug-in bot may think per move
     bot_delay: float = 0.0  # a pause before each bot move, so people can follow
     tasks: Tasks = field(default_factory=Tasks)
+    # Rates and backoffs, shared by the processes through the broker's Redis (rates.py).
+    rates: Rates = field(default_factory=lambda: LocalRates(SystemClock()))

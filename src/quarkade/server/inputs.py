@@ -1,7 +1,8 @@
 """Reading what a client sends, within bounds: bodies counted while they are read, JSON
-whose numbers and nesting are bounded, small whole numbers in paths and queries, and
-short texts (chat, names) folded. Anything else is an ``ApiError`` saying what is
-allowed."""
+whose numbers and nesting are bounded and whose text holds no NUL, small whole numbers in
+paths and queries (ASCII digits only), and short texts (chat, deck names) folded, with
+bidi controls and invisible characters dropped (so nobody's words can be turned around or
+hidden in someone else's). Anything else is an ``ApiError`` saying what is allowed."""
 
 from __future__ import annotations
 
@@ -15,6 +16,14 @@ from starlette.requests import HTTPConnection, Request
 from quarkade.server.errors import ApiError
 
 DIGITS = re.compile(r"[0-9]{1,9}")
+# Characters that show nothing (or turn the text around them) though they are not
+# control characters: format characters (Cf: bidi embeddings, overrides and isolates,
+# zero-width spaces and joiners, the soft hyphen, the byte order mark) and the other
+# default-ignorable code points (Hangul fillers, variation selectors, the combining
+# grapheme joiner).
+INVISIBLE = frozenset({0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x3164, 0xFFA0,
+                       *range(0x180B, 0x1810), *range(0xFE00, 0xFE10),
+                       *range(0xE0100, 0xE01F0)})
 EXAMPLE = '{"type": "act", "action": 21, "step": 40}'
 
 
@@ -45,7 +54,7 @@ def parse_json(raw: str | bytes, digits: int = 18, what: str = "a message",
         return int(text)
 
     try:
-        return json.loads(raw, parse_int=bounded_int)
+        parsed = json.loads(raw, parse_int=bounded_int)
     except RecursionError:
         raise ApiError(400, "the JSON is nested too deeply") from None
     except ValueError as problem:  # JSONDecodeError, UnicodeDecodeError, long numbers
@@ -53,6 +62,20 @@ def parse_json(raw: str | bytes, digits: int = 18, what: str = "a message",
             raise ApiError(400, f"numbers in a request have at most {digits} digits"
                            ) from None
         raise ApiError(400, f"{what} should be JSON: a JSON object such as {example}") from None
+    if _holds_nul(parsed):
+        raise ApiError(400, f"{what} holds a NUL character (\\u0000); text here is plain "
+                       "text")
+    return parsed
+
+
+def _holds_nul(value: Any) -> bool:
+    if isinstance(value, str):
+        return "\x00" in value
+    if isinstance(value, list):
+        return any(_holds_nul(item) for item in value)
+    if isinstance(value, dict):
+        return any(_holds_nul(key) or _holds_nul(item) for key, item in value.items())
+    return False
 
 
 async def json_body(request: Request, limit: int, digits: int = 18) -> dict[str, Any]:
@@ -75,10 +98,17 @@ async def json_body(request: Request, limit: int, digits: int = 18) -> dict[str,
     return body
 
 
+def visible(text: str) -> str:
+    """``text`` without its bidi controls and invisible characters."""
+    return "".join(c for c in text if unicodedata.category(c) != "Cf"
+                   and ord(c) not in INVISIBLE)
+
+
 def fold_text(text: str, limit: int, what: str) -> str:
-    """``text`` with its whitespace folded to single spaces: 1 to ``limit`` characters and
-    no control characters, else ``ApiError(400)`` saying so (chat messages, deck names)."""
-    folded = " ".join(text.split())
+    """``text`` with its whitespace folded to single spaces and its invisible characters
+    dropped (``visible``): 1 to ``limit`` characters and no control characters, else
+    ``ApiError(400)`` saying so (chat messages, deck names)."""
+    folded = " ".join(visible(text).split())
     if not folded:
         raise ApiError(400, f"{what} is empty; write 1 to {limit} characters")
     if len(folded) > limit:

@@ -40,8 +40,13 @@ class Limits:
     deck_chunk_seconds: float = 300.0  # a deck test's chunk's hard deadline
     invite_seconds: float = 7 * 24 * 3600.0  # an invite link's life
     link_seconds: float = 600.0  # a link-another-device code's life
-    logins: Rate = field(default=Rate(5, 1 / 30))  # per address, and per name
+    logins: Rate = field(default=Rate(10, 10 / 60))  # per address (people/passwords.py)
+    password_changes: Rate = field(default=Rate(3, 3 / 300))  # per player, per address
+    hashing: int = 4  # password hashes running or waiting in a process (then 503)
     guests: Rate = field(default=Rate(30, 30 / 60))  # new guest players per address
+    sockets: int = 800  # WebSockets open at once in a process (then refused, 503)
+    sockets_per_address: int = 64  # WebSockets open at once from one address (then 429)
+    lobby_seconds: float = 3600.0  # a public game waiting for players, in the lobby
     abandon_seconds: float = 7 * 24 * 3600.0  # a seat with no clock idle this long
     chat_characters: int = 300  # one chat message
     chat_messages: Rate = field(default=Rate(5, 0.5))  # per seat of a game
@@ -57,10 +62,13 @@ UNLIMITED = Rate(float("inf"), float("inf"))
 
 
 def without_rates(limits: Limits) -> Limits:
-    """The same limits with no rate limits (benchmarks, trusted networks)."""
+    """The same limits with no rate limits and no caps on open sockets (benchmarks,
+    trusted networks)."""
     return replace(limits, create_games=UNLIMITED, http_moves=UNLIMITED,
                    socket_messages=UNLIMITED, logins=UNLIMITED, guests=UNLIMITED,
-                   chat_messages=UNLIMITED, deck_tests=UNLIMITED)
+                   chat_messages=UNLIMITED, deck_tests=UNLIMITED,
+                   password_changes=UNLIMITED, sockets=1 << 30,
+                   sockets_per_address=1 << 30)
 
 
 class RateLimiter:

@@ -24,7 +24,7 @@ from quarkade.core.rng import sample_chance
 from quarkade.server.keys import digest, new_secret
 from quarkade.server.play.seats import new_game_id
 from quarkade.server.storage import Store, StoredSeat
-from tests.server.browser.helpers import moved
+from tests.server.browser.helpers import moved, take_seat
 
 MY_TURN_OR_OVER = """() => { const g = document.getElementById('game');
   return !!g && (g.dataset.turn === 'mine' || g.dataset.over === 'yes'); }"""
@@ -210,7 +210,7 @@ def take_screenshots(browser: Browser, url: str, db: str, out: Path, phone: dict
     game_id, token = stored_game(db, telling_moment())
     desktop = browser.new_context(viewport={"width": 1280, "height": 860})
     page = desktop.new_page()
-    page.goto(f"{url}games/{game_id}/join/{token}")
+    take_seat(page, f"{url}games/{game_id}/join/{token}")
     page.wait_for_function(MY_TURN_OR_OVER)
     page.wait_for_function(STYLED)
     noun = next(card_word(text) for _, text in listed_moves(page) if text.startswith("noun "))

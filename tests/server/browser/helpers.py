@@ -26,6 +26,14 @@ STEP_CHANGED_OR_ASKED = """(step) => document.getElementById('game').dataset.ste
   || document.getElementById('confirm').open"""
 
 
+def take_seat(page: Page, link: str) -> None:
+    """Open an invite (or device) link and click its "Take the seat" button (opening it
+    alone spends nothing); returns on the game page."""
+    page.goto(link)
+    page.click("#take-seat button[type=submit]")
+    page.wait_for_url("**/games/*?seat=*")
+
+
 def moved(page: Page, step: str | None) -> bool:
     """Wait for the move just made to show (the page's step passes ``step``). A move that
     ends the game without its mover winning asks first: the dialog is checked with axe-core

@@ -26,7 +26,7 @@ from tests.conftest import CHROMIUM, CHROMIUM_ARGS
 from tests.games.card_commons.helpers import EXAMPLE_MOVES
 from tests.server.browser import decoherence, learning_shots, players_shots
 from tests.server.browser.conftest import PHONE
-from tests.server.browser.helpers import store_position
+from tests.server.browser.helpers import store_position, take_seat
 
 OUT = Path(__file__).resolve().parents[3] / "docs" / "screenshots"
 MY_TURN_OR_OVER = """() => { const g = document.getElementById('game');
@@ -61,8 +61,10 @@ def shoot_position(browser: Browser, server: ServerThread, name: str, game: str,
                                      "is_mobile": True, "has_touch": True})):
         context = browser.new_context(**options, storage_state=held)
         page = context.new_page()
-        page.goto(f"{server.url}games/{game_id}/join/{tokens[0]}" if held is None
-                  else f"{server.url}games/{game_id}?seat=0")
+        if held is None:
+            take_seat(page, f"{server.url}games/{game_id}/join/{tokens[0]}")
+        else:
+            page.goto(f"{server.url}games/{game_id}?seat=0")
         held = context.storage_state()
         page.wait_for_function(MY_TURN_OR_OVER)
         if click:

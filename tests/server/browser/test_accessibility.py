@@ -18,7 +18,7 @@ from quarkade import list_games, load_game
 from quarkade.core.registry import game_class
 from quarkade.core.rng import random_playout
 from tests.server.browser.accessibility import audit
-from tests.server.browser.helpers import store_actions
+from tests.server.browser.helpers import store_actions, take_seat
 
 
 def test_the_site_pages(page: Page, server) -> None:
@@ -65,7 +65,7 @@ def test_a_finished_game_and_its_replay(page: Page, server, game) -> None:
     bots = {seat: "random" for seat in range(1, loaded.num_players)}
     game_id, tokens, _ = store_actions(server.db, game, dict(loaded.options), played, final,
                                        bots, reveal=not game_class(game).perfect_information)
-    page.goto(f"{server.url}games/{game_id}/join/{tokens[0]}")
+    take_seat(page, f"{server.url}games/{game_id}/join/{tokens[0]}")
     expect(page.locator("#game")).to_have_attribute("data-over", "yes")
     audit(page, f"{game} finished")
     page.goto(f"{server.url}games/{game_id}/replay?seat=0")

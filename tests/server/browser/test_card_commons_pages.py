@@ -24,6 +24,7 @@ from tests.server.browser.helpers import (
     store_actions,
     store_position,
     stored_state,
+    take_seat,
 )
 
 
@@ -128,7 +129,7 @@ def test_a_whole_game_against_a_bot_played_by_clicking(page: Page, server, optio
 
 def open_seat(device, server, game_id: str, token: str, **context: object) -> Page:
     page = device(**context)
-    page.goto(f"{server.url}games/{game_id}/join/{token}")
+    take_seat(page, f"{server.url}games/{game_id}/join/{token}")
     page.wait_for_function(MY_TURN_OR_OVER)
     return page
 

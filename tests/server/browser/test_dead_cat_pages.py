@@ -20,6 +20,7 @@ from tests.server.browser.helpers import (
     store_actions,
     store_position,
     stored_state,
+    take_seat,
 )
 
 
@@ -117,7 +118,7 @@ def test_each_seat_sees_only_its_own_peeks(device, server) -> None:
     pages = {}
     for seat in (0, 1):
         pages[seat] = device(viewport=PHONE if seat else None)
-        pages[seat].goto(f"{server.url}games/{game_id}/join/{tokens[seat]}")
+        take_seat(pages[seat], f"{server.url}games/{game_id}/join/{tokens[seat]}")
         expect(pages[seat].locator(".dc-slot")).to_have_count(2)
     names = {seat: my_name(page) for seat, page in pages.items()}
     for seat, page in pages.items():
@@ -158,7 +159,7 @@ def test_a_four_four_ending_reads_as_a_shared_win(page: Page, server) -> None:
         replay.apply_action(action)
     game_id, tokens, _ = store_actions(server.db, "dead-cat", dict(final.game.options),
                                        played, final)
-    page.goto(f"{server.url}games/{game_id}/join/{tokens[0]}")
+    take_seat(page, f"{server.url}games/{game_id}/join/{tokens[0]}")
     expect(page.locator("#result")).to_have_text(
         f"Game over: {my_name(page)} (you) and Ben share the win.")
     expect(page.locator(".dc-seat.winner")).to_have_count(2)

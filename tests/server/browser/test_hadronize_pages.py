@@ -18,7 +18,7 @@ from quarkade.server.storage import Store, StoredSeat
 from quarkade.sim import play_match
 from tests.server.browser.accessibility import audit
 from tests.server.browser.conftest import PHONE
-from tests.server.browser.helpers import moved, my_name
+from tests.server.browser.helpers import moved, my_name, take_seat
 
 MY_TURN_OR_OVER = """() => { const g = document.getElementById('game');
   return !!g && (g.dataset.turn === 'mine' || g.dataset.over === 'yes'); }"""
@@ -84,7 +84,7 @@ def test_two_devices_play_one_table_by_invite_link(device, server) -> None:
     invite = host.locator(".invite input").input_value()
     assert "/join/" in invite
     guest = device(viewport=PHONE, is_mobile=True, has_touch=True)
-    guest.goto(invite)
+    take_seat(guest, invite)
     expect(guest.locator("#seats")).to_contain_text(f"{my_name(guest)} (you)")
     expect(host.locator("#seats")).not_to_contain_text("invited")  # the host saw them join
     pages = {0: host, 1: guest}

@@ -14,7 +14,7 @@ from quarkade import list_games
 from quarkade.core.lessons import LessonRun, tutorial
 from quarkade.core.registry import game_class
 from tests.server.browser.conftest import PHONE
-from tests.server.browser.helpers import MY_TURN_OR_OVER, moved, store_actions
+from tests.server.browser.helpers import MY_TURN_OR_OVER, moved, store_actions, take_seat
 
 LEARN = "document.getElementById('learn')"
 READY = f"() => {LEARN}.dataset.pending !== 'yes' && {LEARN}.dataset.lesson !== ''"
@@ -137,7 +137,7 @@ def blunder_game(db: str) -> tuple[str, dict[int, str]]:
 def test_the_review_page_shows_the_graph_and_a_marked_move(device, server):
     game_id, tokens = blunder_game(server.db)
     page = device()
-    page.goto(f"{server.url}games/{game_id}/join/{tokens[0]}")
+    take_seat(page, f"{server.url}games/{game_id}/join/{tokens[0]}")
     page.wait_for_function(MY_TURN_OR_OVER)
     page.click("#review-link")
     page.wait_for_url("**/review**")

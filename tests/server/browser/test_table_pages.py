@@ -29,6 +29,7 @@ from tests.server.browser.helpers import (
     my_name,
     store_actions,
     store_position,
+    take_seat,
 )
 
 PAYLOAD = """async (url) => (await fetch(url, {headers: {accept: 'application/json'}})).json()"""
@@ -46,7 +47,7 @@ def test_two_seats_chat_a_spectator_reads_and_markup_stays_text(device, server) 
     new_game(host, server.url, "hadronize", "friend")
     invite = host.locator(".invite input").input_value()
     guest = device(viewport=PHONE, is_mobile=True, has_touch=True)
-    guest.goto(invite)
+    take_seat(guest, invite)
     expect(guest.locator("#seats")).to_contain_text(f"{my_name(guest)} (you)")
     ann, bob = my_name(host), my_name(guest)
     watcher = device()
@@ -92,7 +93,7 @@ def test_a_long_chat_shows_its_newest_200_and_earlier_ones_on_request(device, se
     finally:
         store.close()
     page = device()
-    page.goto(f"{server.url}games/{game_id}/join/{tokens[0]}")
+    take_seat(page, f"{server.url}games/{game_id}/join/{tokens[0]}")
     expect(page.locator("#chat li")).to_have_count(200)
     expect(page.locator("#chat li").first).to_contain_text("line 5")
     expect(page.locator("#chat-earlier")).to_be_visible()
@@ -127,7 +128,7 @@ def open_finished(device, server, reveal: bool) -> tuple[Page, str, list]:
     """Seat 0's page of a finished Decoherence game (reveal on or off)."""
     game_id, tokens, states = finished_decoherence(server, reveal=reveal)
     player = device()
-    player.goto(f"{server.url}games/{game_id}/join/{tokens[0]}")
+    take_seat(player, f"{server.url}games/{game_id}/join/{tokens[0]}")
     expect(player.locator("#game")).to_have_attribute("data-over", "yes")
     return player, game_id, states
 
@@ -210,7 +211,7 @@ def test_decoherences_losing_pass_asks_first(device, server) -> None:
     game_id, tokens, _ = store_actions(server.db, "decoherence", dict(game.options), played,
                                        state, {1: "greedy"})
     page = device()
-    page.goto(f"{server.url}games/{game_id}/join/{tokens[0]}")
+    take_seat(page, f"{server.url}games/{game_id}/join/{tokens[0]}")
     page.wait_for_function(MY_TURN_OR_OVER)
     step = page.locator("#game").get_attribute("data-step")
     page.click("button.dc-pass")
@@ -233,7 +234,7 @@ def test_card_commons_on_a_phone_fits_its_table_on_one_screen(device, server) ->
     for moves in ([], ["opener 0", "2H c3"]):
         game_id, tokens, _ = store_position(server.db, "card-commons", moves, {1: "greedy"})
         page = device(viewport=PHONE, is_mobile=True, has_touch=True)
-        page.goto(f"{server.url}games/{game_id}/join/{tokens[0]}")
+        take_seat(page, f"{server.url}games/{game_id}/join/{tokens[0]}")
         page.wait_for_function(MY_TURN_OR_OVER)
         expect(page.locator(".cc-hand-card").first).to_be_visible()
         table = page.locator("#table").bounding_box()

@@ -1,5 +1,6 @@
 """`quarkade serve --workers 2 --db postgresql+psycopg://... --broker redis://...` plays a
-whole game in two browsers whose pages talk to different server processes."""
+whole game in two browsers whose pages talk to different server processes; and so do two
+processes behind nginx over https and wss, as docs/DEPLOY.md deploys them (issue 26)."""
 
 from __future__ import annotations
 
@@ -8,9 +9,12 @@ import re
 import pytest
 from playwright.sync_api import Browser, expect
 
-from tests.server.browser.helpers import STEP_CHANGED, moved
+from tests.server.browser.helpers import STEP_CHANGED, moved, take_seat
 from tests.server.browser.words import scan, watch
 from tests.server.processes import Server
+from tests.server.proxy import site
+
+__all__ = ["site"]
 
 SAME_STEP = "(step) => document.getElementById('game').dataset.step === step"
 
@@ -24,10 +28,20 @@ def workers(postgres, redis_server, tmp_path):
 
 
 def test_a_whole_game_in_two_browsers_on_two_processes(browser: Browser, workers) -> None:
-    url = workers.url + "/"
-    host_context = browser.new_context()
-    guest_context = browser.new_context()
+    play_in_two_browsers(browser, workers.url + "/")
+
+
+def test_a_whole_game_in_two_browsers_through_nginx_over_https(browser: Browser,
+                                                                site) -> None:
+    proxy, _ = site
+    play_in_two_browsers(browser, proxy.url + "/", ignore_https_errors=True)
+
+
+def play_in_two_browsers(browser: Browser, url: str, **options: object) -> None:
+    """A whole game at ``url`` in two browsers, each page served by another process."""
     words: list[str] = []  # words meant for developers on any page (conftest's scan)
+    host_context = browser.new_context(**options)
+    guest_context = browser.new_context(**options)
     for context in (host_context, guest_context):
         context.set_default_timeout(30_000)
         watch(context, lambda url, text: words.append(f"{url}: {text!r}"))
@@ -43,7 +57,7 @@ def test_a_whole_game_in_two_browsers_on_two_processes(browser: Browser, workers
         # Each page's socket lands on one of the two processes; open the guest's page
         # until it is served by the other process than the host's (a new connection each
         # time; the kernel spreads them over the processes sharing the port).
-        guest.goto(invite)
+        take_seat(guest, invite)
         mine = host.locator("#game").get_attribute("data-server")
         for _ in range(40):
             expect(guest.locator("#game")).to_have_attribute("data-server", re.compile(r"\w+"),

@@ -5,8 +5,9 @@ of ``CHUNK`` games, each a job of the asking player in the worker processes
 (``quarkade.server.work``), so a deck test waits behind its player's own work only and
 never holds anyone else's. After each chunk the run's progress is stored, so every
 server process can answer for it. A process keeps at most ``Limits.deck_tests_waiting``
-runs going; past that a run is refused (503) until one ends. A stopping process marks its
-runs ``stopped``.
+runs going; past that a run is refused (503) until one ends; and one player, or one
+address, has one run going at a time (429), so nobody holds every slot. A stopping
+process marks its runs ``stopped``.
 """
 
 from __future__ import annotations
@@ -35,12 +36,17 @@ class DeckTests:
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
         self.runs: dict[str, asyncio.Task[None]] = {}
+        self.askers: dict[str, tuple[str, str]] = {}  # a run -> its player and address
 
-    async def start(self, owner: str, game: str, deck: str) -> str:
+    async def start(self, owner: str, game: str, deck: str, address: str = "") -> str:
         """Begin a run of ``deck`` (already checked) against ``game``'s presets for player
-        ``owner``; its id."""
+        ``owner`` (asking from ``address``); its id."""
         ctx = self.ctx
         limits = ctx.limits
+        if any(owner == who or (address and address == where)
+               for who, where in self.askers.values()):
+            raise ApiError(429, "a deck test you started is still running; wait for it to "
+                           "finish before you start another")
         if len(self.runs) >= limits.deck_tests_waiting:
             raise ApiError(503, f"{len(self.runs)} deck tests are running here already; try "
                            "again when one has finished")
@@ -54,7 +60,13 @@ class DeckTests:
                            ) from None
         task = ctx.tasks.spawn(self._run(test_id, owner, game, deck))
         self.runs[test_id] = task
-        task.add_done_callback(lambda _: self.runs.pop(test_id, None))
+        self.askers[test_id] = (owner, address)
+
+        def ended(_: object) -> None:
+            self.runs.pop(test_id, None)
+            self.askers.pop(test_id, None)
+
+        task.add_done_callback(ended)
         return test_id
 
     async def _run(self, test_id: str, owner: str, game: str, deck: str) -> None:

@@ -53,7 +53,8 @@ class Lobby:
     async def snapshot(self) -> dict[str, Any]:
         """The lobby as every page shows it."""
         store = self.ctx.store
-        waiting = await store.run(store.lobby.games, True)
+        waiting = await store.run(store.lobby.games, True, 50, None, None,
+                                  self.ctx.clock.time())
         playing = await store.run(store.lobby.games, False, 30)
         return {"type": "lobby", "open": [await self._entry(g) for g in waiting],
                 "live": [await self._entry(g) for g in playing]}

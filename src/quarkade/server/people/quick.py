@@ -58,7 +58,8 @@ async def quick(ctx: Context, hub: Hub, seating_: Seating, ratings: Ratings,
     store = ctx.store
     mine = (await ratings.current([player.id], game, count))[player.id]
     candidates = []
-    for entry in await store.run(store.lobby.games, True, 200, game, control.text):
+    for entry in await store.run(store.lobby.games, True, 200, game, control.text,
+                                 ctx.clock.time()):
         seats = entry["seats"]
         if len(seats) != count or any(s["player_id"] == player.id for s in seats):
             continue

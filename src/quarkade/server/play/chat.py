@@ -16,7 +16,6 @@ from typing import Any
 from quarkade.server.context import Context
 from quarkade.server.errors import ApiError
 from quarkade.server.inputs import fold_text, whole_number
-from quarkade.server.limits import RateLimiter
 from quarkade.server.play import seats as seating
 from quarkade.server.play.session import UNAVAILABLE, GameSession
 from quarkade.server.storage import StoredChat, Unavailable
@@ -35,7 +34,6 @@ class Chat:
 
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
-        self.rate = RateLimiter(ctx.limits.chat_messages, ctx.clock)  # per seat of a game
 
     async def post(self, session: GameSession, holder: seating.Holder, seat: Any,
                    text: Any) -> StoredChat:
@@ -50,7 +48,8 @@ class Chat:
             raise ApiError(403, f"this device holds no token for seat {seat} (it holds: "
                            f"{held}); you can chat only for your own seat")
         body = clean(text, ctx.limits.chat_characters)
-        if not self.rate.allow(f"{session.id}/{seat}"):
+        if not await ctx.rates.allow("chat", ctx.limits.chat_messages,
+                                     f"{session.id}/{seat}"):  # per seat, every process
             raise ApiError(429, "too many chat messages from this seat; wait a little")
         name = session.names[seat]
         store = ctx.store

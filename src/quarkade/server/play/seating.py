@@ -21,8 +21,12 @@ from quarkade.server.play.clocks import TimeControl
 from quarkade.server.play.events import Listed, Updated
 from quarkade.server.play.hub import Hub
 from quarkade.server.play.session import UNAVAILABLE, GameSession
+from quarkade.server.rates import requester
 from quarkade.server.storage import StoredSeat, Unavailable, ValueTooLong
 from quarkade.server.storage.players import StoredPlayer
+
+LINK_SPENT = ("this device link was used or expired; ask for a new one from a device that "
+              "holds the seat")
 
 
 @dataclass(frozen=True)
@@ -91,11 +95,19 @@ class Seating:
                       host_token: str, visibility: str, reveal: bool,
                       time_control: str = "none", host_player: str | None = None,
                       owner: str | None = None) -> GameSession:
-        store = self.ctx.store
+        ctx = self.ctx
+        asker = requester.get()  # every new game passes here: forms, API, rematch, quick play
+        if asker is not None and not await ctx.rates.allow("create", ctx.limits.create_games,
+                                                           asker):
+            raise ApiError(429, "too many new games from this address; wait a little and "
+                           "try again")
+        store = ctx.store
         game_id = seating.new_game_id()
         try:
             await store.run(store.games.create, game_id, game, options, host_token,
-                            seats, visibility, reveal, time_control, host_player, owner)
+                            seats, visibility, reveal, time_control, host_player, owner,
+                            ctx.clock.time() + ctx.limits.lobby_seconds
+                            if visibility == seating.PUBLIC else None)
         except ValueTooLong as problem:
             raise ApiError(400, f"a value is too long: {problem}") from None
         except Unavailable:
@@ -186,6 +198,15 @@ class Seating:
                         self.ctx.clock.time() + self.ctx.limits.link_seconds)
         return code
 
+    async def link_seat(self, session: GameSession, code: str) -> int:
+        """The seat a device link gives (spending nothing: a preview of the link)."""
+        store = self.ctx.store
+        seat = await store.run(store.seats.link_seat, session.id, keys.digest(code),
+                               self.ctx.clock.time())
+        if seat is None:
+            raise ApiError(403, LINK_SPENT)
+        return seat
+
     async def use_link(self, game_id: str, code: str) -> tuple[GameSession, int, str]:
         """Spend a device link: this device's own new secret for the seat."""
         session = await self.hub.get(game_id)
@@ -195,8 +216,7 @@ class Seating:
                                keys.digest(token), self.ctx.clock.time(),
                                self.ctx.limits.keys_per_seat)
         if seat is None:
-            raise ApiError(403, "this device link was used or expired; ask for a new one "
-                           "from a device that holds the seat")
+            raise ApiError(403, LINK_SPENT)
         await session.updated()
         return session, seat, token
 
@@ -259,10 +279,11 @@ class Seating:
         return [*([host] if host else []), *mine.values(), *invites]
 
 
-def invited_seat(session: GameSession, invite: str) -> int | None:
-    """The friend seat whose unspent invite is ``invite``."""
+def invited_seat(session: GameSession, invite: str, now: float | None = None) -> int | None:
+    """The friend seat whose unspent invite is ``invite`` (and, given ``now``, unexpired)."""
     for seat in session.seats:
-        if seat.kind == seating.FRIEND and keys.same(invite, seat.invite):
+        if seat.kind == seating.FRIEND and keys.same(invite, seat.invite) and (
+                now is None or seat.invite_expires is None or seat.invite_expires > now):
             return seat.seat
     return None
 

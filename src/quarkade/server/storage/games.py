@@ -58,13 +58,15 @@ class GameQueries:
     def create(self, game_id: str, game: str, options: dict[str, Any], host_token: str,
                seats: Sequence[StoredSeat], visibility: str = "unlisted",
                reveal: bool = False, time_control: str = "none",
-               host_player: str | None = None, owner: str | None = None) -> None:
-        """A new game; ``host_token`` and the seats' secrets are digests already."""
+               host_player: str | None = None, owner: str | None = None,
+               listed_until: float | None = None) -> None:
+        """A new game; ``host_token`` and the seats' secrets are digests already
+        (``listed_until``: when a public game waiting for players leaves the lobby)."""
         game_row = {"id": game_id, "game": game, "options": json.dumps(options),
                     "host_token": host_token, "visibility": visibility, "reveal": reveal,
                     "created": datetime.now(UTC).isoformat(timespec="seconds"),
                     "time_control": time_control, "host_player": host_player,
-                    "owner": owner}
+                    "owner": owner, "listed_until": listed_until}
         seat_rows = [seat_row(game_id, s) for s in seats]
         check_lengths(games_table, game_row)
         for row in seat_rows:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import or_, select
 from sqlalchemy.engine import Engine
 
 from quarkade.server.storage.tables import games_table, seats_table
@@ -20,14 +20,18 @@ class LobbyQueries:
         self.engine = engine
 
     def games(self, waiting: bool, limit: int = 50, game: str | None = None,
-              time_control: str | None = None) -> list[dict[str, Any]]:
-        """Public games not over: waiting for players (``waiting``) or under way; newest
-        first, each with its seats."""
+              time_control: str | None = None, now: float | None = None
+              ) -> list[dict[str, Any]]:
+        """Public games not over: waiting for players (``waiting``; given ``now``, only
+        those still listed then) or under way; newest first, each with its seats."""
         query = select(games_table).where(games_table.c.visibility == "public",
                                           games_table.c.ending.is_(None),
                                           games_table.c.returns.is_(None))
         query = query.where(games_table.c.started.is_(None) if waiting
                             else games_table.c.started.is_not(None))
+        if waiting and now is not None:
+            query = query.where(or_(games_table.c.listed_until.is_(None),
+                                    games_table.c.listed_until > now))
         if game is not None:
             query = query.where(games_table.c.game == game)
         if time_control is not None:

@@ -19,13 +19,15 @@ from quarkade.server.storage.tables import (
     players_table,
     seats_table,
     server_settings_table,
+    sessions_table,
 )
 
 SESSION_KEY = "session_secret"
 
 
 class NameTaken(ValueError):
-    """Another player has that name (names are unique whatever their case)."""
+    """Another player has that name, or one that looks like it (names are unique whatever
+    their case, and by their skeleton)."""
 
 
 @dataclass(frozen=True)
@@ -59,12 +61,12 @@ class PlayerQueries:
             db.execute(delete(server_settings_table).where(
                 server_settings_table.c.key == SESSION_KEY))
 
-    def create(self, player_id: str, name: str, now: float) -> StoredPlayer:
+    def create(self, player_id: str, name: str, skeleton: str, now: float) -> StoredPlayer:
         try:
             with self.engine.begin() as db:
                 db.execute(insert(players_table).values(
-                    id=player_id, name=name, name_key=name.lower(), created=now,
-                    settings="{}", session_gen=0))
+                    id=player_id, name=name, name_key=name.lower(), name_skeleton=skeleton,
+                    created=now, settings="{}", session_gen=0))
         except IntegrityError:
             raise NameTaken(name) from None
         return StoredPlayer(player_id, name, None, now, {}, 0)
@@ -81,6 +83,13 @@ class PlayerQueries:
                 players_table.c.name_key == name.lower())).first()
         return None if row is None else _player(row)
 
+    def looking_like(self, skeleton: str) -> str | None:
+        """The name of the player whose name has this skeleton (None: nobody's)."""
+        with self.engine.connect() as db:
+            found: str | None = db.execute(select(players_table.c.name).where(
+                players_table.c.name_skeleton == skeleton)).scalar()
+        return found
+
     def names(self, player_ids: list[str]) -> dict[str, str]:
         if not player_ids:
             return {}
@@ -89,26 +98,59 @@ class PlayerQueries:
                 players_table.c.id.in_(player_ids))).all()
         return {r.id: r.name for r in rows}
 
-    def rename(self, player_id: str, name: str) -> None:
+    def rename(self, player_id: str, name: str, skeleton: str) -> None:
         """A new name, shown at every seat the player holds or held."""
         try:
             with self.engine.begin() as db:
                 db.execute(update(players_table).where(players_table.c.id == player_id)
-                           .values(name=name, name_key=name.lower()))
+                           .values(name=name, name_key=name.lower(), name_skeleton=skeleton))
                 db.execute(update(seats_table).where(seats_table.c.player_id == player_id)
                            .values(name=name))
         except IntegrityError:
             raise NameTaken(name) from None
 
-    def set_password(self, player_id: str, password_hash: str) -> int:
-        """Claim the name (or change its password): other sessions are logged out; returns
-        the new session generation."""
+    def set_password(self, player_id: str, password_hash: str, keep: str | None) -> int:
+        """Claim the name (or change its password): every other session is logged out
+        (``keep``: the digest of the one that stays); returns the new session generation
+        (which ends the sessions signed before sessions were kept here)."""
         with self.engine.begin() as db:
             db.execute(update(players_table).where(players_table.c.id == player_id).values(
                 password=password_hash, session_gen=players_table.c.session_gen + 1))
+            db.execute(delete(sessions_table).where(sessions_table.c.player_id == player_id,
+                                                    sessions_table.c.digest != (keep or "")))
             generation: int = db.execute(select(players_table.c.session_gen).where(
                 players_table.c.id == player_id)).scalar_one()
         return generation
+
+    # -- sessions, by the SHA-256 of their id ---------------------------------------------
+
+    def start_session(self, digest: str, player_id: str, now: float) -> None:
+        with self.engine.begin() as db:
+            db.execute(insert(sessions_table).values(digest=digest, player_id=player_id,
+                                                     created=now))
+
+    def in_session(self, digest: str, player_id: str) -> StoredPlayer | None:
+        """The player of the session ``digest`` (None: it ended, or is another's)."""
+        with self.engine.connect() as db:
+            row = db.execute(select(players_table).join(
+                sessions_table, sessions_table.c.player_id == players_table.c.id).where(
+                sessions_table.c.digest == digest, players_table.c.id == player_id)).first()
+        return None if row is None else _player(row)
+
+    def end_session(self, digest: str, player_id: str | None = None) -> None:
+        """The session ``digest`` ends; given its ``player_id``, so do the player's cookies
+        signed before sessions were kept here (whose copies nothing else could end)."""
+        with self.engine.begin() as db:
+            db.execute(delete(sessions_table).where(sessions_table.c.digest == digest))
+            if player_id is not None:
+                db.execute(update(players_table).where(players_table.c.id == player_id)
+                           .values(session_gen=players_table.c.session_gen + 1))
+
+    def forget_sessions(self, before: float) -> int:
+        """Sessions begun before ``before`` (their cookies have expired): gone."""
+        with self.engine.begin() as db:
+            return db.execute(delete(sessions_table).where(
+                sessions_table.c.created < before)).rowcount
 
     def rehash(self, player_id: str, password_hash: str) -> None:
         with self.engine.begin() as db:

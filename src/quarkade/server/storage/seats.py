@@ -74,6 +74,14 @@ class SeatQueries:
                                                  seats_table.c.seat == seat)
                        .values(link=code, link_expires=expires))
 
+    def link_seat(self, game_id: str, code: str, now: float) -> int | None:
+        """The seat a device link (``code``'s digest) would give, spending nothing."""
+        with self.engine.connect() as db:
+            seat = db.execute(select(seats_table.c.seat).where(
+                seats_table.c.game_id == game_id, seats_table.c.link == code,
+                seats_table.c.link_expires > now)).scalar()
+        return None if seat is None else int(seat)
+
     def use_link(self, game_id: str, code: str, token: str, now: float,
                  most: int) -> int | None:
         """Spend a device link (``code``'s digest): the device's new secret (``token``'s

@@ -14,6 +14,9 @@ Secrets at rest (issue 24, migration ``0007``): every secret (a seat's, the host
 invite, a device link) is kept as its SHA-256 only; ``seat_keys`` holds the secrets of
 more devices that hold a seat; ``games.owner`` names whose CPU work a game's bots are.
 
+Open to the internet (issue 26, migration ``0008``): ``sessions`` (signed-in sessions, so
+logging out ends one on the server) and ``players.name_skeleton`` (no look-alike names).
+
 At the table (issue 16, migration ``0006``): whether a game shows every hidden card once
 it is over (``games.reveal``), its ``chat``, the players' saved ``decks`` (``owner`` is
 the player's id) and the runs of "test this deck" (``deck_tests``).
@@ -65,6 +68,9 @@ games_table = Table(
     # Issue 24 (migration 0007): whose CPU work the game's bots are (the worker
     # scheduler's client: "player:<id>", or "address:<digest>" for a script).
     Column("owner", String(80)),
+    # Issue 26 (migration 0008): a public game waiting for players leaves the lobby at
+    # this time (seconds since the epoch, the server's clock; None: listed while waiting).
+    Column("listed_until", Float),
 )
 
 seats_table = Table(
@@ -162,6 +168,21 @@ players_table = Table(
     Column("created", Float, nullable=False),
     Column("settings", Text, nullable=False, server_default="{}"),  # JSON: sound, notify
     Column("session_gen", Integer, nullable=False, server_default="0"),  # bump: log out all
+    # Issue 26 (migration 0008): what the name looks like (people/names.py), unique, so no
+    # name may pass for another (None: an older look-alike's, kept from before).
+    Column("name_skeleton", String(40)),
+    UniqueConstraint("name_skeleton", name="players_name_skeleton"),
+)
+
+# Issue 26 (migration 0008): the sessions signed in now, by the SHA-256 of their id (the
+# id is in the visitor's signed cookie only): logging out deletes the row, so a copy of
+# the cookie signs nobody in.
+sessions_table = Table(
+    "sessions", metadata,
+    Column("digest", String(64), primary_key=True),
+    Column("player_id", String(32), nullable=False),
+    Column("created", Float, nullable=False),
+    Index("sessions_player", "player_id"),
 )
 
 # Server-wide values every process must agree on. (Until issue 24 it held the session

@@ -38,9 +38,8 @@ from quarkade.server.web.pages import player_count
 
 async def games(request: Request) -> Response:
     site = site_of(request)
-    if request.method == "GET":
+    if request.method != "POST":
         return JSONResponse({"games": catalogue(site.ctx.allowed_bots)})
-    check_rate(request, "create", "new games")
     body = await body_of(request)
     game = body.get("game")
     options = body.get("options", {})
@@ -79,7 +78,7 @@ async def game(request: Request) -> Response:
 
 
 async def act(request: Request) -> Response:
-    check_rate(request, "moves", "moves")
+    await check_rate(request, "moves", "moves")
     session = await session_of(request)
     body = await body_of(request)
     holder = await holder_of(request, session)
@@ -96,7 +95,7 @@ async def chat(request: Request) -> Response:
     for a seat this device holds."""
     session = await session_of(request)
     site = site_of(request)
-    if request.method == "GET":
+    if request.method != "POST":
         before = request.query_params.get("before")
         if before is None:
             messages = list(session.chat)
@@ -221,7 +220,6 @@ async def quick_play(request: Request) -> Response:
     """``{"game", "players", "time_control", "deck"}``: a seat in the closest open game,
     or a new game waiting for others (``deck``, optional: the player's own deck, in a game
     with a deck builder)."""
-    check_rate(request, "create", "new games")
     body = await body_of(request)
     site = site_of(request)
     player = await site.players.required(request)
@@ -266,7 +264,7 @@ async def login(request: Request) -> Response:
 
 
 async def logout(request: Request) -> Response:
-    site_of(request).players.logout(request)
+    await site_of(request).players.logout(request)
     return JSONResponse({"ok": True})
 
 
@@ -279,19 +277,31 @@ async def leaderboard(request: Request) -> Response:
 
 
 async def health(request: Request) -> Response:
-    """For a load balancer: 200 when this process, its database and its broker answer."""
+    """Liveness, for a process supervisor: 200 whenever this process answers (what it
+    holds besides); a database or broker that is down does not make it fail."""
     site = site_of(request)
     ctx = site.ctx
+    return JSONResponse({"ok": True, "process": ctx.process,
+                         "games_in_memory": len(site.hub.games),
+                         "workers": {"running": ctx.work.busy(),
+                                     "started": dict(ctx.work.started)}})
+
+
+async def ready(request: Request) -> Response:
+    """Readiness, for a load balancer: 200 while this process can serve games, that is
+    while its database answers (503 otherwise). A broker that does not answer is reported
+    (``"broker": "degraded"``: moves go on, other processes' pages hear of them late, and
+    limits count in each process) but is not fatal, since every process would report it
+    at once and the balancer would drop the whole site."""
+    ctx = site_of(request).ctx
     try:
         await ctx.store.run(ctx.store.games.ping)
         database = "ok"
     except Unavailable:
         database = "unavailable"
-    broker = "ok" if ctx.broker.healthy() else "unavailable"
-    ok = database == "ok" and broker == "ok"
+    broker = "ok" if ctx.broker.healthy() else "degraded"
+    ok = database == "ok"
     return JSONResponse({"ok": ok, "database": database, "broker": broker,
-                         "process": ctx.process, "games_in_memory": len(site.hub.games),
-                         "workers": {"running": ctx.work.busy(),
-                                     "started": dict(ctx.work.started)}},
+                         "limits_shared": ctx.rates.shared(), "process": ctx.process},
                         status_code=200 if ok else 503)
 

@@ -82,8 +82,14 @@ async def holder_of(connection: HTTPConnection, session: GameSession) -> seating
                           None if player is None else player.id)
 
 
-def check_rate(connection: HTTPConnection, name: str, what: str) -> None:
-    if not site_of(connection).limiters[name].allow(inputs.client_key(connection)):
+RATES = {"moves": "http_moves", "deck tests": "deck_tests"}  # Limits' rate for each
+
+
+async def check_rate(connection: HTTPConnection, name: str, what: str) -> None:
+    """Spend one of this address's ``name`` allowance (shared by every process), or 429."""
+    ctx = site_of(connection).ctx
+    rate = getattr(ctx.limits, RATES[name])
+    if not await ctx.rates.allow(name, rate, inputs.client_key(connection)):
         raise ApiError(429, f"too many {what} from this address; wait a little and try again")
 
 

@@ -13,10 +13,12 @@ from starlette.requests import HTTPConnection, Request
 from starlette.responses import JSONResponse, Response
 
 from quarkade.core.registry import game_class
+from quarkade.server import inputs
 from quarkade.server.decks.games import deck_rules
 from quarkade.server.decks.saved import check_deck, deck_game, save, saved
 from quarkade.server.decks.testing import report
 from quarkade.server.errors import ApiError
+from quarkade.server.web import forms
 from quarkade.server.web.asking import body_of, check_rate, me, site_of
 from quarkade.server.web.rendering import page
 
@@ -56,10 +58,10 @@ async def builder_page(request: Request) -> Response:
     ctx = site_of(request).ctx
     rules = deck_rules(game)
     described = rules.builder()
-    if request.method == "GET":
+    if request.method != "POST":
         return _builder(request, game, await saved(ctx, await owner_of(request), game),
                         rules.counts_of("balanced"))
-    form = await request.form(max_files=0, max_fields=40, max_part_size=1024)
+    form = await forms.posted(request, max_fields=40, max_part_size=1024)
     words = [word for kind in described["kinds"] for word in kind["words"]]
     counts = {}
     for word in words:
@@ -84,7 +86,7 @@ async def builder_page(request: Request) -> Response:
 async def decks(request: Request) -> Response:
     game = deck_game(request.path_params["game"])
     ctx = site_of(request).ctx
-    if request.method == "GET":
+    if request.method != "POST":
         return JSONResponse({"game": game, "builder": deck_rules(game).builder(),
                              "decks": await saved(ctx, await owner_of(request), game)})
     body = await body_of(request)
@@ -109,11 +111,12 @@ async def delete_deck(request: Request) -> Response:
 async def start_test(request: Request) -> Response:
     """Begin "test this deck" (202): its id and where to follow it."""
     game = deck_game(request.path_params["game"])
-    check_rate(request, "deck tests", "deck tests")
+    await check_rate(request, "deck tests", "deck tests")
     body = await body_of(request)
     deck = check_deck(game, body.get("deck"))
     owner = await owner_for(request)
-    test_id = await site_of(request).deck_tests.start(owner, game, deck)
+    test_id = await site_of(request).deck_tests.start(owner, game, deck,
+                                                      inputs.client_key(request))
     return JSONResponse({"id": test_id, "url": f"/api/deck-tests/{test_id}"},
                         status_code=202)
 

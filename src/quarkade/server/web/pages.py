@@ -32,8 +32,8 @@ from quarkade.server.play.seating import invited_seat
 from quarkade.server.play.session import GameSession
 from quarkade.server.play.views import record_for
 from quarkade.server.storage import Unavailable
+from quarkade.server.web import forms
 from quarkade.server.web.asking import (
-    check_rate,
     client_of,
     exchange,
     me,
@@ -74,10 +74,9 @@ async def new_game_page(request: Request) -> Response:
                     game=entry, others=others, values=values, error=error, saved=decks,
                     time_controls=TIME_CONTROLS, script="/static/js/newgame.js")
 
-    if request.method == "GET":
+    if request.method != "POST":
         return form({})
-    check_rate(request, "create", "new games")
-    posted = await request.form(max_files=0, max_fields=100, max_part_size=4096)
+    posted = await forms.posted(request, max_fields=100)
     values = {key: str(value)[:200] for key, value in posted.multi_items()}
     options = {key.removeprefix("option."): value for key, value in values.items()
                if key.startswith("option.")}
@@ -172,17 +171,19 @@ async def replay_page(request: Request) -> Response:
                 seat=seat, script="/static/js/replay.js", wide=True)
 
 
-async def seat_form(request: Request, session: GameSession, seat: int) -> Response:
+async def seat_form(request: Request, session: GameSession, seat: int,
+                    choose: bool = True) -> Response:
     """Taking a seat: the options that seat chooses itself (its deck, or one of the
-    player's saved decks), what the table chose about hidden cards after the game."""
+    player's saved decks; ``choose``), what the table chose about hidden cards after the
+    game, and the button that takes it (a POST back to the same address)."""
     player = await me(request)
     entry = game_entry(session.name)
     decks = await saved(site_of(request).ctx, None if player is None else player.id,
-                        session.name)
+                        session.name) if choose else []
     others = [name for at, name in enumerate(session.names) if at != seat]
     return page(request, "seat_form.html", "Take a seat", seat=seat, game=entry,
                 action=request.url.path, saved=decks, reveal_note=reveal_note(session),
-                others=others, clock=session.control.label,
+                choose=choose, others=others, clock=session.control.label,
                 rated=await rated_mark(session, seat, player),
                 script="/static/js/newgame.js" if decks or entry["presets"] else "")
 
@@ -205,22 +206,24 @@ async def rated_mark(session: GameSession, seat: int, player: Any) -> str:
 
 
 async def join(request: Request) -> Response:
-    """An invite link: the first device to open it gets the seat's secret (in its cookie);
-    the link is spent. A seat that chooses its own options (a deck), or a game that hides
-    cards (its reveal after the game is shown before joining), is shown a form first;
-    its answer comes back here as a POST."""
+    """An invite link. Opening it (GET) changes nothing: it shows the seat, what it
+    chooses (a deck) and what the table chose about hidden cards, with a button; the
+    POST of that form takes the seat (the first device gets its secret, in its cookie)
+    and spends the link. So a chat app's preview or a prefetcher leaves the seat to the
+    friend. A device that took the seat already is sent to the game."""
     player = await me(request, create=True)
     held = tokens(request, request.path_params["id"])
     site = site_of(request)
     session = await site.hub.get(request.path_params["id"])
-    seat = invited_seat(session, request.path_params["token"])
+    seat = invited_seat(session, request.path_params["token"], site.ctx.clock.time())
     chosen = None
-    cls = game_class(session.name)
-    if seat is not None and session.waiting and (cls.seat_option_names(seat)
-                                                 or not cls.perfect_information):
-        if request.method == "GET":
-            return await seat_form(request, session, seat)
-        chosen = await _seat_choices(request, session.name, seat)
+    waiting = session.waiting  # a seat chooses its options before the game begins only
+    if request.method != "POST":
+        if seat is not None:
+            return await seat_form(request, session, seat, choose=waiting)
+    else:
+        chosen = await _seat_choices(request, session.name, seat if waiting else None)
+    # With no valid invite this spends nothing: the joiner's own seat, or a refusal.
     session, seat, token = await site.seating.join(session.id, request.path_params["token"],
                                                    held, player, chosen)
     response = RedirectResponse(f"/games/{session.id}?seat={seat}", status_code=303)
@@ -234,7 +237,7 @@ async def take(request: Request) -> Response:
     player = await me(request, create=True)
     session = await session_of(request)
     seat = inputs.small_number(request.path_params["seat"], "seat", "a seat is a number")
-    if request.method == "GET":
+    if request.method != "POST":
         return await seat_form(request, session, seat)
     if player is None:
         raise ApiError(429, "too many new players from this address; wait a little")
@@ -245,9 +248,10 @@ async def take(request: Request) -> Response:
     return response
 
 
-async def _seat_choices(request: Request, game: str, seat: int) -> dict[str, str]:
-    form = await request.form(max_files=0, max_fields=20, max_part_size=4096)
-    names = game_class(game).seat_option_names(seat)
+async def _seat_choices(request: Request, game: str, seat: int | None) -> dict[str, str]:
+    """The posted take-seat form (its token checked): the options ``seat`` chooses."""
+    form = await forms.posted(request, max_fields=20)
+    names = game_class(game).seat_option_names(seat) if seat is not None else ()
     chosen = {name: str(form[f"option.{name}"])[:200] for name in names
               if f"option.{name}" in form}
     for name in names:  # a saved deck chosen wins over the option's text
@@ -258,10 +262,18 @@ async def _seat_choices(request: Request, game: str, seat: int) -> dict[str, str
 
 
 async def link(request: Request) -> Response:
-    """A device link made by a seat's holder: this device now holds the seat too."""
-    held = tokens(request, request.path_params["id"])
-    session, seat, token = await site_of(request).seating.use_link(
-        request.path_params["id"], request.path_params["code"])
+    """A device link made by a seat's holder. Opening it shows the seat and a button
+    (nothing is spent); its POST gives this device the seat too."""
+    session = await session_of(request)
+    site = site_of(request)
+    if request.method != "POST":
+        await me(request, create=True)
+        seat = await site.seating.link_seat(session, request.path_params["code"])
+        return await seat_form(request, session, seat, choose=False)
+    await forms.posted(request, max_fields=5)
+    held = tokens(request, session.id)
+    session, seat, token = await site.seating.use_link(session.id,
+                                                       request.path_params["code"])
     response = RedirectResponse(f"/games/{session.id}?seat={seat}", status_code=303)
     set_cookie(response, session.id, [*held, token])
     return response
@@ -333,10 +345,9 @@ async def lobby_page(request: Request) -> Response:
 
 async def quick_play(request: Request) -> Response:
     """Quick play from the lobby's form without a script: to the seat found or opened."""
-    check_rate(request, "create", "new games")
     site = site_of(request)
     player = await site.players.required(request)
-    form = await request.form(max_files=0, max_fields=30, max_part_size=1024)
+    form = await forms.posted(request, max_fields=30, max_part_size=1024)
     game = str(form.get("game", ""))  # the form has players and a deck for every game
     session, seat, token = await quick(
         site.ctx, site.hub, site.seating, site.ratings, player, game,
@@ -357,7 +368,7 @@ async def me_page(request: Request) -> Response:
     player = await players.required(request)
     problem, status = "", 200
     if request.method == "POST":
-        form = await request.form(max_files=0, max_fields=20, max_part_size=4096)
+        form = await forms.posted(request, max_fields=20)
         action = str(form.get("action", ""))
         done = "claimed" if action == "password" and player.guest else action
         try:
@@ -378,7 +389,7 @@ async def me_page(request: Request) -> Response:
                     raise ApiError(400, f"You are a guest: logging out loses the name "
                                    f"{player.name} and its games. Claim the name with a "
                                    "password first, or tick the box to log out anyway.")
-                players.logout(request)
+                await players.logout(request)
                 return RedirectResponse("/", status_code=303)
             elif action == "settings":
                 player = await players.update_settings(player, {

@@ -14,11 +14,12 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 from starlette.requests import Request
-from starlette.responses import HTMLResponse
+from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.templating import Jinja2Templates
 
 from quarkade.core.registry import game_class, list_games
 from quarkade.server.people.players import signed_in
+from quarkade.server.web import forms
 from quarkade.sim.ladder import LADDER_FILE
 
 STATIC = Path(__file__).resolve().parents[2] / "web" / "static"
@@ -87,7 +88,8 @@ def _has_ladder(request: Request) -> bool:
 
 
 templates = Jinja2Templates(env=_environment(), context_processors=[
-    lambda request: {"me": signed_in.get(), "ladders": _has_ladder(request)}])
+    lambda request: {"me": signed_in.get(), "ladders": _has_ladder(request),
+                     "csrf": forms.token(request)}])
 
 
 def page(request: Request, template: str, title: str, code: int = 200, /,
@@ -102,6 +104,19 @@ def error_page(request: Request, status: int, message: str) -> HTMLResponse:
     word = STATUS_WORDS.get(status, "Error")
     return page(request, "error.html", word, status, status=status, word=word,
                 message=message)
+
+
+def wants_json(request: Request) -> bool:
+    """An API or health address, or a client that asks for JSON first."""
+    return request.url.path.startswith(("/api/", "/healthz", "/readyz")) or \
+        "application/json" in request.headers.get("accept", "").split(",")[0]
+
+
+def refusal(request: Request, status: int, message: str) -> Response:
+    """A refusal as the asker reads it: JSON for the API and scripts, else a page."""
+    if wants_json(request):
+        return JSONResponse({"error": message, "status": status}, status_code=status)
+    return error_page(request, status, message)
 
 
 def trusted(html: str) -> Markup:

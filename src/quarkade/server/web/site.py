@@ -3,6 +3,7 @@ makes it, ``app.state.site`` holds it)."""
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -11,13 +12,13 @@ from quarkade.server.context import Context
 from quarkade.server.decks.testing import DeckTests
 from quarkade.server.learn.hints import Hints, hints_veto
 from quarkade.server.learn.reviews import Reviews
-from quarkade.server.limits import RateLimiter
 from quarkade.server.people.lobby import Lobby
-from quarkade.server.people.players import Players
+from quarkade.server.people.players import SESSION_AGE, Players
 from quarkade.server.people.ratings import Ratings
 from quarkade.server.play.chat import Chat
 from quarkade.server.play.hub import Hub
 from quarkade.server.play.seating import Seating
+from quarkade.server.storage import Unavailable
 
 
 @dataclass(frozen=True)
@@ -32,7 +33,6 @@ class Site:
     hints: Hints
     reviews: Reviews
     deck_tests: DeckTests
-    limiters: dict[str, RateLimiter]
     ladder_dir: Path
 
     @classmethod
@@ -43,14 +43,14 @@ class Site:
         ratings.vetoes.append(hints_veto())  # a game with a hint is never rated
         limits = ctx.limits
         return cls(ctx, hub, Seating(ctx, hub), Chat(ctx),
-                   Players(ctx.store, ctx.clock, limits), ratings, Lobby(ctx, ratings),
-                   Hints(ctx), Reviews(ctx, review_budget), DeckTests(ctx),
-                   {"create": RateLimiter(limits.create_games, ctx.clock),
-                    "moves": RateLimiter(limits.http_moves, ctx.clock),
-                    "deck tests": RateLimiter(limits.deck_tests, ctx.clock)},
-                   ladder_dir)
+                   Players(ctx.store, ctx.clock, limits, ctx.rates), ratings, Lobby(ctx, ratings),
+                   Hints(ctx), Reviews(ctx, review_budget), DeckTests(ctx), ladder_dir)
 
     async def open(self) -> None:
+        ctx = self.ctx  # sessions whose cookies have expired are forgotten at each start
+        with contextlib.suppress(Unavailable):  # (or at the next start, if it is down now)
+            await ctx.store.run(ctx.store.players.forget_sessions,
+                                ctx.clock.time() - SESSION_AGE)
         await self.hub.open()
 
     async def close(self) -> None:
@@ -62,5 +62,6 @@ class Site:
         await ctx.work.close()  # a job running now is stopped, so no task waits on it
         await ctx.tasks.close()
         await ctx.broker.close()
+        await ctx.rates.close()
         self.players.close()
         ctx.store.close()

@@ -1,0 +1,105 @@
+"""Debian's nginx in front of server processes, as docs/DEPLOY.md sets it up: the site
+file deploy/nginx-quarkade.conf (its names, ports and certificate replaced) with a
+self-signed certificate, in a folder of its own (tests/server/test_deployment.py and the
+browser test through it)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import ssl
+import subprocess
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.server.processes import Server
+from tests.server.services import free_port, wait_until
+
+DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
+UNCHECKED = ssl.create_default_context()
+UNCHECKED.check_hostname = False
+UNCHECKED.verify_mode = ssl.CERT_NONE  # the test's own self-signed certificate
+
+
+class Nginx:
+    """Debian's nginx in a folder of its own, serving the deploy/ site file over TLS."""
+
+    def __init__(self, folder: Path, upstreams: list[str]) -> None:
+        program = shutil.which("nginx") or "/usr/sbin/nginx"
+        if not Path(program).exists():
+            pytest.fail("nginx is missing; sudo apt-get install -y nginx openssl")
+        self.folder = folder
+        self.port = free_port()
+        subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes",
+                        "-keyout", str(folder / "key.pem"), "-out", str(folder / "cert.pem"),
+                        "-days", "1", "-subj", "/CN=localhost"], check=True,
+                       capture_output=True)
+        site = (DEPLOY / "nginx-quarkade.conf").read_text()
+        site = site.replace("    server 127.0.0.1:8001;\n    server 127.0.0.1:8002;\n",
+                            "".join(f"    server {u};\n" for u in upstreams))
+        site = site.replace("listen 443 ssl;", f"listen 127.0.0.1:{self.port} ssl;")
+        site = site.replace("/etc/letsencrypt/live/games.example.org/fullchain.pem",
+                            str(folder / "cert.pem"))
+        site = site.replace("/etc/letsencrypt/live/games.example.org/privkey.pem",
+                            str(folder / "key.pem"))
+        site = site.replace("games.example.org", "localhost")
+        (folder / "site.conf").write_text(site)
+        temp = "".join(f"    {kind}_temp_path {folder / kind};\n"
+                       for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
+        (folder / "nginx.conf").write_text(
+            f"pid {folder / 'nginx.pid'};\nerror_log {folder / 'error.log'};\n"
+            "events {}\nhttp {\n    access_log off;\n" + temp +
+            f"    include {folder / 'site.conf'};\n}}\n")
+        self.process = subprocess.Popen(
+            [program, "-p", str(folder), "-c", str(folder / "nginx.conf"), "-g",
+             "daemon off;"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        self.url = f"https://localhost:{self.port}"
+        wait_until(self._answers, 30, "nginx did not start: " + self._log())
+
+    def _log(self) -> str:
+        log = self.folder / "error.log"
+        return log.read_text() if log.exists() else ""
+
+    def _answers(self) -> bool:
+        try:
+            return self.request("GET", "/readyz")[0] == 200
+        except OSError:
+            return False
+
+    def request(self, method: str, path: str, body: Any = None, token: str | None = None
+                ) -> tuple[int, Any, Any]:
+        headers = {"content-type": "application/json", "accept": "application/json"}
+        if token:
+            headers["authorization"] = f"Bearer {token}"
+        request = urllib.request.Request(
+            self.url + path, method=method, headers=headers,
+            data=None if body is None else json.dumps(body).encode())
+        try:
+            with urllib.request.urlopen(request, timeout=30, context=UNCHECKED) as answer:
+                return answer.status, json.loads(answer.read() or b"null"), answer.headers
+        except urllib.error.HTTPError as refused:
+            return refused.code, json.loads(refused.read() or b"null"), refused.headers
+
+    def stop(self) -> None:
+        self.process.terminate()
+        self.process.wait(timeout=10)
+
+@pytest.fixture
+def site(postgres, redis_server, tmp_path) -> Iterator[tuple[Nginx, list[Server]]]:
+    """nginx over TLS in front of two processes on PostgreSQL and Redis."""
+    db, broker = postgres.new_database(), redis_server.url()
+    servers = [Server(db, broker), Server(db, broker)]
+    proxy = None
+    try:
+        proxy = Nginx(tmp_path, [s.url.removeprefix("http://") for s in servers])
+        yield proxy, servers
+    finally:
+        if proxy is not None:
+            proxy.stop()
+        for server in servers:
+            server.stop()
