@@ -14,7 +14,13 @@ from playwright.sync_api import Page, expect
 from quarkade.server.decks.saved import check_deck
 from tests.server.browser.accessibility import audit
 from tests.server.browser.conftest import PHONE
-from tests.server.browser.helpers import MY_TURN_OR_OVER, STEP_CHANGED, moved, store_position
+from tests.server.browser.helpers import (
+    MY_TURN_OR_OVER,
+    STEP_CHANGED,
+    moved,
+    store_position,
+    take_seat,
+)
 from tests.server.browser.test_learning_pages import blunder_game
 
 LEARN = "document.getElementById('learn')"
@@ -162,7 +168,7 @@ def test_the_review_counts_in_words_and_colours_each_name_as_its_line(device, se
     game_id, tokens = blunder_game(server.db)
     page = device()
     named(page, server.url, "Rhea")
-    page.goto(f"{server.url}games/{game_id}/join/{tokens[0]}")
+    take_seat(page, f"{server.url}games/{game_id}/join/{tokens[0]}")
     page.wait_for_function(MY_TURN_OR_OVER)
     page.click("#review-link")
     page.wait_for_url("**/review**")
@@ -376,7 +382,7 @@ def test_decoherence_shows_the_hand_at_once_and_asks_before_a_play_that_loses(de
     game_id, tokens, state = store_position(server.db, "decoherence", TRAP, bots={1: "greedy"})
     assert state.current_player() == 0
     page = device()
-    page.goto(f"{server.url}games/{game_id}/join/{tokens[0]}")
+    take_seat(page, f"{server.url}games/{game_id}/join/{tokens[0]}")
     page.wait_for_function(MY_TURN_OR_OVER)
     expect(page.locator(".dc-hand-mine")).to_be_in_viewport()
     step = page.locator("#game").get_attribute("data-step")
