@@ -336,7 +336,7 @@ def compile_engines() -> None:
         modules = {name: compiled_engine(name) for name in names}
         from quarkade.core import jit
 
-        kept = jit.numba.config.CACHE_DIR  # type: ignore[attr-defined]
+        kept = jit.CACHE_DIR
         console.print(f"numba loaded in {time.perf_counter() - started:.1f} s; compiled "
                       f"code is kept in {kept}", markup=False)
         for name, module in modules.items():
