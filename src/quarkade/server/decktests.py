@@ -54,7 +54,7 @@ def plans(game: str, deck: str, preset: str, games: int) -> list[tuple[Any, int]
 def tally(plan: Any, start: int, stop: int, seat: int) -> tuple[int, int, int]:
     """Games ``start..stop-1`` of ``plan``: (wins, draws, games) of the deck at ``seat``."""
     wins = draws = 0
-    lines = play_chunk(plan, start, stop).lines or []
+    lines = play_chunk(plan, start, stop, engine="auto").lines or []
     for line in lines:
         winners = json.loads(line)["winners"]
         wins += seat in winners
