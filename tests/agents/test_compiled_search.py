@@ -107,7 +107,7 @@ def _chances(array: np.ndarray, seat: int) -> dict[tuple[int, ...], float]:
     return chances
 
 
-@pytest.mark.parametrize("name", ["hadronize", "card-commons", "dead-cat"])
+@pytest.mark.parametrize("name", ["hadronize", "card-commons", "dead-cat", "decoherence"])
 def test_a_compiled_search_counts_its_iterations_at_the_root(name):
     state = midgame(name)
     algorithm = "mcts" if quarkade.core.game_class(name).perfect_information else "ismcts"
@@ -160,3 +160,42 @@ def test_candidates_leaves_a_game_without_the_hook_alone():
         assert set(agent.last_root.children) == set(legal)
     with pytest.raises(AgentSpecError, match="candidates are 1"):
         make_agent("mcts:candidates=2", "card-commons")
+
+
+def test_the_decoherence_search_depends_only_on_what_its_seat_knows():
+    """Twin games (another history the seat sees the same way): the compiled search from
+    either gives the same root statistics and move, however the hidden cards lie; and
+    the other seat's face-down noun plays are one node by chain (``noun -> chain N``)."""
+    game = quarkade.load_game("decoherence", deck1="weaver")
+    rng = random.Random(8)
+    compared = 0
+    for seed in range(6):
+        seat = seed % 2
+        length = 30 + 5 * seed
+        while True:
+            history = history_with_secrets(game, seat, rng, length, deciding=True)
+            if len(replayed(game, history).legal_actions()) > 1:
+                break
+            length += 1
+        twin = twin_history(game, history, seat, random.Random(seed))
+        results = []
+        for played in (history, twin):
+            state = replayed(game, played)
+            agent = make_agent("ismcts:iterations=3000", "decoherence")
+            move = agent.act(turn_for(state), random.Random(seed))
+            children = {k: (c.visits, round(c.reward, 9))
+                        for k, c in agent.last_root.children.items()}
+            results.append((move, children))
+        assert results[0] == results[1]
+        compared += 1
+    assert compared == 6
+
+
+def test_the_decoherence_search_keys_the_other_seat_s_noun_plays_by_chain():
+    from quarkade.agents.compiled_search import DECOHERENCE, _decision_key
+    from quarkade.games.decoherence.notation import CLOSE_BASE, NOUN_BASE
+
+    assert [_decision_key(DECOHERENCE, a) for a in range(NOUN_BASE, CLOSE_BASE)] == \
+        [NOUN_BASE + 3 * (i // 3) for i in range(9)]
+    assert _decision_key(DECOHERENCE, CLOSE_BASE) == CLOSE_BASE  # a close is face-up
+    assert _decision_key(1, NOUN_BASE + 1) == NOUN_BASE + 1  # other games: the move itself

@@ -11,7 +11,12 @@ playout and the backup are ``search.py``'s, step for step; only the random draws
 ``ismcts`` walk the same tree. ``ismcts`` on Dead Cat draws the hidden cards again at every
 iteration (``dead_cat.compiled.resample``: from what its seat knows only) and keys another
 seat's draw by what its seat sees of it (``REDACTED``: one node whatever the card), as
-``ISMCTSAgent`` keys by ``action_string_for``.
+``ISMCTSAgent`` keys by ``action_string_for``. On Decoherence it draws the other seat's
+hand, deck, private decklist and face-down nouns (``decoherence.compiled.resample``, what
+``knowledge`` deduces respected, the hand's odds taken from the reference at the root),
+keys the other seat's draws as one, and its face-down noun plays by chain (one node for
+"noun -> chain 2", the noun played drawn uniformly among those it holds, as
+``ISMCTSAgent`` does for moves its seat cannot tell apart).
 
 The compiled engines are reached through small dispatchers on a game number (``GAMES``),
 not passed as functions: numba cannot keep a function that takes other functions as
@@ -26,11 +31,15 @@ from quarkade.core.jit import below, copy_into, njit, shared_returns
 from quarkade.core.protocol import CHANCE, TERMINAL
 from quarkade.games.card_commons import compiled as card_commons
 from quarkade.games.dead_cat import compiled as dead_cat
+from quarkade.games.decoherence import compiled as decoherence
+from quarkade.games.decoherence.notation import CLOSE_BASE as NOUN_END
+from quarkade.games.decoherence.notation import NOUN_BASE
 from quarkade.games.hadronize import compiled as hadronize
 
-GAMES = {"hadronize": 0, "dead-cat": 1, "card-commons": 2}
-MODULES = {"hadronize": hadronize, "dead-cat": dead_cat, "card-commons": card_commons}
-HADRONIZE, DEAD_CAT, CARD_COMMONS = 0, 1, 2
+GAMES = {"hadronize": 0, "dead-cat": 1, "card-commons": 2, "decoherence": 3}
+MODULES = {"hadronize": hadronize, "dead-cat": dead_cat, "card-commons": card_commons,
+           "decoherence": decoherence}
+HADRONIZE, DEAD_CAT, CARD_COMMONS, DECOHERENCE = 0, 1, 2, 3
 MAX_ACTIONS = max(module.MAX_ACTIONS for module in MODULES.values())
 
 # A node's columns in the tree (``new_tree``); its reward sum is kept apart, as a float.
@@ -47,6 +56,8 @@ def _player(game: int, s: np.ndarray) -> int:
         return hadronize.current_player(s)
     if game == DEAD_CAT:
         return dead_cat.current_player(s)
+    if game == DECOHERENCE:
+        return decoherence.current_player(s)
     return card_commons.current_player(s)
 
 
@@ -56,6 +67,8 @@ def _legal(game: int, s: np.ndarray, out: np.ndarray) -> int:
         return hadronize.legal_actions(s, out)
     if game == DEAD_CAT:
         return dead_cat.legal_actions(s, out)
+    if game == DECOHERENCE:
+        return decoherence.legal_actions(s, out)
     return card_commons.legal_actions(s, out)
 
 
@@ -65,15 +78,30 @@ def _sample(game: int, s: np.ndarray, streams: np.ndarray) -> int:
         return hadronize.sample_chance(s, streams)
     if game == DEAD_CAT:
         return dead_cat.sample_chance(s, streams)
+    if game == DECOHERENCE:
+        return decoherence.sample_chance(s, streams)
     return card_commons.sample_chance(s, streams)
 
 
 @njit
-def _resample(game: int, s: np.ndarray, seat: int, streams: np.ndarray) -> None:
-    """A state ``seat`` cannot tell from ``s``, drawn in place (nothing to do where nothing
-    is hidden)."""
+def _copy_root(game: int, state: np.ndarray, root: np.ndarray) -> None:
+    """``state`` set to the search's root (Decoherence: the part the rules read and the
+    proofs; a playout never reads the root's odds, which ``_resample`` takes from it)."""
+    if game == DECOHERENCE:
+        decoherence.copy_root(state, root)
+    else:
+        copy_into(state, root)
+
+
+@njit
+def _resample(game: int, s: np.ndarray, seat: int, streams: np.ndarray, root: np.ndarray
+              ) -> None:
+    """A state ``seat`` cannot tell from ``s`` (a copy of ``root``), drawn in place
+    (nothing to do where nothing is hidden)."""
     if game == DEAD_CAT:
         dead_cat.resample(s, seat, streams)
+    elif game == DECOHERENCE:
+        decoherence.resample(s, seat, streams, 0, root)
 
 
 @njit
@@ -81,6 +109,23 @@ def _chance_key(game: int, s: np.ndarray, seat: int, action: int) -> int:
     """The key of a chance outcome as ``seat`` sees it: another seat's draw is hidden."""
     if game == DEAD_CAT and s[dead_cat.PHASE] == dead_cat.DRAW and s[dead_cat.MOVER] != seat:
         return REDACTED
+    if game == DECOHERENCE:
+        phase = s[decoherence.PHASE]
+        if phase == decoherence.DRAW and s[decoherence.ACTIVE] != seat:
+            return REDACTED
+        if phase == decoherence.OPENING and s[decoherence.STEP] // 5 != seat:
+            return REDACTED
+        if phase == decoherence.DECKS_PHASE and not s[decoherence.OPEN_LISTS]:
+            return REDACTED  # a random deck: its seat's own draws are still its own
+    return action
+
+
+@njit
+def _decision_key(game: int, action: int) -> int:
+    """The key of another seat's decision as the searching seat sees it: a face-down noun
+    played by the other seat reads only its chain (``noun -> chain 2``)."""
+    if game == DECOHERENCE and NOUN_BASE <= action < NOUN_END:
+        return action - (action - NOUN_BASE) % 3
     return action
 
 
@@ -90,6 +135,8 @@ def _apply(game: int, s: np.ndarray, action: int) -> None:
         hadronize.apply_action(s, action)
     elif game == DEAD_CAT:
         dead_cat.apply_action(s, action)
+    elif game == DECOHERENCE:
+        decoherence.apply_action(s, action)
     else:
         card_commons.apply_action(s, action)
 
@@ -105,12 +152,18 @@ def _candidates(game: int, legal: np.ndarray, count: int) -> int:
 
 @njit
 def _play_out(game: int, s: np.ndarray, streams: np.ndarray, policies: np.ndarray,
-              work: np.ndarray) -> int:
-    """Play ``s`` to the end with each seat's policy; the winners as a bit mask."""
+              work: np.ndarray, lines: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+                                         np.ndarray]) -> int:
+    """Play ``s`` to the end with each seat's policy; the winners as a bit mask
+    (``lines``: Decoherence's scratch, ``decoherence.compiled.new_scratch``)."""
     if game == HADRONIZE:
         return hadronize.play_one(s, streams, policies)[0]
     if game == DEAD_CAT:
         return dead_cat.play_one(s, streams, policies)[0]
+    if game == DECOHERENCE:
+        world, rows, moves, frames, values = lines
+        return decoherence.play_with(s, streams, policies, world, rows, moves, frames,
+                                     values)[0]
     return card_commons.play(s, streams, policies, work[0, :0], work)[0]
 
 
@@ -161,7 +214,8 @@ def _find_child(tree: np.ndarray, parent: int, key: int) -> int:
 @njit
 def search(game: int, root: np.ndarray, seat: int, hidden: bool, iterations: int, c: float,
            policy: int, streams: np.ndarray, tree: np.ndarray, rewards: np.ndarray,
-           used: int, work: np.ndarray, candidates: bool) -> int:
+           used: int, work: np.ndarray, candidates: bool,
+           lines: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]) -> int:
     """Run ``iterations`` more iterations from ``root``, where ``seat`` is to move, on the
     tree (``used`` nodes so far, node 0 the root); returns the nodes used.
 
@@ -171,23 +225,27 @@ def search(game: int, root: np.ndarray, seat: int, hidden: bool, iterations: int
     random, else UCB1 over the children, counting each child's availability), add one
     node, play out with ``policy`` for every seat, and back each seat's reward up the
     path. With ``candidates`` a decision's children are the game's candidate moves only
-    (``_candidates``). The caller leaves room for ``iterations`` more nodes.
+    (``_candidates``). When ``hidden``, another seat's decisions are keyed as ``seat`` sees
+    them (``_decision_key``): moves it cannot tell apart share a node, and the move played
+    for it is drawn uniformly among them. The caller leaves room for ``iterations`` more
+    nodes.
     """
     if used == 0:
         tree[0, MOVER] = CHANCE
         tree[0, FIRST_CHILD] = NO_NODE
         used = 1
     players = root[0]
-    state = np.empty_like(root)
+    state = np.zeros_like(root)
     path = np.empty(4096, np.int64)
     legal = np.empty(MAX_ACTIONS, np.int64)
+    keys = np.empty(MAX_ACTIONS, np.int64)
     untried = np.empty(MAX_ACTIONS, np.int64)
     values = np.empty(players, np.float64)
     policies = np.full(players, policy, np.int64)
     for _ in range(iterations):
-        copy_into(state, root)
+        _copy_root(game, state, root)
         if hidden:
-            _resample(game, state, seat, streams)
+            _resample(game, state, seat, streams, root)
         node = 0
         depth = 0
         path[0] = 0
@@ -208,14 +266,20 @@ def search(game: int, root: np.ndarray, seat: int, hidden: bool, iterations: int
                 count = _legal(game, state, legal)
                 if candidates:
                     count = _candidates(game, legal, count)
-                action, child, expanded = _choose(tree, rewards, node, legal, count, player,
-                                                  c, untried, streams, used)
+                if hidden and player != seat:
+                    distinct = _keyed(game, legal, count, keys)
+                    key, child, expanded = _choose(tree, rewards, node, keys, distinct,
+                                                   player, c, untried, streams, used)
+                    action = _one_of(game, key, legal, count, streams, player)
+                else:
+                    action, child, expanded = _choose(tree, rewards, node, legal, count,
+                                                      player, c, untried, streams, used)
                 used += expanded
             _apply(game, state, action)
             node = child
             depth += 1
             path[depth] = node
-        shared_returns(_play_out(game, state, streams, policies, work), players, values)
+        shared_returns(_play_out(game, state, streams, policies, work, lines), players, values)
         for step in range(depth + 1):
             visited = path[step]
             tree[visited, VISITS] += 1
@@ -223,6 +287,39 @@ def search(game: int, root: np.ndarray, seat: int, hidden: bool, iterations: int
             if mover >= 0:
                 rewards[visited] += (values[mover] + 1.0) / 2.0
     return used
+
+
+@njit
+def _keyed(game: int, legal: np.ndarray, count: int, keys: np.ndarray) -> int:
+    """The distinct keys of the ``count`` legal moves into ``keys``, ascending as the moves
+    are (a key is never above its move's id, and moves sharing one are neighbours)."""
+    distinct = 0
+    for i in range(count):
+        key = _decision_key(game, legal[i])
+        if distinct == 0 or keys[distinct - 1] != key:
+            keys[distinct] = key
+            distinct += 1
+    return distinct
+
+
+@njit
+def _one_of(game: int, key: int, legal: np.ndarray, count: int, streams: np.ndarray,
+            player: int) -> int:
+    """A legal move with this key, uniformly (``ISMCTSAgent``: ``rng.choice(group)``)."""
+    members = 0
+    for i in range(count):
+        members += _decision_key(game, legal[i]) == key
+    if members == 1:
+        for i in range(count):
+            if _decision_key(game, legal[i]) == key:
+                return legal[i]
+    pick = below(streams, 1 + player, members)
+    for i in range(count):
+        if _decision_key(game, legal[i]) == key:
+            if pick == 0:
+                return legal[i]
+            pick -= 1
+    return key
 
 
 @njit
@@ -282,6 +379,9 @@ def run(game_name: str, root_state: object, seat: int, hidden: bool, turn_action
     game = GAMES[game_name]
     module = MODULES[game_name]
     root = module.to_compiled(root_state)
+    if game == DECOHERENCE and hidden:
+        decoherence.with_odds(root, root_state, seat)  # type: ignore[arg-type]
+    lines = decoherence.search_scratch(game == DECOHERENCE and rollout == "greedy")
     streams = np.zeros(root[0] + 1, np.uint64)
     jit.seed_streams(streams, rng.getrandbits(62))  # type: ignore[attr-defined]
     policy = module.AGENTS[rollout]
@@ -299,7 +399,7 @@ def run(game_name: str, root_state: object, seat: int, hidden: bool, turn_action
         while used + batch + 1 > len(tree):
             tree, rewards = grow(tree, rewards)
         used = search(game, root, seat, hidden, batch, c, policy, streams, tree, rewards, used,
-                      work, candidates)
+                      work, candidates, lines)
         done += batch
         if iterations and done >= iterations:
             break

@@ -202,7 +202,7 @@ def _compiled_nouns(state, viewer=ANN, samples=300, seed=7, full=False):
     """The other seat's face-down nouns by slot in ``samples`` compiled worlds."""
     array = compiled.to_compiled(state)
     if full:
-        compiled.with_hand_odds(array, state, viewer)
+        compiled.with_odds(array, state, viewer)
     streams = np.zeros(3, np.uint64)
     jit.seed_streams(streams, seed)
     seat = 1 - viewer
@@ -211,9 +211,9 @@ def _compiled_nouns(state, viewer=ANN, samples=300, seed=7, full=False):
     for _ in range(samples):
         world = array.copy()
         if full:
-            compiled.resample(world, viewer, streams, 0)
+            compiled.resample(world, viewer, streams, 0, array)
         else:
-            compiled.resample_nouns(world, viewer, streams, 0, np.zeros(3, np.int64))
+            compiled.resample_nouns(world, viewer, streams, 0, np.zeros(3, np.int64), array)
         out.append(tuple(WORDS[world[layout.TABLE + g * FIELDS]] for g in hidden))
     return out
 
@@ -314,10 +314,10 @@ def test_a_compiled_world_looks_the_same_to_its_seat():
             if state.is_terminal():
                 continue
             viewer = state.current_player()
-            array = compiled.with_hand_odds(compiled.to_compiled(state), state, viewer)
+            array = compiled.with_odds(compiled.to_compiled(state), state, viewer)
             for _ in range(5):
                 world = array.copy()
-                compiled.resample(world, viewer, streams, 0)
+                compiled.resample(world, viewer, streams, 0, array)
                 lists = [int(v) for v in world[layout.DECKLISTS:layout.DECKLISTS + 24]]
                 game = state.game._with_decklists(lists, viewer) \
                     if not state.game.open_decklists else state.game
@@ -340,13 +340,13 @@ def test_compiled_hands_follow_the_reference_odds():
         rng = random.Random(seed)
         reference = Counter(tuple(state.resample(ANN, rng)._hands[NUM_WORDS:])
                             for _ in range(1500))
-        array = compiled.with_hand_odds(compiled.to_compiled(state), state, ANN)
+        array = compiled.with_odds(compiled.to_compiled(state), state, ANN)
         streams = np.zeros(3, np.uint64)
         jit.seed_streams(streams, seed)
         ours = Counter()
         for _ in range(1500):
             world = array.copy()
-            compiled.resample(world, ANN, streams, 0)
+            compiled.resample(world, ANN, streams, 0, array)
             ours[tuple(world[layout.HANDS + NUM_WORDS:layout.HANDS + 2 * NUM_WORDS])] += 1
         for kind in (range(5), range(5, 9), range(9, 12)):  # each kind's count in the hand
             a = Counter(sum(h[w] for w in kind) for h in reference.elements())
@@ -361,7 +361,7 @@ def test_a_compiled_world_depends_only_on_what_the_seat_knows():
     from tests.games.decoherence.test_hidden import _twin
 
     kiki, bouba = _twin("kiki"), _twin("bouba")
-    arrays = [compiled.with_hand_odds(compiled.to_compiled(s), s, ANN) for s in (kiki, bouba)]
+    arrays = [compiled.with_odds(compiled.to_compiled(s), s, ANN) for s in (kiki, bouba)]
     assert arrays[0].tobytes() != arrays[1].tobytes()
     for seed in range(20):
         worlds = []
@@ -369,7 +369,7 @@ def test_a_compiled_world_depends_only_on_what_the_seat_knows():
             world = array.copy()
             streams = np.zeros(3, np.uint64)
             jit.seed_streams(streams, seed)
-            compiled.resample(world, ANN, streams, 0)
+            compiled.resample(world, ANN, streams, 0, array)
             worlds.append(world.tobytes())
         assert worlds[0] == worlds[1]
 
@@ -387,3 +387,32 @@ def _long_game(seed, options, stop=None):
         state.apply_action(sample_chance(state, rng) if state.is_chance_node()
                            else lingering(state, rng))
     return state
+
+
+def test_compiled_worlds_weigh_private_decklists_by_the_cards_they_dealt():  # D-21
+    """As ``test_knowledge``: three riffed seen; a split with four riffed dealt them 4*3*2
+    ways, one with three 3*2*1 ways; with the root's odds (a search) or without."""
+    from quarkade.games.decoherence.notation import KIND_COMPOSITIONS, VERB
+
+    state = scene((ANN, ["verved down lulu"]),
+                  (BOB, ["verb riffed -> chain 1", "verb riffed -> chain 2",
+                         "verb riffed -> chain 3"]), (ANN, []))
+    splits = [s for s in KIND_COMPOSITIONS[VERB] if s[4] >= 3]
+    weight = {4: 24 * sum(s[4] == 4 for s in splits), 3: 6 * sum(s[4] == 3 for s in splits)}
+    expected = weight[4] / (weight[3] + weight[4])
+    plain = compiled.to_compiled(state)
+    plain[layout.HAND_ODDS:layout.PROOFS] = 0
+    plain[layout.HAND_ODDS] = 1  # one hand of kinds: Bob's as it is
+    plain[layout.HAND_ODDS + 1:layout.HAND_ODDS + 5] = [
+        *[sum(state._hands[NUM_WORDS + w] for w in kind)
+          for kind in (range(5), range(5, 9), range(9, 12))], layout.ODDS_SCALE]
+    for odds in (compiled.with_odds(compiled.to_compiled(state), state, ANN), plain):
+        streams = np.zeros(3, np.uint64)
+        jit.seed_streams(streams, 5)
+        draws = 4000
+        fours = 0
+        for _ in range(draws):
+            world = odds.copy()
+            compiled.resample(world, ANN, streams, 0, odds)
+            fours += world[layout.DECKLISTS + NUM_WORDS + 4] == 4
+        assert abs(fours / draws - expected) < 4 * math.sqrt(expected * (1 - expected) / draws)

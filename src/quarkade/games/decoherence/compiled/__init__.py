@@ -86,7 +86,7 @@ from quarkade.games.decoherence.compiled.rules import (
     returns,
     sample_chance,
 )
-from quarkade.games.decoherence.compiled.worlds import resample, resample_nouns, with_hand_odds
+from quarkade.games.decoherence.compiled.worlds import resample, resample_nouns, with_odds
 from quarkade.games.decoherence.decks import RANDOM
 from quarkade.games.decoherence.knowledge import ALL, ANY, COUNT, NOT, PUSH, SETTLE
 from quarkade.games.decoherence.notation import MAX_TABLE, NUM_WORDS, OWN_TARGET_BASE
@@ -103,7 +103,16 @@ from quarkade.games.decoherence.rules import (
     DecoherenceGame,
     DecoherenceState,
 )
-from quarkade.games.decoherence.sentences import COIN, DISCARD, OVER, PLAY, TARGET
+from quarkade.games.decoherence.sentences import (
+    COIN,
+    DISCARD,
+    DRAW,
+    OPENING,
+    OVER,
+    PLAY,
+    TARGET,
+)
+from quarkade.games.decoherence.sentences import DECKS as DECKS_PHASE
 
 # The compiled agents, by spec: a seat's policy id.
 RANDOM_POLICY, GREEDY = 0, 1
@@ -112,11 +121,39 @@ ENDINGS = {"": 0, DECOHERED_TEXT: DECOHERED, EMPTY_DECK_TEXT: EMPTY_DECK,
            CLASSICAL_TEXT: CLASSICAL}
 ENDING_TEXT = {code: text for text, code in ENDINGS.items()}
 
-__all__ = ["AGENTS", "GREEDY", "MAX_ACTIONS", "OVER", "PHASE", "SIZE", "apply_action",
-           "chance_outcomes", "current_player", "from_compiled", "greedy_action",
-           "legal_actions", "new_state", "play_games", "play_one", "play_stepwise",
-           "resample", "resample_nouns", "returns", "sample_chance", "to_compiled",
-           "with_hand_odds"]
+__all__ = [
+    "ACTIVE",
+    "AGENTS",
+    "DECKS_PHASE",
+    "DRAW",
+    "GREEDY",
+    "MAX_ACTIONS",
+    "OPENING",
+    "OPEN_LISTS",
+    "OVER",
+    "PHASE",
+    "SIZE",
+    "STEP",
+    "apply_action",
+    "chance_outcomes",
+    "current_player",
+    "from_compiled",
+    "greedy_action",
+    "legal_actions",
+    "new_state",
+    "play_games",
+    "play_one",
+    "play_stepwise",
+    "play_with",
+    "resample",
+    "resample_nouns",
+    "returns",
+    "sample_chance",
+    "search_scratch",
+    "to_compiled",
+    "copy_root",
+    "with_odds",
+]
 
 
 # -- the bridge ---------------------------------------------------------------------------
@@ -347,6 +384,20 @@ def _play(s: np.ndarray, streams: np.ndarray, policies: np.ndarray, record: np.n
 
 
 @njit
+def play_with(s: np.ndarray, streams: np.ndarray, policies: np.ndarray, world: np.ndarray,
+              work: np.ndarray, moves: np.ndarray, frames: np.ndarray, values: np.ndarray
+              ) -> tuple[int, int, int, int]:
+    """``play_one`` in the scratch given (``search_scratch``): a search's playouts."""
+    return _play(s, streams, policies, s[:0], world, work, moves, frames, values)
+
+
+def search_scratch(greedy: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+                                          np.ndarray]:
+    """Scratch for ``play_with`` (tiny unless a seat plays ``greedy``)."""
+    return _scratch(greedy)
+
+
+@njit
 def _has_greedy(policies: np.ndarray) -> bool:
     found = False
     for seat in range(policies.shape[0]):
@@ -403,5 +454,16 @@ def warm_up(game: DecoherenceGame) -> None:
     streams = np.zeros(3, np.uint64)
     choose(state, streams, GREEDY, *new_scratch())
     play_stepwise(state.copy(), streams, np.ones(2, np.int64), np.zeros(4, np.int64))
-    resample(state.copy(), 0, streams, 1)
-    resample_nouns(state.copy(), 0, streams, 1, np.zeros(3, np.int64))
+    resample(state.copy(), 0, streams, 1, state)
+    resample_nouns(state.copy(), 0, streams, 1, np.zeros(3, np.int64), state)
+    copy_root(state.copy(), state)
+
+
+@njit
+def copy_root(state: np.ndarray, root: np.ndarray) -> None:
+    """``state`` set to ``root``'s rules and proofs (not its odds: see ``worlds``), as a
+    search starts each iteration."""
+    for i in range(CORE):
+        state[i] = root[i]
+    for i in range(PROOFS, PROOFS + root[PROOFS_USED]):
+        state[i] = root[i]

@@ -16,8 +16,8 @@ A state is one flat ``int64`` array. Its slots, in order:
 - the table, as ``table.py`` lays it out (``TABLE + g * FIELDS + field``);
 - what ``knowledge.py`` keeps in public: each table slot's card id and each card id's
   word once it left the table face-up (-1 until then); then, past the ``CORE`` (what the
-  rules read), a search root's odds of the other seat's hand (``HAND_ODDS``) and the
-  proofs (``proofs.py``).
+  rules read), a search root's odds of the other seat's hand and decklist
+  (``HAND_ODDS``, ``SPLIT_ODDS``) and the proofs (``proofs.py``).
 
 The flows of kinds out of each hand, from which ``knowledge`` weighs the opening hands,
 are not kept: the compiled worlds take the hand's odds from the reference at a search's
@@ -72,7 +72,12 @@ CORE = ID_WORDS + MAX_IDS
 HAND_ODDS = CORE
 HAND_ROWS = 91  # every split of up to 12 cards into three kinds
 ODDS_SCALE = 1 << 52
-PROOFS = HAND_ODDS + 1 + 4 * HAND_ROWS
+# Likewise the other seat's private decklist, kind by kind (``knowledge.split_odds``): the
+# number of rows of each kind, then for each kind its rows of (composition row, cumulative
+# weight out of ``ODDS_SCALE``). No rows: drawn from the state as it stands.
+SPLIT_ODDS = HAND_ODDS + 1 + 4 * HAND_ROWS
+SPLIT_ROWS = sum(len(rows) for rows in KIND_COMPOSITIONS)
+PROOFS = SPLIT_ODDS + 3 + 2 * SPLIT_ROWS
 PROOF_SPACE = 4096  # a few hundred in long games (tests/games/decoherence/test_compiled.py)
 SIZE = PROOFS + PROOF_SPACE
 

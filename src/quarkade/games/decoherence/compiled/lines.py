@@ -285,7 +285,7 @@ def greedy_action(s: np.ndarray, streams: np.ndarray, world: np.ndarray, work: n
         if seen_cards(s, 1 - me, seen, slots):  # face-down nouns to draw
             for i in range(PROOFS + s[PROOFS_USED]):
                 world[i] = s[i]
-            resample_nouns(world, me, streams, 1 + me, slots[:3])
+            resample_nouns(world, me, streams, 1 + me, slots[:3], world)
             for i in range(2 * MAX_TABLE):
                 row[TABLE + i * FIELDS] = world[TABLE + i * FIELDS]
     return choose_on(work, moves, frames, values, me, legal, count)

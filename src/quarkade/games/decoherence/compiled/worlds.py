@@ -11,9 +11,10 @@ their sizes, which are public).
 
 ``resample`` draws the whole hidden part, as ``DecoherenceState.resample`` does: the noun
 words and split, the other kinds' splits of a private decklist, the hand by kinds (from
-the odds at ``HAND_ODDS``, which ``with_hand_odds`` copies from the reference for a
-search's root), then the hand's words from what is left, the deck the rest. Neither
-reads a card the seat has not seen: they overwrite every hidden card.
+the odds at ``HAND_ODDS``, which ``with_odds`` copies from the reference for a search's
+root, with the decklist's at ``SPLIT_ODDS``, so that a search's every world does not
+weigh the 381 splits of verbs again), then the hand's words from what is left, the deck
+the rest. Neither reads a card the seat has not seen: they overwrite every hidden card.
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ from quarkade.games.decoherence.compiled.layout import (
     PHASE,
     PROOFS,
     PROOFS_USED,
+    SPLIT_ODDS,
     TABLE,
     TARGETS,
 )
@@ -52,7 +54,13 @@ from quarkade.games.decoherence.compiled.proofs import holds
 from quarkade.games.decoherence.compiled.rules import candidates
 from quarkade.games.decoherence.decks import PER_KIND
 from quarkade.games.decoherence.knowledge import Prepared
-from quarkade.games.decoherence.notation import MAX_CHAINS, MAX_TABLE, NUM_WORDS
+from quarkade.games.decoherence.notation import (
+    KIND_COMPOSITIONS,
+    KIND_WORDS,
+    MAX_CHAINS,
+    MAX_TABLE,
+    NUM_WORDS,
+)
 from quarkade.games.decoherence.rules import DecoherenceState
 from quarkade.games.decoherence.sentences import TARGET
 from quarkade.games.decoherence.table import FIELDS, ORIGIN, SEEN
@@ -127,14 +135,28 @@ def _split_weight(row: int, kind: int, seen: np.ndarray) -> float:
 
 @njit
 def _draw_split(s: np.ndarray, seat: int, kind: int, seen: np.ndarray, streams: np.ndarray,
-                stream: int, out: np.ndarray) -> None:
+                stream: int, out: np.ndarray, odds: np.ndarray) -> None:
     """``seat``'s split of ``kind`` into ``out`` (its words' counts): the known one, or one
-    drawn by ``knowledge.split_odds``."""
+    drawn by ``knowledge.split_odds`` (from ``odds``' ``SPLIT_ODDS`` if it holds them)."""
     first = KIND_FIRST[kind]
     words = KIND_FIRST[kind + 1] - first
     if _known(s, seat, kind):
         for i in range(words):
             out[i] = s[DECKLISTS + seat * NUM_WORDS + first + i]
+        return
+    rows = odds[SPLIT_ODDS + kind]
+    if rows:
+        at = SPLIT_ODDS + 3
+        for earlier in range(kind):
+            at += 2 * odds[SPLIT_ODDS + earlier]
+        point = np.int64(next_u64(streams, stream) >> np.uint64(12))  # out of ODDS_SCALE
+        chosen = odds[at + 2 * rows - 2]
+        for r in range(rows):
+            if point < odds[at + 2 * r + 1]:
+                chosen = odds[at + 2 * r]
+                break
+        for i in range(words):
+            out[i] = COMPOSITIONS[chosen, i]
         return
     total = 0.0
     for row in range(COMPOSITION_START[kind], COMPOSITION_START[kind + 1]):
@@ -173,16 +195,24 @@ def _all_hold(s: np.ndarray, proofs: np.ndarray, count: int, words: np.ndarray) 
 
 @njit
 def resample_nouns(s: np.ndarray, viewer: int, streams: np.ndarray, stream: int,
-                   split: np.ndarray) -> None:
+                   split: np.ndarray, odds: np.ndarray) -> None:
     """Draw the words of the other seat's face-down nouns in ``s`` (in place) and its
     split of nouns (into ``split``), from what ``viewer`` knows (see the module), with
-    ``streams[stream]``."""
+    ``streams[stream]`` (``odds``: where a search root's odds are, or ``s``)."""
     seat = 1 - viewer
     seen = np.zeros(NUM_WORDS, np.int64)
     slots = np.empty(2 * MAX_TABLE, np.int64)
     count = seen_cards(s, seat, seen, slots)
+    _draw_nouns(s, seat, seen, slots, count, streams, stream, split, odds)
+
+
+@njit
+def _draw_nouns(s: np.ndarray, seat: int, seen: np.ndarray, slots: np.ndarray, count: int,
+                streams: np.ndarray, stream: int, split: np.ndarray, odds: np.ndarray
+                ) -> None:
+    """``resample_nouns`` for ``seat``, whose seen cards and face-down nouns are given."""
     if count == 0:
-        _draw_split(s, seat, 2, seen, streams, stream, split)
+        _draw_split(s, seat, 2, seen, streams, stream, split, odds)
         return
     # The cards' words as the viewer knows them; its proofs that read a face-down one.
     words = np.full(64, -1, np.int64)
@@ -209,7 +239,7 @@ def resample_nouns(s: np.ndarray, viewer: int, streams: np.ndarray, stream: int,
             at += s[at + 1]
     pool = np.empty(3, np.int64)
     if relevant == 0:
-        _draw_split(s, seat, 2, seen, streams, stream, split)
+        _draw_split(s, seat, 2, seen, streams, stream, split, odds)
         for n in range(3):
             pool[n] = split[n] - seen[9 + n]
         for i in range(count):
@@ -220,7 +250,7 @@ def resample_nouns(s: np.ndarray, viewer: int, streams: np.ndarray, stream: int,
         variables += used >> card & 1
     tries = 0
     while True:
-        _draw_split(s, seat, 2, seen, streams, stream, split)
+        _draw_split(s, seat, 2, seen, streams, stream, split, odds)
         for n in range(3):
             pool[n] = split[n] - seen[9 + n]
         for i in range(count):
@@ -230,11 +260,11 @@ def resample_nouns(s: np.ndarray, viewer: int, streams: np.ndarray, stream: int,
         tries += 1
         if tries == REJECTIONS and variables <= MAX_ENUMERATED:
             if _enumerated(s, seat, seen, slots, count, words, proofs, relevant, used,
-                           streams, stream, split):
+                           streams, stream, split, odds):
                 break
             # No assignment satisfies them (cannot happen in a real game): the urn alone,
             # as ``Prepared._enumerate`` falls back to.
-            _draw_split(s, seat, 2, seen, streams, stream, split)
+            _draw_split(s, seat, 2, seen, streams, stream, split, odds)
             for n in range(3):
                 pool[n] = split[n] - seen[9 + n]
             for i in range(count):
@@ -249,7 +279,8 @@ def resample_nouns(s: np.ndarray, viewer: int, streams: np.ndarray, stream: int,
 @njit
 def _enumerated(s: np.ndarray, seat: int, seen: np.ndarray, slots: np.ndarray, count: int,
                 words: np.ndarray, proofs: np.ndarray, relevant: int, used: int,
-                streams: np.ndarray, stream: int, split: np.ndarray) -> bool:
+                streams: np.ndarray, stream: int, split: np.ndarray, odds: np.ndarray
+                ) -> bool:
     """``Prepared._enumerate`` and a draw from it: every split and every assignment of the
     constrained nouns (``used``) that satisfies the proofs, weighed by its chance; one of
     them drawn, the other face-down nouns then drawn from the urn. Writes ``words`` and
@@ -352,21 +383,23 @@ def _enumerated(s: np.ndarray, seat: int, seen: np.ndarray, slots: np.ndarray, c
 
 
 @njit
-def resample(s: np.ndarray, viewer: int, streams: np.ndarray, stream: int) -> None:
+def resample(s: np.ndarray, viewer: int, streams: np.ndarray, stream: int, odds: np.ndarray
+             ) -> None:
     """The hidden part of ``s`` drawn again, in place, from what ``viewer`` knows: the
     other seat's face-down nouns, its private decklist, its hand (by the odds at
-    ``HAND_ODDS``, see ``with_hand_odds``) and its deck (``DecoherenceState.resample``)."""
+    ``odds[HAND_ODDS:]``, see ``with_odds``) and its deck (``DecoherenceState.resample``).
+    ``odds`` is ``s`` itself, or the search root ``s`` was copied from."""
     seat = 1 - viewer
     split = np.empty(5, np.int64)
-    resample_nouns(s, viewer, streams, stream, split)
     seen = np.zeros(NUM_WORDS, np.int64)
     slots = np.empty(2 * MAX_TABLE, np.int64)
     count = seen_cards(s, seat, seen, slots)
+    _draw_nouns(s, seat, seen, slots, count, streams, stream, split, odds)
     lists = DECKLISTS + seat * NUM_WORDS
     for n in range(3):
         s[lists + 9 + n] = split[n]
     for kind in range(2):
-        _draw_split(s, seat, kind, seen, streams, stream, split)
+        _draw_split(s, seat, kind, seen, streams, stream, split, odds)
         for i in range(KIND_FIRST[kind + 1] - KIND_FIRST[kind]):
             s[lists + KIND_FIRST[kind] + i] = split[i]
     pool = np.empty(NUM_WORDS, np.int64)
@@ -377,15 +410,15 @@ def resample(s: np.ndarray, viewer: int, streams: np.ndarray, stream: int) -> No
     hand = HANDS + seat * NUM_WORDS
     for w in range(NUM_WORDS):
         s[hand + w] = 0
-    rows = s[HAND_ODDS]
+    rows = odds[HAND_ODDS]
     point = np.int64(next_u64(streams, stream) >> np.uint64(12))  # out of ODDS_SCALE
     row = rows - 1
     for r in range(rows):
-        if point < s[HAND_ODDS + 1 + 4 * r + 3]:
+        if point < odds[HAND_ODDS + 1 + 4 * r + 3]:
             row = r
             break
     for kind in range(3):
-        for _ in range(s[HAND_ODDS + 1 + 4 * row + kind]):
+        for _ in range(odds[HAND_ODDS + 1 + 4 * row + kind]):
             total = 0
             for w in range(KIND_FIRST[kind], KIND_FIRST[kind + 1]):
                 total += pool[w]
@@ -406,19 +439,32 @@ def resample(s: np.ndarray, viewer: int, streams: np.ndarray, stream: int) -> No
         s[TARGETS] = targets
 
 
-def with_hand_odds(array: np.ndarray, state: DecoherenceState, viewer: int) -> np.ndarray:
+def with_odds(array: np.ndarray, state: DecoherenceState, viewer: int) -> np.ndarray:
     """``array`` (the compiled ``state``) with the odds of the other seat's hand by kinds
-    as ``viewer`` weighs them (``knowledge._Seat``), for ``resample``."""
+    and of its private decklist as ``viewer`` weighs them (``knowledge._Seat``,
+    ``knowledge.split_odds``), for ``resample``."""
     from quarkade.games.decoherence import knowledge
 
     info = knowledge._Seat(state, 1 - viewer, state.game.open_decklists)
+    at = SPLIT_ODDS + 3
+    for kind, words in enumerate(KIND_WORDS):
+        array[SPLIT_ODDS + kind] = 0
+        if info.known[kind] is not None:
+            continue
+        splits, cumulative = knowledge.split_odds(kind, tuple(info.seen[w] for w in words))
+        array[SPLIT_ODDS + kind] = len(splits)
+        for split, weight in zip(splits, cumulative, strict=True):
+            array[at] = COMPOSITION_START[kind] + KIND_COMPOSITIONS[kind].index(split)
+            array[at + 1] = min(ODDS_SCALE, int(weight / cumulative[-1] * ODDS_SCALE))
+            at += 2
+        array[at - 1] = ODDS_SCALE  # the last row takes the rest
     rows = len(info.hands)
     if rows > HAND_ROWS:
         raise ValueError(f"a hand of {sum(info.hands[0])} cards has too many kinds' splits")
     total = info.hand_odds[-1]
     array[HAND_ODDS] = rows
-    for r, (hand, cumulative) in enumerate(zip(info.hands, info.hand_odds, strict=True)):
+    for r, (hand, running) in enumerate(zip(info.hands, info.hand_odds, strict=True)):
         array[HAND_ODDS + 1 + 4 * r:HAND_ODDS + 1 + 4 * r + 3] = hand
-        array[HAND_ODDS + 1 + 4 * r + 3] = min(ODDS_SCALE, int(cumulative / total * ODDS_SCALE))
+        array[HAND_ODDS + 1 + 4 * r + 3] = min(ODDS_SCALE, int(running / total * ODDS_SCALE))
     array[HAND_ODDS + 4 * rows] = ODDS_SCALE  # the last row takes the rest
     return array
