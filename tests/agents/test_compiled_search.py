@@ -199,3 +199,48 @@ def test_the_decoherence_search_keys_the_other_seat_s_noun_plays_by_chain():
         [NOUN_BASE + 3 * (i // 3) for i in range(9)]
     assert _decision_key(DECOHERENCE, CLOSE_BASE) == CLOSE_BASE  # a close is face-up
     assert _decision_key(1, NOUN_BASE + 1) == NOUN_BASE + 1  # other games: the move itself
+
+
+def test_lines_playouts_play_the_game_s_playout_move():
+    """``rollout=lines`` (Decoherence): a compiled playout, the searching seat on
+    lookahead's weights and the other on greedy's, makes the moves of the game's
+    ``playout_move`` hook, decision for decision."""
+    from quarkade.games.decoherence import compiled as deco
+    from quarkade.games.decoherence.bots import playout_move
+    from tests.compiled import midgame_states
+
+    game = quarkade.load_game("decoherence", deck0="observer", deck1="weaver")
+    compared = 0
+    for number, start in enumerate(midgame_states(game, 20, 5)):
+        if start.is_terminal():
+            continue
+        for me in (0, 1):
+            policies = np.zeros(2, np.int64)
+            deco.seat_policies(policies, deco.LINES, me)
+            streams = np.zeros(3, np.uint64)
+            jit.seed_streams(streams, number)
+            record = np.zeros(4000, np.int64)
+            _, _, actions, _ = deco.play_stepwise(deco.to_compiled(start), streams, policies,
+                                                  record)
+            state = start.clone()
+            for action in record[:actions].tolist():
+                if not state.is_chance_node():
+                    assert playout_move(state, me) == action, state.history()
+                    compared += 1
+                state.apply_action(action)
+            assert state.is_terminal()
+    assert compared > 300
+
+
+def test_lines_playouts_need_a_game_that_has_them():
+    state = midgame("decoherence")
+    for engine in (1, 0):
+        agent = make_agent(f"ismcts:iterations=60,rollout=lines,compiled={engine}",
+                           "decoherence")
+        assert agent.act(turn_for(state), random.Random(1)) in state.legal_actions()
+        assert agent.last_iterations == 60
+    with pytest.raises(AgentSpecError, match="hadronize has no line playouts"):
+        make_agent("mcts:iterations=10,rollout=lines", "hadronize").act(
+            turn_for(midgame("hadronize")), random.Random(1))
+    with pytest.raises(AgentSpecError, match="random, greedy or lines"):
+        make_agent("ismcts:rollout=smart", "decoherence")

@@ -26,7 +26,8 @@ from quarkade.games.decoherence.compiled import layout, lines
 state = np.zeros(layout.SIZE, np.int64)
 state[layout.PHASE] = 8  # over
 state[layout.WINNERS] = 1  # seat 0 won
-print(lines.score(state, 0), getattr(jit, "CACHE_DIR", None) or numba.config.CACHE_DIR)
+where = getattr(jit, "CACHE_DIR", None) or numba.config.CACHE_DIR
+print(lines.score(state, 0, lines.GREEDY_WEIGHTS), where)
 """
 
 

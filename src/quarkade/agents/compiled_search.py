@@ -25,6 +25,8 @@ arguments in its disk cache. A new compiled game adds a branch to each dispatche
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 
 from quarkade.core.jit import below, copy_into, njit, shared_returns
@@ -215,7 +217,8 @@ def _find_child(tree: np.ndarray, parent: int, key: int) -> int:
 def search(game: int, root: np.ndarray, seat: int, hidden: bool, iterations: int, c: float,
            policy: int, streams: np.ndarray, tree: np.ndarray, rewards: np.ndarray,
            used: int, work: np.ndarray, candidates: bool,
-           lines: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]) -> int:
+           lines: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+           spread: bool = False) -> int:
     """Run ``iterations`` more iterations from ``root``, where ``seat`` is to move, on the
     tree (``used`` nodes so far, node 0 the root); returns the nodes used.
 
@@ -227,8 +230,9 @@ def search(game: int, root: np.ndarray, seat: int, hidden: bool, iterations: int
     path. With ``candidates`` a decision's children are the game's candidate moves only
     (``_candidates``). When ``hidden``, another seat's decisions are keyed as ``seat`` sees
     them (``_decision_key``): moves it cannot tell apart share a node, and the move played
-    for it is drawn uniformly among them. The caller leaves room for ``iterations`` more
-    nodes.
+    for it is drawn uniformly among them. With ``spread`` the root spreads its iterations
+    evenly over its moves (``estimate._RootSpread``: the first untried, else the least
+    tried). The caller leaves room for ``iterations`` more nodes.
     """
     if used == 0:
         tree[0, MOVER] = CHANCE
@@ -242,6 +246,8 @@ def search(game: int, root: np.ndarray, seat: int, hidden: bool, iterations: int
     untried = np.empty(MAX_ACTIONS, np.int64)
     values = np.empty(players, np.float64)
     policies = np.full(players, policy, np.int64)
+    if game == DECOHERENCE:
+        decoherence.seat_policies(policies, policy, seat)
     for _ in range(iterations):
         _copy_root(game, state, root)
         if hidden:
@@ -266,7 +272,10 @@ def search(game: int, root: np.ndarray, seat: int, hidden: bool, iterations: int
                 count = _legal(game, state, legal)
                 if candidates:
                     count = _candidates(game, legal, count)
-                if hidden and player != seat:
+                if spread and node == 0:
+                    action, child, expanded = _spread_choose(tree, node, legal, count, player,
+                                                             untried, used)
+                elif hidden and player != seat:
                     distinct = _keyed(game, legal, count, keys)
                     key, child, expanded = _choose(tree, rewards, node, keys, distinct,
                                                    player, c, untried, streams, used)
@@ -287,6 +296,37 @@ def search(game: int, root: np.ndarray, seat: int, hidden: bool, iterations: int
             if mover >= 0:
                 rewards[visited] += (values[mover] + 1.0) / 2.0
     return used
+
+
+@njit
+def _spread_choose(tree: np.ndarray, node: int, legal: np.ndarray, count: int, player: int,
+                   untried: np.ndarray, used: int) -> tuple[int, int, bool]:
+    """``_RootSpread._choose``: count the availability of the children there, then add the
+    first untried move, or take the least tried (the first of them on a tie)."""
+    open_count = 0
+    child = tree[node, FIRST_CHILD]
+    for i in range(count):
+        while child != NO_NODE and tree[child, KEY] < legal[i]:
+            child = tree[child, NEXT]
+        if child != NO_NODE and tree[child, KEY] == legal[i]:
+            tree[child, AVAILABLE] += 1
+        else:
+            untried[open_count] = legal[i]
+            open_count += 1
+    if open_count:
+        added = _add_child(tree, used, node, untried[0], player)
+        tree[added, AVAILABLE] = 1
+        return untried[0], added, True
+    fewest = -1
+    best_action = legal[0]
+    best_child = NO_NODE
+    child = tree[node, FIRST_CHILD]
+    for i in range(count):
+        while tree[child, KEY] < legal[i]:
+            child = tree[child, NEXT]
+        if fewest < 0 or tree[child, VISITS] < fewest:
+            fewest, best_action, best_child = tree[child, VISITS], legal[i], child
+    return best_action, best_child, False
 
 
 @njit
@@ -361,7 +401,8 @@ def _choose(tree: np.ndarray, rewards: np.ndarray, node: int, legal: np.ndarray,
 
 def run(game_name: str, root_state: object, seat: int, hidden: bool, turn_actions: list[int],
         iterations: int, seconds: float, clock: object, c: float, rollout: str, rng: object,
-        candidates: bool = False) -> tuple[int, int, dict[int, tuple[int, float]]]:
+        candidates: bool = False, spread: bool = False
+        ) -> tuple[int, int, dict[int, tuple[int, float]]]:
     """A whole search from ``root_state`` (a reference state): the action played (the
     most visited root child, then the most rewarded, as ``_Search.act``), the iterations
     run, and each root child's (visits, reward sum).
@@ -370,21 +411,22 @@ def run(game_name: str, root_state: object, seat: int, hidden: bool, turn_action
     whichever runs out first, at least one iteration. The clock is read once to set the
     deadline and then after each batch of iterations: a batch is one iteration unless
     the clock is ``time.perf_counter`` (a clock whose pace is known), when batches grow
-    to about a tenth of the time left.
+    to about a tenth of the time left. With ``spread``, the root's iterations are spread
+    evenly over its moves (``estimate_moves``), each tried at least once.
     """
-    import time
-
     from quarkade.core import jit
 
     game = GAMES[game_name]
     module = MODULES[game_name]
+    if spread and iterations:
+        iterations = max(iterations, len(turn_actions))
     root = module.to_compiled(root_state)
     if game == DECOHERENCE and hidden:
         decoherence.with_odds(root, root_state, seat)  # type: ignore[arg-type]
-    lines = decoherence.search_scratch(game == DECOHERENCE and rollout == "greedy")
+    lines = decoherence.search_scratch(game == DECOHERENCE and rollout != "random")
     streams = np.zeros(root[0] + 1, np.uint64)
     jit.seed_streams(streams, rng.getrandbits(62))  # type: ignore[attr-defined]
-    policy = module.AGENTS[rollout]
+    policy = getattr(module, "ROLLOUTS", module.AGENTS)[rollout]
     work = card_commons.new_work() if game == CARD_COMMONS else np.zeros((1, 1), np.int64)
     tree, rewards = new_tree(iterations + 2 if iterations else 4096)
     now = clock
@@ -399,8 +441,10 @@ def run(game_name: str, root_state: object, seat: int, hidden: bool, turn_action
         while used + batch + 1 > len(tree):
             tree, rewards = grow(tree, rewards)
         used = search(game, root, seat, hidden, batch, c, policy, streams, tree, rewards, used,
-                      work, candidates, lines)
+                      work, candidates, lines, spread)
         done += batch
+        if spread and done < len(turn_actions):
+            continue  # every move is tried once whatever the budget
         if iterations and done >= iterations:
             break
         if seconds:
@@ -419,3 +463,26 @@ def run(game_name: str, root_state: object, seat: int, hidden: bool, turn_action
     best = max(turn_actions, key=lambda a: children.get(a, (-1, 0.0)))
     return best, done, children
 
+
+
+def warm_up() -> None:
+    """Compile (or load from the disk cache) the search: one small search of each kind
+    (the search is one compiled function whatever the game; ``quarkade compile``)."""
+    import random
+
+    from quarkade.core.registry import load_game
+
+    for name in GAMES:
+        state = load_game(name).new_initial_state()
+        rng = random.Random(0)
+        while state.current_player() < 0:
+            outcomes = state.chance_outcomes()
+            state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+        legal = state.legal_actions()
+        hidden = not state.game.perfect_information
+        rollouts = ["random", "greedy", *(["lines"] if name == "decoherence" else [])]
+        for rollout in rollouts:
+            run(name, state, state.current_player(), hidden, legal, 2, 0.0, time.perf_counter,
+                1.4, rollout, rng)
+        run(name, state, state.current_player(), hidden, legal, 2, 0.0, time.perf_counter,
+            1.4, "random", rng, spread=True)

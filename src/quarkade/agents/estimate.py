@@ -18,6 +18,9 @@ way ((return + 1) / 2).
 
 Budget: ``iterations`` and/or ``seconds`` (whichever runs out first; every move gets at
 least one iteration), measured with ``clock`` (tests pass one they control).
+
+Compiled: on a game with a compiled search (``compiled_search.py``) and playouts to the
+end, the same estimating search runs there (its root spread the same way).
 """
 
 from __future__ import annotations
@@ -138,6 +141,8 @@ def estimate_moves(turn: Turn, rng: random.Random, iterations: int = 0,
         raise AgentSpecError("an estimate needs iterations >= 1 or seconds > 0")
     legal = list(turn.legal_actions)
     search = search_for(turn.game.name, turn.game.perfect_information)
+    if search._on_compiled(turn.game):
+        return _compiled_estimates(turn, rng, search, legal, iterations, seconds, clock)
     root = Node(CHANCE)
     search._root = root
     deadline = clock() + seconds if seconds else 0.0
@@ -150,6 +155,24 @@ def estimate_moves(turn: Turn, rng: random.Random, iterations: int = 0,
         if (iterations and done >= iterations) or (deadline and clock() >= deadline):
             break
     return Estimates(tuple(_move(root.children, action) for action in legal), done)
+
+
+def _compiled_estimates(turn: Turn, rng: random.Random, search: _RootSpread,
+                        legal: list[int], iterations: int, seconds: float,
+                        clock: Callable[[], float]) -> Estimates:
+    """``estimate_moves`` on the game's compiled engine: the same search, the root spread
+    the same way (``compiled_search.run`` with ``spread``), tens of times the iterations."""
+    from quarkade.agents import compiled_search
+
+    hidden = not turn.game.perfect_information
+    _, done, children = compiled_search.run(
+        turn.game.name, turn.sample_state(rng), turn.player, hidden, legal, iterations,
+        seconds, clock, search.c, search.rollout, rng, spread=True)
+    moves = []
+    for action in legal:
+        visits, reward = children.get(action, (0, 0.0))
+        moves.append(MoveEstimate(action, reward / visits if visits else 0.5, visits))
+    return Estimates(tuple(moves), done)
 
 
 def _move(children: dict[Hashable, Node], action: int) -> MoveEstimate:

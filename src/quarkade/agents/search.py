@@ -26,6 +26,10 @@ discard, the card its mover can best spare, instead of up to eleven inversions t
 only in the discard); playouts still draw from every legal move. A game without the hook
 searches every move.
 
+Lines: with ``rollout=lines`` a playout plays the game's ``playout_move(state, me)`` hook
+(Decoherence: the searching seat ``me`` plays ``greedy``'s line search with the hard
+level's weights, every other seat ``greedy``'s, on the sampled world as it is).
+
 Estimates: with ``rollout_depth=N`` a playout stops after N actions; a game's ``bots``
 module may define ``estimate(state) -> list[float]``, each seat's expected return in
 [-1, 1] for a full state, and the cut playout scores that (without it, a draw).
@@ -87,8 +91,9 @@ class _Search(Agent):
                 not time and iterations < 1):
             raise AgentSpecError("iterations must be at least 1 (or 0 with a time); time, c "
                                  "and rollout_depth may not be negative")
-        if rollout not in ("random", "greedy"):
-            raise AgentSpecError(f"rollout={rollout!r}: the rollouts are random or greedy")
+        if rollout not in ("random", "greedy", "lines"):
+            raise AgentSpecError(f"rollout={rollout!r}: the rollouts are random, greedy or "
+                                 "lines")
         if compiled not in (0, 1):
             raise AgentSpecError("compiled is 1 (search on the game's compiled engine, if it "
                                  "has one) or 0 (in Python)")
@@ -107,6 +112,10 @@ class _Search(Agent):
         if len(turn.legal_actions) == 1:
             self.last_iterations = 0
             return turn.legal_actions[0]
+        self._searcher = turn.player
+        if self.rollout == "lines" and _game_hook(turn.game.name, "playout_move") is None:
+            raise AgentSpecError(f"rollout=lines: {turn.game.name} has no line playouts "
+                                 "(the rollouts there are random or greedy)")
         if self._on_compiled(turn.game):
             return self._act_compiled(turn, rng)
         root = Node(CHANCE)
@@ -203,6 +212,7 @@ class _Search(Agent):
     def _playout(self, state: State, rng: random.Random) -> list[float]:
         limit = self.rollout_depth or -1
         greedy = self.rollout == "greedy"
+        lines = self._lines(state) if self.rollout == "lines" else None
         # Bound methods and locals: this loop is where search spends most of its time.
         is_terminal = state.is_terminal
         is_chance = state.is_chance_node
@@ -222,6 +232,8 @@ class _Search(Agent):
                 apply(action)
             elif greedy:
                 apply(self._greedy_agent(state).act(turn_for(state), rng))
+            elif lines is not None:
+                apply(lines(state, self._searcher))
             else:
                 apply(choice(legal()))
         if not is_terminal():  # cut short by rollout_depth: the game's estimate, if any
@@ -229,6 +241,16 @@ class _Search(Agent):
             if estimate is not None:
                 return [(r + 1.0) / 2.0 for r in estimate(state)]
         return [(r + 1.0) / 2.0 for r in state.returns()]
+
+    _searcher = 0  # the seat searching (``act``): the ``lines`` playouts' own seat
+
+    def _lines(self, state: State) -> Any:
+        """The game's ``playout_move(state, me)`` hook, for ``rollout=lines``."""
+        hook = _game_hook(state.game.name, "playout_move")
+        if hook is None:
+            raise AgentSpecError(f"rollout=lines: {state.game.name} has no line playouts "
+                                 "(the rollouts there are random or greedy)")
+        return hook
 
     def _estimator(self, state: State) -> Any:
         if self._estimate is False:

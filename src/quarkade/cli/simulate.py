@@ -343,3 +343,9 @@ def compile_engines() -> None:
             began = time.perf_counter()
             module.warm_up(load_game(name))
             console.print(f"{name}: ready in {time.perf_counter() - began:.1f} s", markup=False)
+        from quarkade.agents import compiled_search
+
+        began = time.perf_counter()
+        compiled_search.warm_up()
+        console.print(f"the search (mcts, ismcts): ready in {time.perf_counter() - began:.1f} "
+                      "s", markup=False)

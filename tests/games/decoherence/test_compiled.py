@@ -140,13 +140,18 @@ def _random_choice(array, streams):
 
 def test_compiled_line_scores_are_the_reference_s():
     """On full states (worlds), every legal move's line scores the same to the last bit,
-    so compiled greedy picks the reference's move on the same world."""
-    player = LinePlayer(GREEDY_WEIGHTS)
+    with greedy's weights and with lookahead's, so compiled greedy picks the reference's
+    move on the same world (and the search's ``lines`` playouts play ``LinePlayer``'s)."""
+    from quarkade.games.decoherence.lookahead import TUNED
+
+    players = [(LinePlayer(GREEDY_WEIGHTS), lines.GREEDY_WEIGHTS),
+               (LinePlayer(TUNED), lines.TUNED_WEIGHTS)]
     work = lines.new_work()
     compared = picked = 0
     for options in VARIANTS[:3]:
         game = load_game("decoherence", **options)
-        for history in compiled_games(compiled, game, [GREEDY], 10, 11):
+        for number, history in enumerate(compiled_games(compiled, game, [GREEDY], 10, 11)):
+            player, weights = players[number % 2]
             state = game.new_initial_state()
             for action in history:
                 seat = state.current_player()
@@ -155,12 +160,10 @@ def test_compiled_line_scores_are_the_reference_s():
                     array = compiled.to_compiled(state)
                     buffer = np.array(legal, np.int64)
                     values = np.zeros(len(legal), np.float64)
-                    lines.line_values(array, seat, buffer, len(legal), values, *work)
+                    lines.line_values(array, seat, buffer, len(legal), values, *work, weights)
                     expected = [player.line(state, seat, a) for a in legal]
                     assert values.tolist() == expected, state.history()
-                    row = work[0]
-                    row[:] = array[:layout.CORE]
-                    assert lines.choose_on(*work, seat, buffer, len(legal)) == \
+                    assert lines.lines_action(array, *work, weights) == \
                         player.choose(state, seat, legal)
                     compared += len(legal)
                     picked += 1

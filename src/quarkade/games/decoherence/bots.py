@@ -17,7 +17,7 @@ from typing import cast
 
 from quarkade.core.agent import Agent, Turn
 from quarkade.games.decoherence.lines import GREEDY, LinePlayer, score
-from quarkade.games.decoherence.lookahead import LookaheadAgent
+from quarkade.games.decoherence.lookahead import TUNED, LookaheadAgent
 from quarkade.games.decoherence.rules import DecoherenceState
 
 ESTIMATE_SCALE = 6.0  # score points for a return of about +-0.76 (tanh 1)
@@ -29,6 +29,17 @@ def estimate(state: DecoherenceState) -> list[float]:
         return state.returns()
     lead = math.tanh((score(state, 0) - score(state, 1)) / (2 * ESTIMATE_SCALE))
     return [lead, -lead]
+
+
+_OWN, _OTHER = LinePlayer(TUNED), LinePlayer(GREEDY)
+
+
+def playout_move(state: DecoherenceState, me: int) -> int:
+    """A search's ``lines`` playout move in a world (a full state): seat ``me`` (the
+    seat searching) plays the line search with ``lookahead``'s weights, the other seat
+    ``greedy``'s; nothing more is drawn (``compiled.lines.lines_action`` is the same)."""
+    seat = state.current_player()
+    return (_OWN if seat == me else _OTHER).choose(state, seat, state.legal_actions())
 
 
 class GreedyAgent(Agent):

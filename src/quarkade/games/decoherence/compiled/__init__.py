@@ -70,9 +70,12 @@ from quarkade.games.decoherence.compiled.layout import (
     WINNERS,
 )
 from quarkade.games.decoherence.compiled.lines import (
+    GREEDY_WEIGHTS,
     LEVELS,
     LINE_ACTIONS,
+    TUNED_WEIGHTS,
     greedy_action,
+    lines_action,
     new_work,
 )
 from quarkade.games.decoherence.compiled.proofs import ALL_NOT
@@ -114,9 +117,13 @@ from quarkade.games.decoherence.sentences import (
 )
 from quarkade.games.decoherence.sentences import DECKS as DECKS_PHASE
 
-# The compiled agents, by spec: a seat's policy id.
-RANDOM_POLICY, GREEDY = 0, 1
+# The compiled agents, by spec: a seat's policy id. ``TUNED_LINES`` and ``GREEDY_LINES``
+# play ``LinePlayer``'s move with lookahead's or greedy's weights on the state as it is (a
+# world a search drew); a search's ``lines`` playouts (``ROLLOUTS``) give the searching
+# seat the first and every other seat the second.
+RANDOM_POLICY, GREEDY, TUNED_LINES, GREEDY_LINES, LINES = range(5)
 AGENTS = {"random": RANDOM_POLICY, "greedy": GREEDY}
+ROLLOUTS = {**AGENTS, "lines": LINES}
 ENDINGS = {"": 0, DECOHERED_TEXT: DECOHERED, EMPTY_DECK_TEXT: EMPTY_DECK,
            CLASSICAL_TEXT: CLASSICAL}
 ENDING_TEXT = {code: text for text, code in ENDINGS.items()}
@@ -136,6 +143,7 @@ __all__ = [
     "STEP",
     "apply_action",
     "chance_outcomes",
+    "copy_root",
     "current_player",
     "from_compiled",
     "greedy_action",
@@ -151,7 +159,6 @@ __all__ = [
     "sample_chance",
     "search_scratch",
     "to_compiled",
-    "copy_root",
     "with_odds",
 ]
 
@@ -368,8 +375,13 @@ def _play(s: np.ndarray, streams: np.ndarray, policies: np.ndarray, record: np.n
             seat = s[P_OWNER] if phase == TARGET else s[ACTIVE]
             if first < 0:
                 first = seat
-            if policies[seat] == GREEDY:
+            policy = policies[seat]
+            if policy == GREEDY:
                 action = greedy_action(s, streams, world, work, moves, frames, values)
+            elif policy == TUNED_LINES:
+                action = lines_action(s, work, moves, frames, values, TUNED_WEIGHTS)
+            elif policy == GREEDY_LINES:
+                action = lines_action(s, work, moves, frames, values, GREEDY_WEIGHTS)
             else:
                 count = play_actions(s, legal) if phase == PLAY else legal_actions(s, legal)
                 action = legal[below(streams, 1 + seat, count)]
@@ -399,10 +411,22 @@ def search_scratch(greedy: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray, np
 
 @njit
 def _has_greedy(policies: np.ndarray) -> bool:
+    """Whether a seat plays lines (``greedy`` or another weighing): scratch is needed."""
     found = False
     for seat in range(policies.shape[0]):
-        found = found or policies[seat] == GREEDY
+        found = found or policies[seat] != RANDOM_POLICY
     return found
+
+
+@njit
+def seat_policies(policies: np.ndarray, rollout: int, seat: int) -> None:
+    """Each seat's policy in a search's playouts of ``rollout`` (``ROLLOUTS``), ``seat``
+    searching."""
+    for other in range(policies.shape[0]):
+        if rollout == LINES:
+            policies[other] = TUNED_LINES if other == seat else GREEDY_LINES
+        else:
+            policies[other] = rollout
 
 
 @njit
@@ -432,7 +456,7 @@ def play_games(template: np.ndarray, matchups: np.ndarray, games_per_matchup: in
     greedy = False
     for row in range(matchups.shape[0]):
         for column in range(matchups.shape[1]):
-            greedy = greedy or matchups[row, column] == GREEDY
+            greedy = greedy or matchups[row, column] != RANDOM_POLICY
     world, work, moves, frames, values = _scratch(greedy)
     for i in range(template.shape[0]):
         state[i] = template[i]

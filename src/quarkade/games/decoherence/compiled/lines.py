@@ -1,4 +1,6 @@
-"""``greedy``, compiled: ``lines.LinePlayer`` with ``lines.GREEDY``'s weights, on a world.
+"""``greedy``, compiled: ``lines.LinePlayer`` with ``lines.GREEDY``'s weights, on a world;
+and the same line search with any ``lines.Weights`` (``lookahead.TUNED``'s for the search's
+``lines`` playouts), on the state as it is.
 
 At a decision with more than one legal move, ``greedy_action`` draws the other seat's
 face-down nouns from what the seat knows (``worlds.resample_nouns``: its lines read no
@@ -38,6 +40,7 @@ from quarkade.games.decoherence.compiled.layout import (
 from quarkade.games.decoherence.compiled.rules import apply_action, current_player, legal_actions
 from quarkade.games.decoherence.compiled.worlds import resample_nouns, seen_cards
 from quarkade.games.decoherence.lines import GREEDY, STEP, WIN
+from quarkade.games.decoherence.lookahead import TUNED
 from quarkade.games.decoherence.notation import (
     DISCARD_BASE,
     HEADS,
@@ -52,8 +55,11 @@ from quarkade.games.decoherence.notation import (
 from quarkade.games.decoherence.sentences import COIN, DISCARD, OVER, PLAY, TARGET
 from quarkade.games.decoherence.table import FIELDS, HIDDEN, LINK, VIS
 
+# ``lines.Weights`` as an array, field by field.
 (HIDDEN_FIRST, HIDDEN_MORE, OPPONENT, LINKED, COMPLETE_CHAIN, VERB_CHAIN, HAND_CARD, EXPOSED,
- RACE_EXPOSED) = GREEDY
+ RACE_EXPOSED) = range(9)
+GREEDY_WEIGHTS = np.array(GREEDY, np.float64)
+TUNED_WEIGHTS = np.array(TUNED, np.float64)
 LEVELS = 12  # the deepest line: a verb, qualifier, noun, target or coin, then the turn's end
 LINE_ACTIONS = 64  # the most legal moves of a play step or a target decision
 
@@ -65,8 +71,8 @@ def new_work() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
 
 
 @njit
-def score(s: np.ndarray, me: int) -> float:
-    """``lines.score`` with ``GREEDY``'s weights."""
+def score(s: np.ndarray, me: int, weights: np.ndarray) -> float:
+    """``lines.score`` with these weights (a ``lines.Weights`` as an array)."""
     if s[PHASE] == OVER:
         winners = s[WINNERS]
         return WIN * (0.0 if winners == 0 else 1.0 if winners >> me & 1 else -1.0)
@@ -81,23 +87,25 @@ def score(s: np.ndarray, me: int) -> float:
             if s[b] >= 0:
                 hidden += s[b + VIS] == HIDDEN
                 links += s[b + LINK] >= 0
-        position = (min(hidden, 2) * HIDDEN_FIRST + max(hidden - 2, 0) * HIDDEN_MORE
-                    + LINKED * links)
+        position = (min(hidden, 2) * weights[HIDDEN_FIRST]
+                    + max(hidden - 2, 0) * weights[HIDDEN_MORE] + weights[LINKED] * links)
         opened = False
         for c in range(CHAINS + seat * 6, CHAINS + seat * 6 + 6, 2):
             if s[c] >= 0:
                 opened = True
-                position += COMPLETE_CHAIN if s[c + 1] >= 0 else VERB_CHAIN
+                position += (weights[COMPLETE_CHAIN] if s[c + 1] >= 0
+                             else weights[VERB_CHAIN])
         if not (hidden or links or opened):
-            position -= EXPOSED
+            position -= weights[EXPOSED]
             second_exposed = second_exposed or seat != s[FIRST]
         if seat == me:
             value += position
         else:
-            value += -OPPONENT * position
-    if second_exposed and RACE_EXPOSED:
-        value += RACE_EXPOSED if me == s[FIRST] else -RACE_EXPOSED
-    value += HAND_CARD * hand_size(s, me)
+            value += -weights[OPPONENT] * position
+    race = weights[RACE_EXPOSED]
+    if second_exposed and race:
+        value += race if me == s[FIRST] else -race
+    value += weights[HAND_CARD] * hand_size(s, me)
     return value
 
 
@@ -133,14 +141,14 @@ def _copy_core(work: np.ndarray, level: int, source: np.ndarray) -> np.ndarray:
 
 
 @njit
-def _end_of_turn(work: np.ndarray, level: int, me: int) -> float:
+def _end_of_turn(work: np.ndarray, level: int, me: int, weights: np.ndarray) -> float:
     """``LinePlayer._end_of_turn``: the score after passing now (discards, leak, the other
     seat's made-classical check)."""
     child = _copy_core(work, level + 1, work[level])
     apply_action(child, PASS)
     while child[PHASE] == DISCARD:
         apply_action(child, DISCARD_BASE + discard_choice(child, me))
-    return score(child, me)
+    return score(child, me, weights)
 
 
 # What a level of a line waits on (``line``): the coin's two sides averaged, its own
@@ -151,7 +159,8 @@ MODE, NEXT, CHILDREN, DEPTH, LAST = range(5)
 
 @njit
 def _enter(work: np.ndarray, moves: np.ndarray, frames: np.ndarray, values: np.ndarray,
-           level: int, me: int, action: int, depth: int, last: int) -> bool:
+           weights: np.ndarray, level: int, me: int, action: int, depth: int, last: int
+           ) -> bool:
     """Play ``action`` on row ``level - 1`` into row ``level``. If that settles the line
     (``LinePlayer._settle`` needs no further line), its score goes into ``values[level]``
     and the answer is True; else row ``level``'s frame says what it waits on."""
@@ -160,7 +169,7 @@ def _enter(work: np.ndarray, moves: np.ndarray, frames: np.ndarray, values: np.n
     phase = state[PHASE]
     frame = frames[level]
     if phase == OVER:
-        values[level] = score(state, me)
+        values[level] = score(state, me, weights)
         return True
     if phase == COIN:
         moves[level, 0], moves[level, 1] = HEADS, TAILS
@@ -172,10 +181,10 @@ def _enter(work: np.ndarray, moves: np.ndarray, frames: np.ndarray, values: np.n
             frame[MODE], frame[CHILDREN] = TARGETS, legal_actions(state, moves[level])
             values[level] = -np.inf
         elif mover != me or phase != PLAY:
-            values[level] = score(state, me)
+            values[level] = score(state, me, weights)
             return True
         else:
-            values[level] = _end_of_turn(work, level, me)
+            values[level] = _end_of_turn(work, level, me, weights)
             if depth == 0 or not VERB_BASE <= last < NOUN_BASE:
                 return True
             count = legal_actions(state, moves[level])
@@ -200,13 +209,13 @@ def _enter(work: np.ndarray, moves: np.ndarray, frames: np.ndarray, values: np.n
 
 @njit
 def line(work: np.ndarray, moves: np.ndarray, frames: np.ndarray, values: np.ndarray,
-         me: int, action: int) -> float:
+         weights: np.ndarray, me: int, action: int) -> float:
     """``LinePlayer.line(state, me, action, 2)`` on the state in row 0: ``action``, then
     the best way to finish the chain it touched (its own targets at their best, the coin
     averaged), each way scored as the turn would end. The reference recurses; this walks
     the same tree with a stack of rows (numba cannot keep recursive code on disk), in the
     same order and with the same sums."""
-    if _enter(work, moves, frames, values, 1, me, action, 2, action):
+    if _enter(work, moves, frames, values, weights, 1, me, action, 2, action):
         return values[1]
     level = 1
     while True:
@@ -217,7 +226,8 @@ def line(work: np.ndarray, moves: np.ndarray, frames: np.ndarray, values: np.nda
             mode = frame[MODE]
             depth = frame[DEPTH] - (mode == FOLLOWS)
             last = frame[LAST] if mode == COIN_SIDES else child
-            if not _enter(work, moves, frames, values, level + 1, me, child, depth, last):
+            if not _enter(work, moves, frames, values, weights, level + 1, me, child, depth,
+                          last):
                 level += 1
                 continue
             value = values[level + 1]
@@ -238,7 +248,7 @@ def line(work: np.ndarray, moves: np.ndarray, frames: np.ndarray, values: np.nda
 
 @njit
 def choose_on(work: np.ndarray, moves: np.ndarray, frames: np.ndarray, values: np.ndarray,
-              me: int, legal: np.ndarray, count: int) -> int:
+              weights: np.ndarray, me: int, legal: np.ndarray, count: int) -> int:
     """``LinePlayer.choose`` on the world in row 0: the move with the best line (the
     lowest on ties); a discard by ``discard_choice``."""
     if count == 1:
@@ -249,7 +259,7 @@ def choose_on(work: np.ndarray, moves: np.ndarray, frames: np.ndarray, values: n
     chosen = legal[0]
     for i in range(count):
         action = legal[i]
-        value = line(work, moves, frames, values, me, action)
+        value = line(work, moves, frames, values, weights, me, action)
         if value > best:
             best, chosen = value, action
     return chosen
@@ -257,13 +267,13 @@ def choose_on(work: np.ndarray, moves: np.ndarray, frames: np.ndarray, values: n
 
 @njit
 def line_values(s: np.ndarray, me: int, legal: np.ndarray, count: int, out: np.ndarray,
-                work: np.ndarray, moves: np.ndarray, frames: np.ndarray, values: np.ndarray
-                ) -> None:
-    """Each legal move's line score on the full state ``s`` (for tests and search)."""
+                work: np.ndarray, moves: np.ndarray, frames: np.ndarray, values: np.ndarray,
+                weights: np.ndarray) -> None:
+    """Each legal move's line score on the full state ``s`` with ``weights``."""
     row = _copy_core(work, 0, s)
     row[KNOW] = 0
     for i in range(count):
-        out[i] = line(work, moves, frames, values, me, legal[i])
+        out[i] = line(work, moves, frames, values, weights, me, legal[i])
 
 
 @njit
@@ -288,5 +298,19 @@ def greedy_action(s: np.ndarray, streams: np.ndarray, world: np.ndarray, work: n
             resample_nouns(world, me, streams, 1 + me, slots[:3], world)
             for i in range(2 * MAX_TABLE):
                 row[TABLE + i * FIELDS] = world[TABLE + i * FIELDS]
-    return choose_on(work, moves, frames, values, me, legal, count)
+    return choose_on(work, moves, frames, values, GREEDY_WEIGHTS, me, legal, count)
+
+
+@njit
+def lines_action(s: np.ndarray, work: np.ndarray, moves: np.ndarray, frames: np.ndarray,
+                 values: np.ndarray, weights: np.ndarray) -> int:
+    """``LinePlayer(weights).choose`` for the seat to move, on ``s`` as it is (a world a
+    search drew: nothing more is drawn)."""
+    legal = moves[LEVELS - 1]
+    count = legal_actions(s, legal)
+    if count == 1:
+        return legal[0]
+    row = _copy_core(work, 0, s)
+    row[KNOW] = 0
+    return choose_on(work, moves, frames, values, weights, current_player(s), legal, count)
 
