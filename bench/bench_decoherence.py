@@ -77,9 +77,14 @@ def engine_ratio(seconds: float) -> Table:
     return table
 
 
+def with_params(spec: str, params: str) -> str:
+    """``spec`` with more ``key=value`` parameters."""
+    return f"{spec}{',' if ':' in spec else ':'}{params}"
+
+
 def search_rate(spec: str, state: quarkade.State, seconds: float) -> float:
     """Iterations per CPU second of the search ``spec`` from ``state``."""
-    agent = make_agent(f"{spec},time={seconds}", "decoherence")
+    agent = make_agent(with_params(spec, f"time={seconds}"), "decoherence")
     agent.act(turn_for(state), random.Random(0))  # loaded (compiled) before timing
     start = time.process_time()
     agent.act(turn_for(state), random.Random(1))
@@ -94,8 +99,7 @@ def search_ratio(seconds: float) -> Table:
     for spec in ("ismcts", "ismcts:rollout=greedy"):
         python = compiled = 0.0
         for _ in range(2):
-            python += search_rate(f"{spec}{',' if ':' in spec else ':'}compiled=0", state,
-                                  seconds / 2) / 2
+            python += search_rate(with_params(spec, "compiled=0"), state, seconds / 2) / 2
             compiled += search_rate(spec, state, seconds / 2) / 2
         ratio = compiled / python
         goal = spec == "ismcts"  # the issue's goal is the default search's

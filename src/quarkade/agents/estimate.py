@@ -31,7 +31,7 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any
 
-from quarkade.agents.registry import levels, parse_spec
+from quarkade.agents.registry import _bots, levels, parse_spec
 from quarkade.agents.search import ISMCTSAgent, MCTSAgent, Node, _Search
 from quarkade.core.agent import Turn
 from quarkade.core.errors import AgentSpecError
@@ -114,7 +114,8 @@ class _SpreadISMCTS(_RootSpread, ISMCTSAgent):
 
 def search_for(game: str, perfect_information: bool) -> _RootSpread:
     """The estimating search for ``game``: its hard level's rollouts when the hard level is
-    a search, else random rollouts to the end."""
+    a search, else the rollouts its bots module names (``ESTIMATE_ROLLOUT``), else random
+    rollouts to the end."""
     params: dict[str, str] = {}
     hard = levels(game)["hard"]
     spec = hard if isinstance(hard, str) else hard.get(2, hard.get("more", ""))
@@ -122,6 +123,8 @@ def search_for(game: str, perfect_information: bool) -> _RootSpread:
     if name in ("mcts", "ismcts"):
         params = {key: value for key, value in given.items()
                   if key in ("c", "rollout", "rollout_depth")}
+    else:  # a game may name the playouts that suit its estimates (Decoherence: lines)
+        params = {"rollout": getattr(_bots(game), "ESTIMATE_ROLLOUT", "random")}
     try:
         c = float(params.get("c", 1.4))
         rollout = params.get("rollout", "random")

@@ -18,6 +18,7 @@ from typing import cast
 from quarkade.core.agent import Agent, Turn
 from quarkade.games.decoherence.lines import GREEDY, LinePlayer, score
 from quarkade.games.decoherence.lookahead import TUNED, LookaheadAgent
+from quarkade.games.decoherence.rollout import RolloutAgent
 from quarkade.games.decoherence.rules import DecoherenceState
 
 ESTIMATE_SCALE = 6.0  # score points for a return of about +-0.76 (tanh 1)
@@ -63,4 +64,9 @@ class GreedyAgent(Agent):
 # lookahead 0.750 [0.714, 0.783] over 600.
 LEVELS = {"easy": "random", "medium": "greedy", "hard": "lookahead"}
 
-BOTS = {"greedy": GreedyAgent, "lookahead": LookaheadAgent}
+BOTS = {"greedy": GreedyAgent, "lookahead": LookaheadAgent, "rollout": RolloutAgent}
+
+# Hints and reviews estimate each move's win chance with a search whose playouts are the
+# line search's (agents/estimate.py): random play loses a Decoherence game within a few
+# turns, so random playouts say little about a move.
+ESTIMATE_ROLLOUT = "lines"

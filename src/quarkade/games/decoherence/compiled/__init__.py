@@ -28,6 +28,7 @@ from quarkade.core.jit import (
     below,
     njit,
     njit_inline,
+    seed_streams,
     start_game,
     store_result,
     warm_up_engine,
@@ -75,6 +76,7 @@ from quarkade.games.decoherence.compiled.lines import (
     LINE_ACTIONS,
     TUNED_WEIGHTS,
     greedy_action,
+    line_values,
     lines_action,
     new_work,
 )
@@ -156,6 +158,7 @@ __all__ = [
     "resample",
     "resample_nouns",
     "returns",
+    "rollout_totals",
     "sample_chance",
     "search_scratch",
     "to_compiled",
@@ -491,3 +494,60 @@ def copy_root(state: np.ndarray, root: np.ndarray) -> None:
         state[i] = root[i]
     for i in range(PROOFS, PROOFS + root[PROOFS_USED]):
         state[i] = root[i]
+
+
+# -- the rollout bot's playouts ----------------------------------------------------------
+
+WORLD_SEED = 7919  # world ``w`` of a rollout decision is seeded ``seed + w * WORLD_SEED``
+
+
+@njit
+def rollout_totals(root: np.ndarray, me: int, legal: np.ndarray, count: int, worlds: int,
+                   top: int, seed: int, candidates: np.ndarray, totals: np.ndarray) -> int:
+    """``rollout.RolloutAgent``'s evaluation of ``me``'s play decision at ``root`` (a world
+    with the odds of ``worlds.with_odds``): draw ``worlds`` worlds from what ``me`` knows,
+    rank the moves by their summed line score with lookahead's weights, keep the best
+    ``top`` (into ``candidates``, best first), then play each of them in every world to the
+    end, ``me`` on lookahead's weights and the other seat on greedy's, and add ``me``'s
+    return to ``totals``. World ``w`` is drawn from its own seed, and every candidate meets
+    it with the same draws after it (common random numbers). Returns how many candidates."""
+    streams = np.zeros(3, np.uint64)
+    world = np.zeros_like(root)
+    work, moves, frames, values = (np.zeros((LEVELS, CORE), np.int64),
+                                   np.zeros((LEVELS, LINE_ACTIONS), np.int64),
+                                   np.zeros((LEVELS, 5), np.int64), np.zeros(LEVELS, np.float64))
+    sums = np.zeros(count, np.float64)
+    scores = np.zeros(count, np.float64)
+    for w in range(worlds):
+        seed_streams(streams, seed + w * WORLD_SEED)
+        copy_root(world, root)
+        resample(world, me, streams, 0, root)
+        line_values(world, me, legal, count, scores, work, moves, frames, values, TUNED_WEIGHTS)
+        for i in range(count):
+            sums[i] += scores[i]
+    kept = min(top, count)
+    taken = np.zeros(count, np.bool_)
+    for k in range(kept):  # the best sums first, the lower move on a tie
+        best = -1
+        for i in range(count):
+            if not taken[i] and (best < 0 or sums[i] > sums[best]):
+                best = i
+        taken[best] = True
+        candidates[k] = legal[best]
+        totals[k] = 0.0
+    policies = np.full(2, GREEDY_LINES, np.int64)
+    policies[me] = TUNED_LINES
+    for w in range(worlds):
+        for k in range(kept):
+            seed_streams(streams, seed + w * WORLD_SEED)
+            copy_root(world, root)
+            resample(world, me, streams, 0, root)
+            world[KNOW] = 0
+            apply_action(world, candidates[k])
+            winners = _play(world, streams, policies, world[:0], world[:1], work, moves, frames,
+                            values)[0]
+            if winners == 1 << me:
+                totals[k] += 1.0
+            elif winners == 1 << (1 - me):
+                totals[k] -= 1.0
+    return kept
