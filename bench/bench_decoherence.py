@@ -14,8 +14,8 @@ Run with ``make bench`` (or ``python bench/bench_decoherence.py [--seconds S]
 4. "Test this deck": ``quarkade deck-test`` with the web's 2,000 games against each
    preset (8,000 games, two workers); goal: under 30 s.
 5. A hint (the hard bot's move and every move's win chance) at each decision of a game
-   between ``hard`` and ``medium``, and that game's review (seat 0, the app's budget);
-   goals: every hint within 2 s, the review within 20 s.
+   between ``hard`` and ``medium``, and that game's review (seat 0); goals on a quiet
+   machine: every hint within 2 s, the review within 20 s (see ``hints_and_review``).
 
 The machine may be shared: the load average is printed, and the ratios are measured side
 by side in CPU time.
@@ -132,32 +132,42 @@ def commands() -> Table:
 
 
 def hints_and_review(games: int) -> Table:
-    from quarkade.learn.hints import hint_for
+    """A hint is the hard bot's move and a search of ``HINT_SECONDS`` (wall clock): on a
+    quiet machine it takes the bot's CPU time plus those seconds. A review's search per
+    decision stops at 4,000 iterations or its share of the time budget: its CPU time with
+    the iterations alone (``Budget(total=0)``) is the most a quiet machine takes."""
+    from quarkade.learn.hints import HINT_SECONDS, hint_for
     from quarkade.learn.review import Budget, review_game
     from quarkade.sim.match import play_game
 
-    table = Table("game", "decisions", "hints", "slowest hint s", "mean hint s",
-                  "review wall s", "goals", "met",
-                  title="Decoherence hints and reviews (hard against medium)")
+    table = Table("game", "hints", "slowest hint wall s", "slowest bot move CPU s",
+                  "quiet hint s (CPU + search)", "review wall s", "review CPU s (4,000 "
+                  "iterations a decision)", "goals", "met", title="Decoherence hints and "
+                  "reviews (hard against medium)")
     game = quarkade.load_game("decoherence")
     for seed in range(games):
         bots = [make_agent("hard", "decoherence"), make_agent("medium", "decoherence")]
         final = play_game(game, bots, seed)
         state = game.new_initial_state()
-        times = []
+        walls, moves = [], []
         for action in final.history():
             if state.current_player() == 0 and len(state.legal_actions()) > 1:
-                start = time.perf_counter()
+                cpu = time.process_time()
+                make_agent("hard", "decoherence").act(turn_for(state), random.Random(seed))
+                moves.append(time.process_time() - cpu)
+                wall = time.perf_counter()
                 hint_for(turn_for(state), random.Random(seed))
-                times.append(time.perf_counter() - start)
+                walls.append(time.perf_counter() - wall)
             state.apply_action(action)
-        start = time.perf_counter()
-        review_game(game, final.history(), [0], 0, budget=Budget(), seed=seed)
-        review = time.perf_counter() - start
-        met = max(times, default=0.0) <= 2.0 and review <= 20.0
-        table.add_row(f"seed {seed}", str(len(final.history())), str(len(times)),
-                      f"{max(times, default=0.0):.2f}", f"{sum(times) / max(1, len(times)):.2f}",
-                      f"{review:.1f}", "hint <= 2 s, review <= 20 s", "yes" if met else "NO")
+        wall, cpu = time.perf_counter(), time.process_time()
+        review_game(game, final.history(), [0], 0, budget=Budget(total=0), seed=seed)
+        review = (time.perf_counter() - wall, time.process_time() - cpu)
+        quiet = max(moves, default=0.0) + HINT_SECONDS
+        met = quiet <= 2.0 and review[1] <= 20.0
+        table.add_row(f"seed {seed}", str(len(walls)), f"{max(walls, default=0.0):.2f}",
+                      f"{max(moves, default=0.0):.2f}", f"{quiet:.2f}", f"{review[0]:.1f}",
+                      f"{review[1]:.1f}", "hint <= 2 s, review <= 20 s",
+                      "yes" if met else "NO")
     return table
 
 
