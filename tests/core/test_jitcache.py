@@ -82,10 +82,10 @@ def test_a_cache_pinned_to_one_place_would_have_kept_the_stale_code(tmp_path):
 
 def test_the_keys_cover_the_modules_compiled_code_reads():
     engines = {str(p.relative_to(PACKAGE)) for p in jitcache.closure(jit._roots())}
-    for module in ("core/jit.py", "games/hadronize/bots.py", "games/hadronize/rules.py",
+    for module in ("core/jit.py", "games/hadronize/policy.py", "games/hadronize/rules.py",
                    "games/decoherence/lines.py", "games/decoherence/table.py",
                    "games/decoherence/compiled/worlds.py", "games/dead_cat/rules.py",
-                   "games/card_commons/bots.py", "agents/compiled_search.py"):
+                   "games/card_commons/policy.py", "agents/compiled_search.py"):
         assert module in engines, module
     solver = {str(p.relative_to(PACKAGE)) for p in jitcache.closure(solve_jit._roots())}
     for module in ("games/card_commons/solve/table.py", "games/card_commons/solve/tutorial.py",
@@ -93,6 +93,20 @@ def test_the_keys_cover_the_modules_compiled_code_reads():
                    "games/card_commons/notation.py"):
         assert module in solver, module
     assert "games/hadronize/rules.py" not in solver
+
+
+def test_no_compiled_engine_reads_a_bot_module_or_an_agent():
+    """Layers (core <- games <- agents): a game's compiled engine takes its weights from
+    the game's policy modules (Decoherence: ``lines.py``), never from a bot module."""
+    bots = {"bots.py", "lookahead.py", "rollout.py", "sleuth.py", "exact.py"}
+    for game in quarkade.list_games():
+        folder = PACKAGE / "games" / game.replace("-", "_")
+        roots = [path for path in (folder / "compiled.py", *folder.glob("compiled/*.py"))
+                 if path.is_file()]
+        assert roots, f"{game} has no compiled engine"
+        for path in jitcache.closure(roots):
+            relative = path.relative_to(PACKAGE)
+            assert relative.parts[0] != "agents" and relative.name not in bots, (game, relative)
 
 
 def test_the_solver_s_key_changes_with_a_module_it_reads(tmp_path, monkeypatch):

@@ -31,11 +31,12 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any
 
-from quarkade.agents.registry import _bots, levels, parse_spec
+from quarkade.agents.registry import levels, parse_spec
 from quarkade.agents.search import ISMCTSAgent, MCTSAgent, Node, _Search
 from quarkade.core.agent import Turn
 from quarkade.core.errors import AgentSpecError
 from quarkade.core.protocol import CHANCE, State
+from quarkade.core.registry import game_parts
 
 
 @dataclass(frozen=True)
@@ -114,8 +115,8 @@ class _SpreadISMCTS(_RootSpread, ISMCTSAgent):
 
 def search_for(game: str, perfect_information: bool) -> _RootSpread:
     """The estimating search for ``game``: its hard level's rollouts when the hard level is
-    a search, else the rollouts its bots module names (``ESTIMATE_ROLLOUT``), else random
-    rollouts to the end."""
+    a search, else its line playouts where it declares them (``line_playout``), else
+    random rollouts to the end."""
     params: dict[str, str] = {}
     hard = levels(game)["hard"]
     spec = hard if isinstance(hard, str) else hard.get(2, hard.get("more", ""))
@@ -123,8 +124,8 @@ def search_for(game: str, perfect_information: bool) -> _RootSpread:
     if name in ("mcts", "ismcts"):
         params = {key: value for key, value in given.items()
                   if key in ("c", "rollout", "rollout_depth")}
-    else:  # a game may name the playouts that suit its estimates (Decoherence: lines)
-        params = {"rollout": getattr(_bots(game), "ESTIMATE_ROLLOUT", "random")}
+    elif game_parts(game).line_playout is not None:  # Decoherence: random play loses
+        params = {"rollout": "lines"}  # within a few turns and says little about a move
     try:
         c = float(params.get("c", 1.4))
         rollout = params.get("rollout", "random")
@@ -144,6 +145,7 @@ def estimate_moves(turn: Turn, rng: random.Random, iterations: int = 0,
         raise AgentSpecError("an estimate needs iterations >= 1 or seconds > 0")
     legal = list(turn.legal_actions)
     search = search_for(turn.game.name, turn.game.perfect_information)
+    search._searcher = turn.player  # the seat whose ``lines`` playouts are its own
     if search._on_compiled(turn.game):
         return _compiled_estimates(turn, rng, search, legal, iterations, seconds, clock)
     root = Node(CHANCE)

@@ -1,8 +1,8 @@
 """Testing a deck: a deck played against each preset of its game, half the games at each
 seat, both seats played by the game's test bot (``greedy`` for Decoherence).
 
-A game that has decks (``decks.py`` in its package: ``PRESETS``, ``DECK_OPTION``,
-``TEST_AGENT``) can test one. Game ``i`` against a preset is fixed by its plan (the run
+A game that declares a ``decks`` part (``PRESETS``, ``DECK_OPTION``, ``TEST_AGENT``) can
+test one. Game ``i`` against a preset is fixed by its plan (the run
 seed is ``RUN_SEED``, as "Test this deck" on the web uses), so a test can be repeated;
 the plans are played on the compiled engine when it can play them (``engine="auto"``).
 
@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from quarkade.core.errors import QuarkadeError
-from quarkade.core.registry import game_part, load_game
+from quarkade.core.registry import game_parts, load_game
 from quarkade.sim.plan import Plan, simulation_plan
 from quarkade.sim.play import play_chunk
 from quarkade.sim.stats import wilson
@@ -62,11 +62,11 @@ class DeckScore:
 
 
 def decks_of(game: str) -> Any:
-    """The game's ``decks`` module; a ``QuarkadeError`` if the game has no decks."""
-    try:
-        return game_part(game, "decks")
-    except ModuleNotFoundError:
-        raise QuarkadeError(f"{game} has no decks to test") from None
+    """The game's ``decks`` part; a ``QuarkadeError`` if the game has no decks."""
+    decks = game_parts(game).decks
+    if decks is None:
+        raise QuarkadeError(f"{game} has no decks to test")
+    return decks
 
 
 def deck_plans(game: str, deck: str, games_per_preset: int, agent: str | None = None,

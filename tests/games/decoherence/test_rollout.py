@@ -111,7 +111,7 @@ def test_rollout_depends_only_on_what_its_seat_knows():
 
 @pytest.mark.parametrize(("spec", "fragment"), [
     ("rollout:worlds=0", "at least 1"), ("rollout:top=0", "at least 1"),
-    ("rollout:compiled=2", "compiled is 1"),
+    ("rollout:compiled=2", "it takes 0 or 1"),
 ])
 def test_bad_specs_are_refused(spec, fragment):
     with pytest.raises(AgentSpecError, match=fragment):

@@ -16,9 +16,10 @@ import math
 import random
 from typing import cast
 
-from quarkade.core.agent import Agent, Turn
+from quarkade.core.agent import Agent, Turn, turn_for
+from quarkade.core.parts import LevelSpec
 from quarkade.games.decoherence.lines import GREEDY, LinePlayer, score
-from quarkade.games.decoherence.lookahead import TUNED, LookaheadAgent
+from quarkade.games.decoherence.lookahead import LookaheadAgent
 from quarkade.games.decoherence.rollout import RolloutAgent
 from quarkade.games.decoherence.rules import DecoherenceState
 
@@ -31,17 +32,6 @@ def estimate(state: DecoherenceState) -> list[float]:
         return state.returns()
     lead = math.tanh((score(state, 0) - score(state, 1)) / (2 * ESTIMATE_SCALE))
     return [lead, -lead]
-
-
-_OWN, _OTHER = LinePlayer(TUNED), LinePlayer(GREEDY)
-
-
-def playout_move(state: DecoherenceState, me: int) -> int:
-    """A search's ``lines`` playout move in a world (a full state): seat ``me`` (the
-    seat searching) plays the line search with ``lookahead``'s weights, the other seat
-    ``greedy``'s; nothing more is drawn (``compiled.lines.lines_action`` is the same)."""
-    seat = state.current_player()
-    return (_OWN if seat == me else _OTHER).choose(state, seat, state.legal_actions())
 
 
 class GreedyAgent(Agent):
@@ -60,15 +50,20 @@ class GreedyAgent(Agent):
         return self.player.choose(state, turn.player, legal)
 
 
-# Difficulty levels (see docs/AGENTS.md): hard plays lookahead's best moves to the end of
-# the game in 128 worlds drawn from what it knows (``rollout``, on the compiled engine).
-# Against greedy, lookahead scored 0.750 [0.714, 0.783] over 600 games, ismcts with greedy
-# or line playouts 0.63-0.70 over 40, rollout with 64 worlds 0.787 [0.686, 0.863] over 80.
-LEVELS = {"easy": "random", "medium": "greedy", "hard": "rollout:worlds=128"}
+_ROLLOUT = GreedyAgent()
 
-BOTS = {"greedy": GreedyAgent, "lookahead": LookaheadAgent, "rollout": RolloutAgent}
 
-# Hints and reviews estimate each move's win chance with a search whose playouts are the
-# line search's (agents/estimate.py): random play loses a Decoherence game within a few
-# turns, so random playouts say little about a move.
-ESTIMATE_ROLLOUT = "lines"
+def rollout(state: DecoherenceState, rng: random.Random) -> int:
+    """A search playout's move for the seat to move (``ismcts:rollout=greedy``): greedy's,
+    on a world drawn from that seat's view of the playout's state."""
+    return _ROLLOUT.act(turn_for(state), rng)
+
+
+# Difficulty levels (see docs/AGENTS.md): hard plays lookahead's best 4 moves to the end of
+# the game in 64 worlds drawn from what it knows (``rollout``, on the compiled engine).
+# Against greedy, lookahead scored 0.750 [0.714, 0.783] over 600 games, the compiled ismcts
+# with greedy or line playouts 0.63-0.70 over 40, rollout 0.787 [0.686, 0.863] over 80.
+LEVELS: dict[str, LevelSpec] = {"easy": "random", "medium": "greedy", "hard": "rollout"}
+
+BOTS: dict[str, type[Agent]] = {"greedy": GreedyAgent, "lookahead": LookaheadAgent,
+                                "rollout": RolloutAgent}

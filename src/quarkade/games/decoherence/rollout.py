@@ -29,9 +29,9 @@ from typing import cast
 
 from quarkade.core.agent import Agent, Turn
 from quarkade.core.errors import AgentSpecError
+from quarkade.core.options import Option
 from quarkade.core.rng import sample_chance
-from quarkade.games.decoherence.lines import LinePlayer
-from quarkade.games.decoherence.lookahead import TUNED
+from quarkade.games.decoherence.lines import TUNED, LinePlayer, playout_move
 from quarkade.games.decoherence.rules import DecoherenceState
 from quarkade.games.decoherence.sentences import PLAY
 
@@ -40,6 +40,14 @@ class RolloutAgent(Agent):
     """Plays its best few moves to the end of the game in sampled worlds."""
 
     spec = "rollout"
+    parameters = (
+        Option("worlds", 64, "worlds drawn from its view at each of its plays", int,
+               minimum=1, server_maximum=128),
+        Option("top", 4, "its best-ranked moves played to the end of the game in every world",
+               int, minimum=1, server_maximum=16),
+        Option("compiled", 1, "1: play the worlds on the compiled engine (with numba); 0: in "
+               "Python", int, minimum=0, maximum=1),
+    )
 
     def __init__(self, worlds: int = 64, top: int = 4, compiled: int = 1) -> None:
         if worlds < 1 or top < 1:
@@ -91,8 +99,6 @@ class RolloutAgent(Agent):
     def _python(self, turn: Turn, me: int, legal: list[int], seed: int) -> dict[int, float]:
         """The same evaluation on the reference engine (worlds from ``Turn.sample_state``,
         each with its own seeded ``random.Random``)."""
-        from quarkade.games.decoherence.bots import playout_move
-
         worlds = [cast(DecoherenceState, turn.sample_state(random.Random(seed + w)))
                   for w in range(self.worlds)]
         sums = {a: sum(self.mine.line(world, me, a) for world in worlds) for a in legal}

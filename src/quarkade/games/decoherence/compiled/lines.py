@@ -1,5 +1,5 @@
 """``greedy``, compiled: ``lines.LinePlayer`` with ``lines.GREEDY``'s weights, on a world;
-and the same line search with any ``lines.Weights`` (``lookahead.TUNED``'s for the search's
+and the same line search with any ``lines.Weights`` (``lines.TUNED``'s for the search's
 ``lines`` playouts), on the state as it is.
 
 At a decision with more than one legal move, ``greedy_action`` draws the other seat's
@@ -39,8 +39,7 @@ from quarkade.games.decoherence.compiled.layout import (
 )
 from quarkade.games.decoherence.compiled.rules import apply_action, current_player, legal_actions
 from quarkade.games.decoherence.compiled.worlds import resample_nouns, seen_cards
-from quarkade.games.decoherence.lines import GREEDY, STEP, WIN
-from quarkade.games.decoherence.lookahead import TUNED
+from quarkade.games.decoherence.lines import GREEDY, STEP, TUNED, WIN
 from quarkade.games.decoherence.notation import (
     DISCARD_BASE,
     HEADS,
