@@ -8,7 +8,7 @@ import json
 import pytest
 
 from quarkade.games.decoherence.decks import PRESETS
-from quarkade.server.decktests import plans as web_plans
+from quarkade.server.decks.plays import plans as web_plans
 from quarkade.sim.decktest import deck_plans, run_deck_test, score_plan
 from quarkade.sim.play import play_chunk
 from tests.sim.helpers import assert_clean_error, run, table_rows
