@@ -49,6 +49,7 @@ ROWS = [
     ("dead-cat", {"players": 5}, 50),
     ("card-commons", {"variant": "classic"}, 30),
     ("card-commons", {"variant": "tutorial"}, 30),
+    ("decoherence", {"players": 2}, 50),  # issue 27 (bench_decoherence.py: the rest)
 ]
 QUARKADE = [sys.executable, "-c", "from quarkade.cli.main import main; main()"]
 

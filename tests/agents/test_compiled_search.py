@@ -18,6 +18,7 @@ from quarkade.core import jit
 from quarkade.core.errors import AgentSpecError
 from quarkade.games.card_commons import compiled as card_commons_compiled
 from quarkade.games.dead_cat import compiled
+from quarkade.games.decoherence import compiled as decoherence_compiled
 from tests.agents.test_search import midgame
 from tests.twins import history_with_secrets, twin_history
 
@@ -131,6 +132,7 @@ class LockStep:
         self.policies = np.full(self.players, policy, np.int64)
         self.work = card_commons_compiled.new_work() if name == "card-commons" else \
             np.zeros((1, 1), np.int64)
+        self.lines = decoherence_compiled.search_scratch(False)  # Decoherence's only
 
     def agent(self, base: type, hidden: bool, **parameters):
         draws = self
@@ -139,7 +141,8 @@ class LockStep:
             def _draw_world(self, turn, rng):
                 array = draws.root.copy()
                 if hidden:
-                    compiled_search._resample(draws.game_id, array, turn.player, draws.streams)
+                    compiled_search._resample(draws.game_id, array, turn.player, draws.streams,
+                                              draws.root)
                 return draws.module.from_compiled(turn.game, array)
 
             def _draw_untried(self, untried, player, rng):
@@ -153,7 +156,8 @@ class LockStep:
             def _playout(self, state, rng):
                 winners = compiled_search._play_out(draws.game_id,
                                                     draws.module.to_compiled(state),
-                                                    draws.streams, draws.policies, draws.work)
+                                                    draws.streams, draws.policies, draws.work,
+                                                    draws.lines)
                 values = np.zeros(draws.players)
                 jit.shared_returns(winners, draws.players, values)
                 return [(value + 1.0) / 2.0 for value in values]
@@ -216,7 +220,8 @@ def test_compiled_and_python_search_build_the_same_tree_from_the_same_draws(
     draws = LockStep(name, root, streams.copy(), policy)
     tree, rewards = compiled_search.new_tree(iterations + 2)
     compiled_search.search(compiled_search.GAMES[name], root, turn.player, hidden, iterations,
-                           c, policy, streams, tree, rewards, 0, draws.work.copy(), candidates)
+                           c, policy, streams, tree, rewards, 0, draws.work.copy(), candidates,
+                           draws.lines)
     expected = compiled_root(tree, rewards)
 
     parameters = {"iterations": iterations, "c": c, "rollout": rollout}
@@ -233,7 +238,7 @@ def test_compiled_and_python_search_build_the_same_tree_from_the_same_draws(
     assert (draws.streams == streams).all()  # and both drew exactly as many numbers
 
 
-@pytest.mark.parametrize("name", ["hadronize", "card-commons", "dead-cat"])
+@pytest.mark.parametrize("name", ["hadronize", "card-commons", "dead-cat", "decoherence"])
 def test_a_compiled_search_counts_its_iterations_at_the_root(name):
     state = midgame(name)
     algorithm = "mcts" if quarkade.core.game_class(name).perfect_information else "ismcts"
@@ -286,3 +291,87 @@ def test_candidates_leaves_a_game_without_the_hook_alone():
         assert set(agent.last_root.children) == set(legal)
     with pytest.raises(AgentSpecError, match="candidates='2' is not allowed; it takes 0 or 1"):
         make_agent("mcts:candidates=2", "card-commons")
+
+
+def test_the_decoherence_search_depends_only_on_what_its_seat_knows():
+    """Twin games (another history the seat sees the same way): the compiled search from
+    either gives the same root statistics and move, however the hidden cards lie; and
+    the other seat's face-down noun plays are one node by chain (``noun -> chain N``)."""
+    game = quarkade.load_game("decoherence", deck1="weaver")
+    rng = random.Random(8)
+    compared = 0
+    for seed in range(6):
+        seat = seed % 2
+        length = 30 + 5 * seed
+        while True:
+            history = history_with_secrets(game, seat, rng, length, deciding=True)
+            if len(replayed(game, history).legal_actions()) > 1:
+                break
+            length += 1
+        twin = twin_history(game, history, seat, random.Random(seed))
+        results = []
+        for played in (history, twin):
+            state = replayed(game, played)
+            agent = make_agent("ismcts:iterations=3000", "decoherence")
+            move = agent.act(turn_for(state), random.Random(seed))
+            children = {k: (c.visits, round(c.reward, 9))
+                        for k, c in agent.last_root.children.items()}
+            results.append((move, children))
+        assert results[0] == results[1]
+        compared += 1
+    assert compared == 6
+
+
+def test_the_decoherence_search_keys_the_other_seat_s_noun_plays_by_chain():
+    from quarkade.agents.compiled_search import DECOHERENCE, _decision_key
+    from quarkade.games.decoherence.notation import CLOSE_BASE, NOUN_BASE
+
+    assert [_decision_key(DECOHERENCE, a) for a in range(NOUN_BASE, CLOSE_BASE)] == \
+        [NOUN_BASE + 3 * (i // 3) for i in range(9)]
+    assert _decision_key(DECOHERENCE, CLOSE_BASE) == CLOSE_BASE  # a close is face-up
+    assert _decision_key(1, NOUN_BASE + 1) == NOUN_BASE + 1  # other games: the move itself
+
+
+def test_lines_playouts_play_the_game_s_playout_move():
+    """``rollout=lines`` (Decoherence): a compiled playout, the searching seat on
+    lookahead's weights and the other on greedy's, makes the moves of the game's
+    ``playout_move`` hook, decision for decision."""
+    from quarkade.games.decoherence import compiled as deco
+    from quarkade.games.decoherence.lines import playout_move
+    from tests.compiled import midgame_states
+
+    game = quarkade.load_game("decoherence", deck0="observer", deck1="weaver")
+    compared = 0
+    for number, start in enumerate(midgame_states(game, 20, 5)):
+        if start.is_terminal():
+            continue
+        for me in (0, 1):
+            policies = np.zeros(2, np.int64)
+            deco.seat_policies(policies, deco.LINES, me)
+            streams = np.zeros(3, np.uint64)
+            jit.seed_streams(streams, number)
+            record = np.zeros(4000, np.int64)
+            _, _, actions, _ = deco.play_stepwise(deco.to_compiled(start), streams, policies,
+                                                  record)
+            state = start.clone()
+            for action in record[:actions].tolist():
+                if not state.is_chance_node():
+                    assert playout_move(state, me) == action, state.history()
+                    compared += 1
+                state.apply_action(action)
+            assert state.is_terminal()
+    assert compared > 300
+
+
+def test_lines_playouts_need_a_game_that_has_them():
+    state = midgame("decoherence")
+    for engine in (1, 0):
+        agent = make_agent(f"ismcts:iterations=60,rollout=lines,compiled={engine}",
+                           "decoherence")
+        assert agent.act(turn_for(state), random.Random(1)) in state.legal_actions()
+        assert agent.last_iterations == 60
+    with pytest.raises(AgentSpecError, match="hadronize has no line playouts"):
+        make_agent("mcts:iterations=10,rollout=lines", "hadronize").act(
+            turn_for(midgame("hadronize")), random.Random(1))
+    with pytest.raises(AgentSpecError, match="it takes one of random, greedy, lines"):
+        make_agent("ismcts:rollout=smart", "decoherence")

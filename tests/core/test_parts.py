@@ -127,6 +127,8 @@ def test_every_game_declares_its_parts():
         assert isinstance(parts, GameParts) and parts.name == name
         assert parts.bots and set(parts.levels) == {"easy", "medium", "hard"}
         assert parts.rollout is not None and parts.lessons == "lessons"
+        assert parts.compiled == "compiled" and parts.load("compiled").__name__.endswith(
+            ".compiled")
         assert parts.load("lessons").TUTORIAL.game == name
 
 

@@ -65,6 +65,11 @@ class Config:
 
 
 RANDOM_GREEDY = ("random", "greedy")
+DECOHERENCE_OPTIONS = [{}, {"deck0": "random", "deck1": "random"},
+                       {"deck0": "surge", "deck1": "observer", "open_decklists": True}]
+# Games whose bots draw worlds from their seat's model (``Turn.sample_state``): they get
+# the turn ``quarkade simulate`` hands them. Elsewhere the bots read only their view.
+SAMPLING = {"decoherence"}
 CONFIGS = [
     *(Config("hadronize", {"players": n}, RANDOM_GREEDY) for n in range(2, 7)),
     *(Config("dead-cat", {"players": n, "peek_first": p}, RANDOM_GREEDY)
@@ -75,6 +80,12 @@ CONFIGS = [
     *(Config("card-commons", {"variant": v, "torus": t}, RANDOM_GREEDY, games=3_000,
              fingerprint=20)
       for v in ("classic", "tutorial") for t in (False, True)),
+    # Decoherence: the default decks, random decks (drawn by chance, private), and two
+    # presets with open decklists, random on both seats; greedy against random on the
+    # default decks (greedy's worlds drawn from what it knows, so private decklists and
+    # face-down nouns count).
+    *(Config("decoherence", options, ("random",)) for options in DECOHERENCE_OPTIONS),
+    Config("decoherence", {}, RANDOM_GREEDY),
 ]
 
 
@@ -88,7 +99,8 @@ def reference_games(config: Config, start: int, stop: int) -> list[tuple[int, in
     A random seat picks from the legal actions as ``RandomAgent`` does, without a view.
     Where something is hidden, the other bots get a turn without the seat model that
     ``turn_for`` builds for ``sample_state`` (a resample, 0.45 ms a decision in Dead Cat):
-    the bots compared here read only their view and legal actions.
+    the bots compared here read only their view and legal actions, except in ``SAMPLING``
+    games (Decoherence's greedy plays on a world drawn from its seat model).
     """
     game = load_game(config.game, **config.options)
     players = game.num_players
@@ -109,7 +121,7 @@ def reference_games(config: Config, start: int, stop: int) -> list[tuple[int, in
             agent = agents[seat]
             if type(agent) is RandomAgent:  # as RandomAgent.act, without building a view
                 action = rngs[seat].choice(state.legal_actions())
-            elif game.perfect_information:
+            elif game.perfect_information or config.game in SAMPLING:
                 action = agent.act(turn_for(state), rngs[seat])
             else:
                 turn = Turn(game, seat, state.view(seat), state.legal_actions(), None)  # type: ignore[arg-type]

@@ -14,7 +14,7 @@ from quarkade.sim.plan import simulation_plan, tournament_plan
 from quarkade.sim.runner import run_plan
 from tests.sim.helpers import lines, run, simulate, table_rows
 
-GAMES = ["hadronize", "dead-cat", "card-commons"]
+GAMES = ["hadronize", "dead-cat", "card-commons", "decoherence"]
 
 
 @pytest.mark.parametrize("game", GAMES)

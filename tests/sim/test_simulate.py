@@ -114,8 +114,8 @@ def test_resume_refuses_a_file_from_another_run(tmp_path):
      ["--engine 'jet'", "auto, compiled, reference"]),
     (["simulate", "hadronize", "--agents", "random,mcts", "--engine", "compiled"],
      ["mcts has no compiled form", "compiled agents: random, greedy"]),
-    (["simulate", "decoherence", "--agents", "random", "--engine", "compiled"],
-     ["decoherence has no compiled engine"]),
+    (["simulate", "decoherence", "--agents", "random,lookahead", "--engine", "compiled"],
+     ["lookahead has no compiled form", "compiled agents: random, greedy"]),
 ])
 def test_bad_input_gets_one_clear_line(args, fragments):
     assert_clean_error(run(*args), *fragments)

@@ -90,3 +90,65 @@ def test_bad_sweeps_get_one_clear_line(args, fragments):
     if "--agents" not in args:
         args = [*args, "--agents", "greedy"]
     assert_clean_error(run("sweep", "hadronize", *args), *fragments)
+
+
+# -- sweeping a deck's composition ---------------------------------------------------------
+
+def test_a_deck_sweep_tests_each_composition_against_the_presets(tmp_path, browser):
+    from quarkade.games.decoherence.decks import PRESETS
+    from quarkade.sim.decktest import run_deck_test
+    from quarkade.sim.sweep import deck_for
+
+    report = tmp_path / "decks.html"
+    shown = run("sweep", "decoherence", "--agents", "greedy", "--deck", "kiki=2..4",
+                "--deck", "lulu=3..4", "--games", 40, "--workers", 1, "--report", report)
+    assert shown.exit_code == 0, shown.output
+    rows = table_rows(shown.stdout, "Deck sweep: decoherence")
+    # kiki 2 with lulu 3 leaves five boubas: no legal deck, said once
+    assert [row[:3] for row in rows] == [["2", "4", "160"], ["3", "3", "160"],
+                                         ["3", "4", "160"], ["4", "3", "160"],
+                                         ["4", "4", "160"]]
+    assert "no legal deck at 1 setting(s): kiki 2, lulu 3" in " ".join(shown.stderr.split())
+    deck = deck_for("decoherence", "balanced", {"kiki": 3, "lulu": 4})
+    assert deck.endswith("kiki 3, bouba 3, lulu 4")
+    scores = run_deck_test("decoherence", deck, 40, workers=1)
+    assert rows[2][3].startswith(f"{100 * scores['all'].rate:.1f}%")  # the deck's own test
+    page = browser.new_page()
+    page.goto(report.as_uri())
+    headings = page.locator("h2").all_inner_texts()
+    assert headings == ["Run", "Every setting", "Heat map: win rate against the presets",
+                        *(f"Heat map: win rate against {preset}" for preset in PRESETS)]
+    images = page.locator("figure img")
+    assert images.count() == 1 + len(PRESETS)
+    assert images.first.evaluate("img => img.complete && img.naturalWidth > 200")
+
+
+def test_a_deck_is_made_up_to_ten_of_each_kind():
+    from quarkade.sim.sweep import deck_for
+
+    assert deck_for("decoherence", "balanced", {"boo'd": 4, "verved": 0}) == (
+        "tapped 2, boo'd 4, twigged 2, riffed 2 | up 3, down 3, through 2, out 2 | "
+        "kiki 3, bouba 4, lulu 3")
+    assert deck_for("decoherence", "balanced", {"boo'd": 0, "verved": 0}) == (
+        "tapped 4, twigged 3, riffed 3 | up 3, down 3, through 2, out 2 | "
+        "kiki 3, bouba 4, lulu 3")
+    assert deck_for("decoherence", "surge", {"kiki": 0, "lulu": 0}) is None
+
+
+@pytest.mark.parametrize(("args", "fragments"), [
+    (["--deck", "kiki=0..5"], ["0 to 4 copies"]),
+    (["--deck", "kaka=1..2"], ["'kaka' is not a Decoherence word"]),
+    (["--deck", "kiki"], ["WORD=COUNTS"]),
+    (["--deck", "kiki=1..2", "--deck", "kiki=3"], ["kiki is swept twice"]),
+    (["--deck", "kiki=1..2", "--base", "kiki 9"], ["9 copies of kiki"]),
+    (["--deck", "kiki=1..2", "--players", "2"], ["leave out --players"]),
+    (["--deck", "kiki=1..2", "--seed", "3"], ["no --seed"]),
+    (["--base", "surge"], ["give --deck too"]),
+])
+def test_bad_deck_sweeps_get_one_clear_line(args, fragments):
+    assert_clean_error(run("sweep", "decoherence", "--agents", "greedy", *args), *fragments)
+
+
+def test_a_game_without_decks_has_no_deck_sweep():
+    assert_clean_error(run("sweep", "hadronize", "--agents", "greedy", "--deck", "kiki=1..2"),
+                       "hadronize has no decks")

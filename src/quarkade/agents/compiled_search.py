@@ -11,7 +11,12 @@ playout and the backup are ``search.py``'s, step for step; only the random draws
 ``ismcts`` walk the same tree. ``ismcts`` on Dead Cat draws the hidden cards again at every
 iteration (``dead_cat.compiled.resample``: from what its seat knows only) and keys another
 seat's draw by what its seat sees of it (``REDACTED``: one node whatever the card), as
-``ISMCTSAgent`` keys by ``action_string_for``.
+``ISMCTSAgent`` keys by ``action_string_for``. On Decoherence it draws the other seat's
+hand, deck, private decklist and face-down nouns (``decoherence.compiled.resample``, what
+``knowledge`` deduces respected, the hand's odds taken from the reference at the root),
+keys the other seat's draws as one, and its face-down noun plays by chain (one node for
+"noun -> chain 2", the noun played drawn uniformly among those it holds, as
+``ISMCTSAgent`` does for moves its seat cannot tell apart).
 
 The compiled engines are reached through small dispatchers on a game number (``GAMES``),
 not passed as functions: numba cannot keep a function that takes other functions as
@@ -20,17 +25,23 @@ arguments in its disk cache. A new compiled game adds a branch to each dispatche
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 
 from quarkade.core.jit import below, copy_into, njit, shared_returns
 from quarkade.core.protocol import CHANCE, TERMINAL
 from quarkade.games.card_commons import compiled as card_commons
 from quarkade.games.dead_cat import compiled as dead_cat
+from quarkade.games.decoherence import compiled as decoherence
+from quarkade.games.decoherence.notation import CLOSE_BASE as NOUN_END
+from quarkade.games.decoherence.notation import NOUN_BASE
 from quarkade.games.hadronize import compiled as hadronize
 
-GAMES = {"hadronize": 0, "dead-cat": 1, "card-commons": 2}
-MODULES = {"hadronize": hadronize, "dead-cat": dead_cat, "card-commons": card_commons}
-HADRONIZE, DEAD_CAT, CARD_COMMONS = 0, 1, 2
+GAMES = {"hadronize": 0, "dead-cat": 1, "card-commons": 2, "decoherence": 3}
+MODULES = {"hadronize": hadronize, "dead-cat": dead_cat, "card-commons": card_commons,
+           "decoherence": decoherence}
+HADRONIZE, DEAD_CAT, CARD_COMMONS, DECOHERENCE = 0, 1, 2, 3
 MAX_ACTIONS = max(module.MAX_ACTIONS for module in MODULES.values())
 
 # A node's columns in the tree (``new_tree``); its reward sum is kept apart, as a float.
@@ -47,6 +58,8 @@ def _player(game: int, s: np.ndarray) -> int:
         return hadronize.current_player(s)
     if game == DEAD_CAT:
         return dead_cat.current_player(s)
+    if game == DECOHERENCE:
+        return decoherence.current_player(s)
     return card_commons.current_player(s)
 
 
@@ -56,6 +69,8 @@ def _legal(game: int, s: np.ndarray, out: np.ndarray) -> int:
         return hadronize.legal_actions(s, out)
     if game == DEAD_CAT:
         return dead_cat.legal_actions(s, out)
+    if game == DECOHERENCE:
+        return decoherence.legal_actions(s, out)
     return card_commons.legal_actions(s, out)
 
 
@@ -65,15 +80,30 @@ def _sample(game: int, s: np.ndarray, streams: np.ndarray) -> int:
         return hadronize.sample_chance(s, streams)
     if game == DEAD_CAT:
         return dead_cat.sample_chance(s, streams)
+    if game == DECOHERENCE:
+        return decoherence.sample_chance(s, streams)
     return card_commons.sample_chance(s, streams)
 
 
 @njit
-def _resample(game: int, s: np.ndarray, seat: int, streams: np.ndarray) -> None:
-    """A state ``seat`` cannot tell from ``s``, drawn in place (nothing to do where nothing
-    is hidden)."""
+def _copy_root(game: int, state: np.ndarray, root: np.ndarray) -> None:
+    """``state`` set to the search's root (Decoherence: the part the rules read and the
+    proofs; a playout never reads the root's odds, which ``_resample`` takes from it)."""
+    if game == DECOHERENCE:
+        decoherence.copy_root(state, root)
+    else:
+        copy_into(state, root)
+
+
+@njit
+def _resample(game: int, s: np.ndarray, seat: int, streams: np.ndarray, root: np.ndarray
+              ) -> None:
+    """A state ``seat`` cannot tell from ``s`` (a copy of ``root``), drawn in place
+    (nothing to do where nothing is hidden)."""
     if game == DEAD_CAT:
         dead_cat.resample(s, seat, streams)
+    elif game == DECOHERENCE:
+        decoherence.resample(s, seat, streams, 0, root)
 
 
 @njit
@@ -81,6 +111,23 @@ def _chance_key(game: int, s: np.ndarray, seat: int, action: int) -> int:
     """The key of a chance outcome as ``seat`` sees it: another seat's draw is hidden."""
     if game == DEAD_CAT and s[dead_cat.PHASE] == dead_cat.DRAW and s[dead_cat.MOVER] != seat:
         return REDACTED
+    if game == DECOHERENCE:
+        phase = s[decoherence.PHASE]
+        if phase == decoherence.DRAW and s[decoherence.ACTIVE] != seat:
+            return REDACTED
+        if phase == decoherence.OPENING and s[decoherence.STEP] // 5 != seat:
+            return REDACTED
+        if phase == decoherence.DECKS_PHASE and not s[decoherence.OPEN_LISTS]:
+            return REDACTED  # a random deck: its seat's own draws are still its own
+    return action
+
+
+@njit
+def _decision_key(game: int, action: int) -> int:
+    """The key of another seat's decision as the searching seat sees it: a face-down noun
+    played by the other seat reads only its chain (``noun -> chain 2``)."""
+    if game == DECOHERENCE and NOUN_BASE <= action < NOUN_END:
+        return action - (action - NOUN_BASE) % 3
     return action
 
 
@@ -90,6 +137,8 @@ def _apply(game: int, s: np.ndarray, action: int) -> None:
         hadronize.apply_action(s, action)
     elif game == DEAD_CAT:
         dead_cat.apply_action(s, action)
+    elif game == DECOHERENCE:
+        decoherence.apply_action(s, action)
     else:
         card_commons.apply_action(s, action)
 
@@ -105,12 +154,18 @@ def _candidates(game: int, legal: np.ndarray, count: int) -> int:
 
 @njit
 def _play_out(game: int, s: np.ndarray, streams: np.ndarray, policies: np.ndarray,
-              work: np.ndarray) -> int:
-    """Play ``s`` to the end with each seat's policy; the winners as a bit mask."""
+              work: np.ndarray, lines: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+                                         np.ndarray]) -> int:
+    """Play ``s`` to the end with each seat's policy; the winners as a bit mask
+    (``lines``: Decoherence's scratch, ``decoherence.compiled.new_scratch``)."""
     if game == HADRONIZE:
         return hadronize.play_one(s, streams, policies)[0]
     if game == DEAD_CAT:
         return dead_cat.play_one(s, streams, policies)[0]
+    if game == DECOHERENCE:
+        world, rows, moves, frames, values = lines
+        return decoherence.play_with(s, streams, policies, world, rows, moves, frames,
+                                     values)[0]
     return card_commons.play(s, streams, policies, work[0, :0], work)[0]
 
 
@@ -161,7 +216,9 @@ def _find_child(tree: np.ndarray, parent: int, key: int) -> int:
 @njit
 def search(game: int, root: np.ndarray, seat: int, hidden: bool, iterations: int, c: float,
            policy: int, streams: np.ndarray, tree: np.ndarray, rewards: np.ndarray,
-           used: int, work: np.ndarray, candidates: bool) -> int:
+           used: int, work: np.ndarray, candidates: bool,
+           lines: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+           spread: bool = False) -> int:
     """Run ``iterations`` more iterations from ``root``, where ``seat`` is to move, on the
     tree (``used`` nodes so far, node 0 the root); returns the nodes used.
 
@@ -171,23 +228,30 @@ def search(game: int, root: np.ndarray, seat: int, hidden: bool, iterations: int
     random, else UCB1 over the children, counting each child's availability), add one
     node, play out with ``policy`` for every seat, and back each seat's reward up the
     path. With ``candidates`` a decision's children are the game's candidate moves only
-    (``_candidates``). The caller leaves room for ``iterations`` more nodes.
+    (``_candidates``). When ``hidden``, another seat's decisions are keyed as ``seat`` sees
+    them (``_decision_key``): moves it cannot tell apart share a node, and the move played
+    for it is drawn uniformly among them. With ``spread`` the root spreads its iterations
+    evenly over its moves (``estimate._RootSpread``: the first untried, else the least
+    tried). The caller leaves room for ``iterations`` more nodes.
     """
     if used == 0:
         tree[0, MOVER] = CHANCE
         tree[0, FIRST_CHILD] = NO_NODE
         used = 1
     players = root[0]
-    state = np.empty_like(root)
+    state = np.zeros_like(root)
     path = np.empty(4096, np.int64)
     legal = np.empty(MAX_ACTIONS, np.int64)
+    keys = np.empty(MAX_ACTIONS, np.int64)
     untried = np.empty(MAX_ACTIONS, np.int64)
     values = np.empty(players, np.float64)
     policies = np.full(players, policy, np.int64)
+    if game == DECOHERENCE:
+        decoherence.seat_policies(policies, policy, seat)
     for _ in range(iterations):
-        copy_into(state, root)
+        _copy_root(game, state, root)
         if hidden:
-            _resample(game, state, seat, streams)
+            _resample(game, state, seat, streams, root)
         node = 0
         depth = 0
         path[0] = 0
@@ -208,14 +272,23 @@ def search(game: int, root: np.ndarray, seat: int, hidden: bool, iterations: int
                 count = _legal(game, state, legal)
                 if candidates:
                     count = _candidates(game, legal, count)
-                action, child, expanded = _choose(tree, rewards, node, legal, count, player,
-                                                  c, untried, streams, used)
+                if spread and node == 0:
+                    action, child, expanded = _spread_choose(tree, node, legal, count, player,
+                                                             untried, used)
+                elif hidden and player != seat:
+                    distinct = _keyed(game, legal, count, keys)
+                    key, child, expanded = _choose(tree, rewards, node, keys, distinct,
+                                                   player, c, untried, streams, used)
+                    action = _one_of(game, key, legal, count, streams, player)
+                else:
+                    action, child, expanded = _choose(tree, rewards, node, legal, count,
+                                                      player, c, untried, streams, used)
                 used += expanded
             _apply(game, state, action)
             node = child
             depth += 1
             path[depth] = node
-        shared_returns(_play_out(game, state, streams, policies, work), players, values)
+        shared_returns(_play_out(game, state, streams, policies, work, lines), players, values)
         for step in range(depth + 1):
             visited = path[step]
             tree[visited, VISITS] += 1
@@ -223,6 +296,70 @@ def search(game: int, root: np.ndarray, seat: int, hidden: bool, iterations: int
             if mover >= 0:
                 rewards[visited] += (values[mover] + 1.0) / 2.0
     return used
+
+
+@njit
+def _spread_choose(tree: np.ndarray, node: int, legal: np.ndarray, count: int, player: int,
+                   untried: np.ndarray, used: int) -> tuple[int, int, bool]:
+    """``_RootSpread._choose``: count the availability of the children there, then add the
+    first untried move, or take the least tried (the first of them on a tie)."""
+    open_count = 0
+    child = tree[node, FIRST_CHILD]
+    for i in range(count):
+        while child != NO_NODE and tree[child, KEY] < legal[i]:
+            child = tree[child, NEXT]
+        if child != NO_NODE and tree[child, KEY] == legal[i]:
+            tree[child, AVAILABLE] += 1
+        else:
+            untried[open_count] = legal[i]
+            open_count += 1
+    if open_count:
+        added = _add_child(tree, used, node, untried[0], player)
+        tree[added, AVAILABLE] = 1
+        return untried[0], added, True
+    fewest = -1
+    best_action = legal[0]
+    best_child = NO_NODE
+    child = tree[node, FIRST_CHILD]
+    for i in range(count):
+        while tree[child, KEY] < legal[i]:
+            child = tree[child, NEXT]
+        if fewest < 0 or tree[child, VISITS] < fewest:
+            fewest, best_action, best_child = tree[child, VISITS], legal[i], child
+    return best_action, best_child, False
+
+
+@njit
+def _keyed(game: int, legal: np.ndarray, count: int, keys: np.ndarray) -> int:
+    """The distinct keys of the ``count`` legal moves into ``keys``, ascending as the moves
+    are (a key is never above its move's id, and moves sharing one are neighbours)."""
+    distinct = 0
+    for i in range(count):
+        key = _decision_key(game, legal[i])
+        if distinct == 0 or keys[distinct - 1] != key:
+            keys[distinct] = key
+            distinct += 1
+    return distinct
+
+
+@njit
+def _one_of(game: int, key: int, legal: np.ndarray, count: int, streams: np.ndarray,
+            player: int) -> int:
+    """A legal move with this key, uniformly (``ISMCTSAgent``: ``rng.choice(group)``)."""
+    members = 0
+    for i in range(count):
+        members += _decision_key(game, legal[i]) == key
+    if members == 1:
+        for i in range(count):
+            if _decision_key(game, legal[i]) == key:
+                return legal[i]
+    pick = below(streams, 1 + player, members)
+    for i in range(count):
+        if _decision_key(game, legal[i]) == key:
+            if pick == 0:
+                return legal[i]
+            pick -= 1
+    return key
 
 
 @njit
@@ -264,7 +401,8 @@ def _choose(tree: np.ndarray, rewards: np.ndarray, node: int, legal: np.ndarray,
 
 def run(game_name: str, root_state: object, seat: int, hidden: bool, turn_actions: list[int],
         iterations: int, seconds: float, clock: object, c: float, rollout: str, rng: object,
-        candidates: bool = False) -> tuple[int, int, dict[int, tuple[int, float]]]:
+        candidates: bool = False, spread: bool = False
+        ) -> tuple[int, int, dict[int, tuple[int, float]]]:
     """A whole search from ``root_state`` (a reference state): the action played (the
     most visited root child, then the most rewarded, as ``_Search.act``), the iterations
     run, and each root child's (visits, reward sum).
@@ -273,18 +411,22 @@ def run(game_name: str, root_state: object, seat: int, hidden: bool, turn_action
     whichever runs out first, at least one iteration. The clock is read once to set the
     deadline and then after each batch of iterations: a batch is one iteration unless
     the clock is ``time.perf_counter`` (a clock whose pace is known), when batches grow
-    to about a tenth of the time left.
+    to about a tenth of the time left. With ``spread``, the root's iterations are spread
+    evenly over its moves (``estimate_moves``), each tried at least once.
     """
-    import time
-
     from quarkade.core import jit
 
     game = GAMES[game_name]
     module = MODULES[game_name]
+    if spread and iterations:
+        iterations = max(iterations, len(turn_actions))
     root = module.to_compiled(root_state)
+    if game == DECOHERENCE and hidden:
+        decoherence.with_odds(root, root_state, seat)  # type: ignore[arg-type]
+    lines = decoherence.search_scratch(game == DECOHERENCE and rollout != "random")
     streams = np.zeros(root[0] + 1, np.uint64)
     jit.seed_streams(streams, rng.getrandbits(62))  # type: ignore[attr-defined]
-    policy = module.AGENTS[rollout]
+    policy = getattr(module, "ROLLOUTS", module.AGENTS)[rollout]
     work = card_commons.new_work() if game == CARD_COMMONS else np.zeros((1, 1), np.int64)
     tree, rewards = new_tree(iterations + 2 if iterations else 4096)
     now = clock
@@ -299,8 +441,10 @@ def run(game_name: str, root_state: object, seat: int, hidden: bool, turn_action
         while used + batch + 1 > len(tree):
             tree, rewards = grow(tree, rewards)
         used = search(game, root, seat, hidden, batch, c, policy, streams, tree, rewards, used,
-                      work, candidates)
+                      work, candidates, lines, spread)
         done += batch
+        if spread and done < len(turn_actions):
+            continue  # every move is tried once whatever the budget
         if iterations and done >= iterations:
             break
         if seconds:
@@ -319,3 +463,26 @@ def run(game_name: str, root_state: object, seat: int, hidden: bool, turn_action
     best = max(turn_actions, key=lambda a: children.get(a, (-1, 0.0)))
     return best, done, children
 
+
+
+def warm_up() -> None:
+    """Compile (or load from the disk cache) the search: one small search of each kind
+    (the search is one compiled function whatever the game; ``quarkade compile``)."""
+    import random
+
+    from quarkade.core.registry import load_game
+
+    for name in GAMES:
+        state = load_game(name).new_initial_state()
+        rng = random.Random(0)
+        while state.current_player() < 0:
+            outcomes = state.chance_outcomes()
+            state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+        legal = state.legal_actions()
+        hidden = not state.game.perfect_information
+        rollouts = ["random", "greedy", *(["lines"] if name == "decoherence" else [])]
+        for rollout in rollouts:
+            run(name, state, state.current_player(), hidden, legal, 2, 0.0, time.perf_counter,
+                1.4, rollout, rng)
+        run(name, state, state.current_player(), hidden, legal, 2, 0.0, time.perf_counter,
+            1.4, "random", rng, spread=True)

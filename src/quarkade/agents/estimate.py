@@ -18,6 +18,9 @@ way ((return + 1) / 2).
 
 Budget: ``iterations`` and/or ``seconds`` (whichever runs out first; every move gets at
 least one iteration), measured with ``clock`` (tests pass one they control).
+
+Compiled: on a game with a compiled search (``compiled_search.py``) and playouts to the
+end, the same estimating search runs there (its root spread the same way).
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from quarkade.agents.search import ISMCTSAgent, MCTSAgent, Node, _Search
 from quarkade.core.agent import Turn
 from quarkade.core.errors import AgentSpecError
 from quarkade.core.protocol import CHANCE, State
+from quarkade.core.registry import game_parts
 
 
 @dataclass(frozen=True)
@@ -111,7 +115,8 @@ class _SpreadISMCTS(_RootSpread, ISMCTSAgent):
 
 def search_for(game: str, perfect_information: bool) -> _RootSpread:
     """The estimating search for ``game``: its hard level's rollouts when the hard level is
-    a search, else random rollouts to the end."""
+    a search, else its line playouts where it declares them (``line_playout``), else
+    random rollouts to the end."""
     params: dict[str, str] = {}
     hard = levels(game)["hard"]
     spec = hard if isinstance(hard, str) else hard.get(2, hard.get("more", ""))
@@ -119,6 +124,8 @@ def search_for(game: str, perfect_information: bool) -> _RootSpread:
     if name in ("mcts", "ismcts"):
         params = {key: value for key, value in given.items()
                   if key in ("c", "rollout", "rollout_depth")}
+    elif game_parts(game).line_playout is not None:  # Decoherence: random play loses
+        params = {"rollout": "lines"}  # within a few turns and says little about a move
     try:
         c = float(params.get("c", 1.4))
         rollout = params.get("rollout", "random")
@@ -138,6 +145,9 @@ def estimate_moves(turn: Turn, rng: random.Random, iterations: int = 0,
         raise AgentSpecError("an estimate needs iterations >= 1 or seconds > 0")
     legal = list(turn.legal_actions)
     search = search_for(turn.game.name, turn.game.perfect_information)
+    search._searcher = turn.player  # the seat whose ``lines`` playouts are its own
+    if search._on_compiled(turn.game):
+        return _compiled_estimates(turn, rng, search, legal, iterations, seconds, clock)
     root = Node(CHANCE)
     search._root = root
     deadline = clock() + seconds if seconds else 0.0
@@ -150,6 +160,24 @@ def estimate_moves(turn: Turn, rng: random.Random, iterations: int = 0,
         if (iterations and done >= iterations) or (deadline and clock() >= deadline):
             break
     return Estimates(tuple(_move(root.children, action) for action in legal), done)
+
+
+def _compiled_estimates(turn: Turn, rng: random.Random, search: _RootSpread,
+                        legal: list[int], iterations: int, seconds: float,
+                        clock: Callable[[], float]) -> Estimates:
+    """``estimate_moves`` on the game's compiled engine: the same search, the root spread
+    the same way (``compiled_search.run`` with ``spread``), tens of times the iterations."""
+    from quarkade.agents import compiled_search
+
+    hidden = not turn.game.perfect_information
+    _, done, children = compiled_search.run(
+        turn.game.name, turn.sample_state(rng), turn.player, hidden, legal, iterations,
+        seconds, clock, search.c, search.rollout, rng, spread=True)
+    moves = []
+    for action in legal:
+        visits, reward = children.get(action, (0, 0.0))
+        moves.append(MoveEstimate(action, reward / visits if visits else 0.5, visits))
+    return Estimates(tuple(moves), done)
 
 
 def _move(children: dict[Hashable, Node], action: int) -> MoveEstimate:

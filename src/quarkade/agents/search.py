@@ -28,6 +28,10 @@ discard, the card its mover can best spare, instead of up to eleven inversions t
 only in the discard); playouts still draw from every legal move. A game without the hook
 searches every move.
 
+Lines: with ``rollout=lines`` a playout plays the game's declared ``line_playout(state,
+me)`` (Decoherence: the searching seat ``me`` plays ``greedy``'s line search with the hard
+level's weights, every other seat ``greedy``'s, on the sampled world as it is).
+
 Estimates: with ``rollout_depth=N`` a playout stops after N actions; a game may declare
 ``estimate(state) -> list[float]``, each seat's expected return in
 [-1, 1] for a full state, and the cut playout scores that (without it, a draw).
@@ -81,8 +85,9 @@ BUDGET = (
            "whichever runs out first)", float, minimum=0, server_maximum=5),
     Option("c", 1.4, "the exploration constant of UCB1", float, minimum=0,
            server_maximum=10),
-    Option("rollout", "random", "how playouts play: random moves, or the game's greedy "
-           "bot's", str, choices=("random", "greedy")),
+    Option("rollout", "random", "how playouts play: random moves, the game's greedy "
+           "bot's, or its line playouts (the searching seat on the hard level's lines)",
+           str, choices=("random", "greedy", "lines")),
     Option("rollout_depth", 0, "actions a playout plays before the game's estimate scores "
            "it (0: to the end)", int, minimum=0, server_maximum=1000),
 )
@@ -106,8 +111,9 @@ class _Search(Agent):
                 not time and iterations < 1):
             raise AgentSpecError("iterations must be at least 1 (or 0 with a time); time, c "
                                  "and rollout_depth may not be negative")
-        if rollout not in ("random", "greedy"):
-            raise AgentSpecError(f"rollout={rollout!r}: the rollouts are random or greedy")
+        if rollout not in ("random", "greedy", "lines"):
+            raise AgentSpecError(f"rollout={rollout!r}: the rollouts are random, greedy or "
+                                 "lines")
         if compiled not in (0, 1):
             raise AgentSpecError("compiled is 1 (search on the game's compiled engine, if it "
                                  "has one) or 0 (in Python)")
@@ -124,6 +130,9 @@ class _Search(Agent):
         if len(turn.legal_actions) == 1:
             self.last_iterations = 0
             return turn.legal_actions[0]
+        self._searcher = turn.player
+        if self.rollout == "lines":
+            self._line_playout(turn.game.name)  # refused here when the game has none
         if self._on_compiled(turn.game):
             return self._act_compiled(turn, rng)
         root = Node(CHANCE)
@@ -238,6 +247,7 @@ class _Search(Agent):
         limit = self.rollout_depth or -1
         greedy = self.rollout == "greedy"
         policy = self._rollout_policy(state)
+        lines = self._line_playout(state.game.name) if self.rollout == "lines" else None
         # Bound methods and locals: this loop is where search spends most of its time.
         is_terminal = state.is_terminal
         is_chance = state.is_chance_node
@@ -257,6 +267,8 @@ class _Search(Agent):
                 apply(action)
             elif greedy:
                 apply(policy(state, rng))
+            elif lines is not None:
+                apply(lines(state, self._searcher))
             else:
                 apply(choice(legal()))
         if not is_terminal():  # cut short by rollout_depth: the game's estimate, if any
@@ -264,6 +276,16 @@ class _Search(Agent):
             if estimate is not None:
                 return [(r + 1.0) / 2.0 for r in estimate(state)]
         return [(r + 1.0) / 2.0 for r in state.returns()]
+
+    _searcher = 0  # the seat searching (``act``): the ``lines`` playouts' own seat
+
+    def _line_playout(self, game: str) -> Any:
+        """The game's ``line_playout(state, me)`` part, for ``rollout=lines``."""
+        hook = game_parts(game).line_playout
+        if hook is None:
+            raise AgentSpecError(f"rollout=lines: {game} has no line playouts (the rollouts "
+                                 "there are random or greedy)")
+        return hook
 
     def _rollout_policy(self, state: State) -> Any:
         """The game's greedy playout policy, for ``rollout=greedy`` (random without one)."""

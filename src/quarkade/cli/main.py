@@ -21,6 +21,7 @@ from quarkade.agents.contained import DEFAULT_MOVE_TIME, ContainedAgent
 from quarkade.agents.registry import bot_about, bot_title, plugin_names, plugin_problems
 from quarkade.cli import faces
 from quarkade.cli.bot_help import bot_help
+from quarkade.cli.decks import deck_test
 from quarkade.cli.human import HumanAgent, Quit
 from quarkade.cli.ladder import DEFAULT_RESULTS, ladder
 from quarkade.cli.learn import hint_source, learn
@@ -494,6 +495,7 @@ app.command()(simulate)
 app.command()(tournament)
 app.command()(analyze)
 app.command()(sweep)
+app.command("deck-test")(deck_test)
 app.command("compile")(compile_engines)
 # Tutorials, hints and reviews (quarkade.learn).
 app.command()(learn)

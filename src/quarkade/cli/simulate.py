@@ -336,10 +336,16 @@ def compile_engines() -> None:
         modules = {name: compiled_engine(name) for name in names}
         from quarkade.core import jit
 
-        kept = jit.numba.config.CACHE_DIR  # type: ignore[attr-defined]
+        kept = jit.CACHE_DIR
         console.print(f"numba loaded in {time.perf_counter() - started:.1f} s; compiled "
                       f"code is kept in {kept}", markup=False)
         for name, module in modules.items():
             began = time.perf_counter()
             module.warm_up(load_game(name))
             console.print(f"{name}: ready in {time.perf_counter() - began:.1f} s", markup=False)
+        from quarkade.agents import compiled_search
+
+        began = time.perf_counter()
+        compiled_search.warm_up()
+        console.print(f"the search (mcts, ismcts): ready in {time.perf_counter() - began:.1f} "
+                      "s", markup=False)

@@ -8,10 +8,11 @@ may run without numba finds a compiled engine through
 
 Cache. Compiled code is kept on disk (numba's ``cache=True``), so only the first run
 after a change pays the compilation. numba checks a cached function against its own
-source file but not against the files it calls into (this one, or a shared kernel), so
-the cache lives in a directory named after a hash of every compiled source:
-``$QUARKADE_JIT_CACHE`` if set, else ``$XDG_CACHE_HOME/quarkade/jit/<hash>`` (by default
-under ``~/.cache``). ``NUMBA_CACHE_DIR``, if set, wins.
+source file but not against the modules whose globals it froze in or whose functions it
+inlined, so the cache lives in a directory named after a hash of the compiled modules
+and every Quarkade module they import (``quarkade.core.jitcache``):
+``$QUARKADE_JIT_CACHE`` if set, else ``$XDG_CACHE_HOME/quarkade/jit/engines-<hash>`` (by
+default under ``~/.cache``). ``NUMBA_CACHE_DIR``, if set, wins.
 
 Randomness. A compiled game draws from 64-bit splitmix streams held in a small ``uint64``
 array, one stream per purpose (chance, each seat), each seeded from the game's seed and
@@ -23,8 +24,6 @@ whatever the worker count or chunking.
 
 from __future__ import annotations
 
-import hashlib
-import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -34,40 +33,38 @@ import numba.core.cgutils
 import numba.extending
 import numpy as np
 
+from quarkade.core import jitcache
 
-def _sources() -> list[Path]:
+
+def _roots() -> list[Path]:
+    """The compiled modules: this one, each game's compiled engine (a module or a
+    package) and the compiled searches."""
     package = Path(__file__).resolve().parent.parent
     found = [Path(__file__).resolve(), *sorted(package.glob("games/*/compiled.py")),
+             *sorted(package.glob("games/*/compiled/*.py")),
              *sorted(package.glob("agents/compiled*.py"))]
     return [path for path in found if path.is_file()]
 
 
 def cache_dir() -> Path:
     """Where compiled code is kept (see the module docstring)."""
-    digest = hashlib.sha256()
-    for path in _sources():
-        digest.update(path.name.encode())
-        digest.update(path.read_bytes())
-    chosen = os.environ.get("QUARKADE_JIT_CACHE")
-    if chosen:
-        return Path(chosen)
-    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    return base / "quarkade" / "jit" / digest.hexdigest()[:16]
+    return jitcache.cache_dir("engines", _roots())
 
 
-if not os.environ.get("NUMBA_CACHE_DIR"):
-    numba.config.CACHE_DIR = str(cache_dir())  # type: ignore[attr-defined]
+CACHE_DIR = cache_dir()
 
 
 def njit(function: Callable[..., Any]) -> Any:
     """numba's ``njit``, cached on disk (see the module docstring)."""
-    return numba.njit(cache=True, nogil=True)(function)
+    with jitcache.caching_into(numba.config, CACHE_DIR):
+        return numba.njit(cache=True, nogil=True)(function)
 
 
 def njit_inline(function: Callable[..., Any]) -> Any:
     """``njit`` for a small function on the hot path, inlined into its callers by numba
     (a call that passes arrays costs reference counting, several times a step's work)."""
-    return numba.njit(cache=True, nogil=True, inline="always")(function)
+    with jitcache.caching_into(numba.config, CACHE_DIR):
+        return numba.njit(cache=True, nogil=True, inline="always")(function)
 
 
 @numba.extending.intrinsic

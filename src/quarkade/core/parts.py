@@ -33,6 +33,11 @@ The parts (only ``rules``, ``notation`` and ``text`` are required):
     expected return from a full state (a playout cut short), a solver for small positions
     (the action to play, or None), the moves worth searching among the legal ones, and
     the move a playout plays for the seat to move (``rollout=greedy``).
+``line_playout``
+    The move a ``rollout=lines`` playout plays, ``line_playout(state, me)``: the searching
+    seat ``me`` plays as the hard level would and every other seat as ``greedy``
+    (Decoherence). Hints and reviews estimate with these playouts when the game has them
+    and its hard level is no search.
 ``decks``
     The deck builder (``DecksPart``), for a game whose seats bring their own deck.
 ``lessons``, ``compiled``
@@ -142,6 +147,7 @@ Estimate = Callable[[Any], list[float]]
 Endgame = Callable[[Any, random.Random], "int | None"]
 Candidates = Callable[[list[int]], list[int]]
 Policy = Callable[[Any, random.Random], int]
+LinePolicy = Callable[[Any, int], int]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -163,6 +169,7 @@ class GameParts:
     endgame: Endgame | None = None
     candidate_actions: Candidates | None = None
     rollout: Policy | None = None
+    line_playout: LinePolicy | None = None
     decks: DecksPart | None = None
     lessons: str | None = None
     compiled: str | None = None
@@ -194,7 +201,7 @@ class GameParts:
         hooks = {"action_label": self.action_label, "action_menu": self.action_menu,
                  "prompt_command": self.prompt_command, "estimate": self.estimate,
                  "endgame": self.endgame, "candidate_actions": self.candidate_actions,
-                 "rollout": self.rollout}
+                 "rollout": self.rollout, "line_playout": self.line_playout}
         for name, hook in hooks.items():
             if hook is not None and not callable(hook):
                 raise GamePartsError(f"{owner}: {name} is a function (or left out), not "

@@ -164,8 +164,13 @@ class Chunk:
 
 def play_chunk(plan: Plan, start: int, stop: int, engine: str = "reference",
                lines: bool = True) -> Chunk:
-    """Games ``start`` to ``stop - 1`` of ``plan`` on ``engine`` (``reference`` or
-    ``compiled``, see ``quarkade.sim.engines``)."""
+    """Games ``start`` to ``stop - 1`` of ``plan`` on ``engine`` (``reference``,
+    ``compiled``, or ``auto``: compiled when it can play the plan; see
+    ``quarkade.sim.engines``)."""
+    if engine == "auto":
+        from quarkade.sim.engines import choose_engine
+
+        engine = choose_engine(plan, engine)
     if engine == "compiled":
         from quarkade.sim.engines import play_compiled_chunk
 

@@ -203,11 +203,13 @@ def _ladder(Figure: Any, ratings: Sequence[Rating]) -> bytes:
 
 
 def write_sweep_report(path: str | Path, game: str, agents: list[str], axes: list[Axis],
-                       cells: list[Cell], command: str, about: dict[str, str]) -> None:
+                       cells: list[Cell], command: str, about: dict[str, str],
+                       shown: list[Measure] | None = None) -> None:
     """Write a sweep's report to ``path``: its table, and a heat map per measure (per
-    value of any axes beyond the first two that vary)."""
+    value of any axes beyond the first two that vary); ``shown``: the measures, if not
+    the simulator's (a deck sweep's)."""
     Figure = matplotlib_figure()
-    shown = measures(agents)
+    shown = shown or measures(agents)
     columns = (*(axis.name for axis in axes), "games",
                *(measure_title(m, agents) + " [95% CI]" for m in shown), "engine")
     rows = tuple((*(str(cell.setting[axis.name]) for axis in axes),

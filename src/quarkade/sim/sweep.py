@@ -42,7 +42,7 @@ class Cell:
     """One setting of the grid and what its run gave."""
 
     setting: dict[str, Any]
-    summary: Summary
+    summary: Summary | DeckSummary
     engine: str
     seconds: float
 
@@ -53,7 +53,7 @@ class Measure:
 
     name: str
     unit: str  # how the table shows it: "pp", "%" or "" (a plain number)
-    read: Callable[[Summary, str], Interval | None]
+    read: Callable[[Any, str], Interval | None]  # of a Summary (or a deck's DeckSummary)
     diverging: bool = False  # a heat map centred on zero
 
 
@@ -163,3 +163,104 @@ def interval_text(interval: Interval | None, unit: str) -> str:
     if unit == "%":
         return f"{value:.1f}% [{low:.1f}, {high:.1f}]"
     return f"{value:.1f} [{low:.1f}, {high:.1f}]"
+
+
+# -- sweeping a deck's composition ---------------------------------------------------------
+#
+# ``quarkade sweep decoherence --agents greedy --deck "boo'd=0..4" --deck verved=0..4``: a
+# deck (``--base``, a preset by default) with some words' counts set at each cell, the other
+# words of each kind making up its ten (``deck_for``), tested against every preset as "Test
+# this deck" tests it (``quarkade.sim.decktest``). A cell's measures are the deck's win rate
+# against all the presets and against each.
+
+
+@dataclass(frozen=True)
+class DeckSummary:
+    """A deck's test at one cell: its score against each preset and in all."""
+
+    scores: dict[str, Any]  # preset (or "all") -> ``quarkade.sim.decktest.DeckScore``
+
+    @property
+    def games(self) -> int:
+        return int(self.scores["all"].games)
+
+
+def deck_axes(game: str, pairs: list[str]) -> list[Axis]:
+    """The axes of ``--deck WORD=VALUES``: each a word of the game's decks and counts."""
+    from quarkade.sim.decktest import decks_of
+
+    decks = decks_of(game)
+    notation = decks.word_index  # refuses a word that is not one, naming the words
+    axes: list[Axis] = []
+    for pair in pairs:
+        name, sep, text = pair.partition("=")
+        if not sep or not name.strip():
+            raise GameOptionError(f"--deck {pair!r}: write WORD=COUNTS, e.g. kiki=0..4")
+        try:
+            word = decks.WORDS[notation(name)]
+        except ValueError as problem:
+            raise GameOptionError(f"--deck {pair!r}: {problem}") from None
+        if any(axis.name == word for axis in axes):
+            raise GameOptionError(f"{word} is swept twice; give it once with all its counts")
+        counts = []
+        for value in parse_values(word, text):
+            try:
+                count = int(value)
+            except ValueError:
+                raise GameOptionError(f"{word}={text}: counts are whole numbers") from None
+            if not 0 <= count <= decks.MAX_COPIES:
+                raise GameOptionError(f"{word}={text}: a deck holds 0 to {decks.MAX_COPIES} "
+                                      f"copies of a word")
+            counts.append(count)
+        if len(set(counts)) != len(counts):
+            raise GameOptionError(f"{word} lists a count twice")
+        axes.append(Axis(word, tuple(counts)))
+    return axes
+
+
+def deck_for(game: str, base: str, setting: dict[str, int]) -> str | None:
+    """The deck ``base`` with each word of ``setting`` at its count and the other words
+    of its kind making up the kind's total: taken one at a time from the word with the
+    most copies, or given to the one with the fewest (the lower word first on a tie). None
+    if no legal deck has those counts."""
+    from quarkade.sim.decktest import decks_of
+
+    decks = decks_of(game)
+    counts = list(decks.parse_deck(base))
+    for word, count in setting.items():
+        counts[decks.WORDS.index(word)] = count
+    fixed = {decks.WORDS.index(word) for word in setting}
+    for words in decks.KIND_WORDS:
+        rest = [w for w in words if w not in fixed]
+        target = decks.PER_KIND - sum(counts[w] for w in words if w in fixed)
+        if target < 0 or target > decks.MAX_COPIES * len(rest) or (target and not rest):
+            return None
+        while sum(counts[w] for w in rest) > target:
+            word = max(rest, key=lambda w: (counts[w], -w))
+            counts[word] -= 1
+        while sum(counts[w] for w in rest) < target:
+            word = min(rest, key=lambda w: (counts[w], w))
+            counts[word] += 1
+    decks.check_deck(counts)
+    return str(decks.deck_text(counts))
+
+
+def deck_win_rate(against: str) -> Callable[[DeckSummary, str], Interval | None]:
+    """A measure's reader: the deck's win rate against ``against`` (a preset or "all")."""
+    def read(summary: DeckSummary, agent: str) -> Interval | None:
+        score = summary.scores.get(against)
+        if score is None or not score.games:
+            return None
+        low, high = score.interval
+        return 100 * score.rate, 100 * low, 100 * high
+    return read
+
+
+def deck_measures(game: str) -> list[Measure]:
+    """The deck's win rate against all the presets, then against each."""
+    from quarkade.sim.decktest import decks_of
+
+    shown = [Measure("win rate against the presets", "%", deck_win_rate("all"))]
+    shown += [Measure(f"win rate against {preset}", "%", deck_win_rate(preset))
+              for preset in decks_of(game).PRESETS]
+    return shown

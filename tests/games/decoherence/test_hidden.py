@@ -10,7 +10,7 @@ from quarkade import SPECTATOR, IllegalActionError, load_game
 from quarkade.core.agent import turn_for
 from quarkade.core.errors import NotationError
 from quarkade.games.decoherence import text
-from quarkade.games.decoherence.decks import check_deck
+from quarkade.games.decoherence.decks import PRESETS, check_deck
 from quarkade.games.decoherence.notation import NOUNS, WORDS
 from tests.games.decoherence.helpers import ANN, BOB, scene, sentence, table
 from tests.games.decoherence.internals import internals
@@ -278,3 +278,42 @@ def test_the_revealed_view_shows_every_hidden_card():
     assert hidden_somewhere, "pick a seed whose final table hides a noun"
     assert all(thing["noun"] for seat in (0, 1) for thing in revealed["tables"][seat])
     assert state.view(0)["hand"] is not None and state.view(SPECTATOR)["hand"] is None
+
+
+def _named_and_written_twins():
+    """Twin games: seat 1's private deck is the preset ``surge`` in one and surge's list
+    written out as text in the other. Seat 0 cannot tell them apart (its options read
+    ``hidden`` in both), and the decks, so the deals and plays, are the same."""
+    named = load_game("decoherence", deck1="surge")
+    written = load_game("decoherence", deck1=PRESETS["surge"])
+    assert named.options["deck1"] != written.options["deck1"]
+    assert named.options_for(ANN) == written.options_for(ANN)
+    assert named.decklists == written.decklists
+    return named, written
+
+
+def test_a_private_preset_and_its_list_written_out_resample_alike():
+    """Issue 27: a resample for seat 0 writes a deck it does not know out as text, so the
+    preset's name never rides along (it did when the drawn list was the real one)."""
+    named, written = _named_and_written_twins()
+    compared = 0
+    for game_seed in range(80):
+        rng = random.Random(game_seed)
+        states = [named.new_initial_state(), written.new_initial_state()]
+        while not states[0].is_terminal():
+            if states[0].current_player() == ANN:
+                models = [turn_for(state) for state in states]
+                assert models[0].game.options == models[1].game.options
+                assert repr(models[0].game) == repr(models[1].game)
+                for seed in range(12):
+                    samples = [state.resample(ANN, random.Random(seed)) for state in states]
+                    assert samples[0].game.options == samples[1].game.options, seed
+                    assert samples[0].game.options["deck1"] not in PRESETS
+                    assert internals(samples[0]) == internals(samples[1])
+                    again = [model.sample_state(random.Random(seed)) for model in models]
+                    assert again[0].game.options == again[1].game.options
+                    compared += 1
+            action = choose(states[0], rng)
+            for state in states:
+                state.apply_action(action)
+    assert compared > 10_000

@@ -44,11 +44,11 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
     folder = tmp_path_factory.mktemp("web")
     # The ladder pages read the ladders tests write into ladder/ (test_ladder_pages.py);
     # reviews get a short search by iterations only (the same review under any load), so a
-    # review page fills in a few seconds. "Test this deck"
-    # plays a few games here (the real thing, 2,000 a preset, is slow).
+    # review page fills in a few seconds. "Test this deck" plays the real thing, 2,000
+    # games a preset, on the compiled engine (test_deck_builder_pages.py times it).
     with ServerThread(f"sqlite:///{folder / 'browser.db'}", ladder_dir=folder / "ladder",
                       review_budget=Budget(total=0, iterations=300),
-                      limits=Limits(deck_test_games=6)) as running:
+                      limits=Limits(deck_test_games=2000)) as running:
         yield running
 
 

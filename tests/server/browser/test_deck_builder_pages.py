@@ -64,9 +64,11 @@ def test_a_deck_built_by_clicking_is_saved_tested_and_chosen_for_a_seat(device, 
     expect(saved.locator(".deck-name")).to_have_text(NAME)  # shown as text
     expect(saved).to_contain_text(DECK)
     expect(page.locator("#saved i")).to_have_count(0)
-    # "Test this deck": every preset's row fills in, with the preset's own strength beside.
+    # "Test this deck": every preset's row fills in, with the preset's own strength beside:
+    # the real 8,000 games (2,000 a preset) on the compiled engine. How long they take is
+    # measured in make bench (bench_decoherence.py), not asserted here.
     page.click("#test")
-    expect(page.locator("#builder")).to_have_attribute("data-test", "done", timeout=180_000)
+    expect(page.locator("#builder")).to_have_attribute("data-test", "done", timeout=300_000)
     rows = page.locator("#test-results tbody tr")
     expect(rows).to_have_count(len(PRESET_STRENGTH))
     for row in rows.all():
@@ -75,7 +77,7 @@ def test_a_deck_built_by_clicking_is_saved_tested_and_chosen_for_a_seat(device, 
         rate, low, high = PRESET_STRENGTH[preset]
         expect(row.locator(".own")).to_have_text(
             f"{100 * rate:.1f}% [{100 * low:.1f}, {100 * high:.1f}]")
-    expect(page.locator("#test-status")).to_contain_text("Done: 6 games against each preset")
+    expect(page.locator("#test-status")).to_contain_text("Done: 2000 games against each preset")
     audit(page, "the deck builder with a test's results")
     # Each player picks their own deck: the host's on the new-game form, the friend's when
     # taking the seat. Neither page ever receives the other's (every frame is checked).

@@ -2,7 +2,7 @@
 the game provides (``quarkade.core.parts``)."""
 
 from quarkade.core.parts import Analysis, GameParts
-from quarkade.games.decoherence import analysis, bots, decks, encode, notation, text
+from quarkade.games.decoherence import analysis, bots, decks, encode, lines, notation, text
 from quarkade.games.decoherence.rules import DecoherenceGame, DecoherenceState
 
 PARTS = GameParts(
@@ -17,8 +17,10 @@ PARTS = GameParts(
     levels=bots.LEVELS,
     estimate=bots.estimate,
     rollout=bots.rollout,
+    line_playout=lines.playout_move,
     decks=decks,
     lessons="lessons",
+    compiled="compiled",
 )
 
 __all__ = ["PARTS", "DecoherenceGame", "DecoherenceState"]

@@ -14,7 +14,12 @@ view, or a world inside a search):
 
 The score values verve (the difference between the seats), hidden nouns (cover: the first
 few count most), live links, open chains, cards in hand, and a penalty for being one turn
-from made classical; ``Weights`` says how much each is worth.
+from made classical; ``Weights`` says how much each is worth: ``GREEDY`` (greedy's) and
+``TUNED`` (the hard level's and ``lookahead``'s; see ``lookahead.py``).
+
+``playout_move`` is a search's ``lines`` playout (the game's ``line_playout`` part): the
+searching seat on ``TUNED``, the other on ``GREEDY``. The compiled engine reads the
+weights here, never from a bot module.
 """
 
 from __future__ import annotations
@@ -59,6 +64,7 @@ class Weights(NamedTuple):
 
 
 GREEDY = Weights()
+TUNED = Weights(complete_chain=-0.5, verb_chain=-0.5, hand_card=0.4, race_exposed=3.0)
 
 
 def score(state: DecoherenceState, me: int, weights: Weights = GREEDY) -> float:
@@ -186,3 +192,14 @@ def _same_chain(legal: list[int], last: int) -> list[int]:
 
 def _hand(state: DecoherenceState, seat: int) -> list[int]:
     return state._hands[seat * NUM_WORDS:(seat + 1) * NUM_WORDS]
+
+
+_OWN, _OTHER = LinePlayer(TUNED), LinePlayer(GREEDY)
+
+
+def playout_move(state: DecoherenceState, me: int) -> int:
+    """A search's ``lines`` playout move in a world (a full state): seat ``me`` (the
+    seat searching) plays the line search with ``TUNED``, the other seat with ``GREEDY``;
+    nothing more is drawn (``compiled.lines.lines_action`` is the same)."""
+    seat = state.current_player()
+    return (_OWN if seat == me else _OTHER).choose(state, seat, state.legal_actions())

@@ -33,11 +33,9 @@ from quarkade.core.agent import Agent, Turn
 from quarkade.core.errors import AgentSpecError
 from quarkade.core.options import Option
 from quarkade.core.rng import sample_chance
-from quarkade.games.decoherence.lines import GREEDY, LinePlayer, Weights, score
+from quarkade.games.decoherence.lines import GREEDY, TUNED, LinePlayer, score
 from quarkade.games.decoherence.rules import DecoherenceState
 from quarkade.games.decoherence.sentences import OVER, PLAY
-
-TUNED = Weights(complete_chain=-0.5, verb_chain=-0.5, hand_card=0.4, race_exposed=3.0)
 
 
 class LookaheadAgent(Agent):

@@ -242,19 +242,25 @@ class DecoherenceGame(Game):
                     shown[f"deck{seat}"] = HIDDEN_OPTION
         return shown
 
-    def _with_decklists(self, lists: list[int]) -> DecoherenceGame:
-        """This game with other decklists (a resample's invented ones): a state of it
-        carries no trace of the real lists it replaced."""
+    def _with_decklists(self, lists: list[int], player: int) -> DecoherenceGame:
+        """This game as ``player`` may picture it, with other decklists (a resample's
+        invented ones): every deck that seat does not know is written out as the text of
+        its drawn list, never left under its real option, so a state of it carries no
+        trace of the real deck, not even a preset's name when the drawn list happens to be
+        the real one (issue 27). A random deck's option holds no list and stays."""
         options = dict(self.options)
         decklists = list(self.decklists)
+        written = False
         for seat in range(2):
             part = slice(seat * NUM_WORDS, (seat + 1) * NUM_WORDS)
-            # A random deck's option holds no list; a deck the seat knows is unchanged.
-            if options[f"deck{seat}"] != RANDOM and lists[part] != decklists[part]:
+            if seat != player and options[f"deck{seat}"] != RANDOM:
                 decklists[part] = lists[part]
                 options[f"deck{seat}"] = deck_text(lists[part])
-        if tuple(decklists) == self.decklists:
+                written = True
+        if not written:
             return self
+        # Always a new game, even when nothing changed: whether a sample's game is the
+        # real one must not tell that the drawn list is the real list.
         copy = DecoherenceGame.__new__(DecoherenceGame)
         copy.__dict__.update(self.__dict__)
         copy.options = options
@@ -1060,7 +1066,7 @@ class DecoherenceState(State):
         open_lists = self.game.open_decklists
         if not open_lists:
             # The game's options name the real decks: the copy's game names the drawn ones.
-            copy.game = self.game._with_decklists(copy._decklists)
+            copy.game = self.game._with_decklists(copy._decklists, player)
         copy._events = [_redact_event(event, player, open_lists) for event in self._events]
         if copy._facts is not None:
             copy._facts = [_redact_fact(fact, player) for fact in copy._facts]

@@ -1,50 +1,31 @@
 """The games of "test this deck": a deck played by the game's test bot against each
-preset, half the games with the deck at seat 0 and half at seat 1, with the simulator's
-own plans and chunks (``quarkade.sim``): game ``i`` of a run is fixed by its plan, so a
-run can be repeated. Each chunk of games is a job (``DeckChunk``) in the worker processes
+preset, half the games with the deck at seat 0 and half at seat 1: the games ``quarkade
+deck-test`` plays (``quarkade.sim.decktest``: the simulator's plans and chunks, on the
+compiled engine where there is one). Game ``i`` of a run is fixed by its plan, so a run
+can be repeated. Each chunk of games is a job (``DeckChunk``) in the worker processes
 (``quarkade.server.work``).
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from quarkade.core.registry import load_game
-from quarkade.server.decks.games import deck_rules
 from quarkade.server.work.pool import JobFailed, WorkerState
-from quarkade.sim.plan import simulation_plan
-from quarkade.sim.play import play_chunk
-
-RUN_SEED = 16
+from quarkade.sim.decktest import DeckPlan, deck_plans, score_plan
 
 
 def plans(game: str, deck: str, preset: str, games: int) -> list[tuple[Any, int]]:
     """The two plans of a deck against one preset (the deck at seat 0, then at seat 1),
     each with the seat the deck holds."""
-    decks = deck_rules(game)
-    found = []
-    for seat in (0, 1):
-        chosen = {decks.DECK_OPTION.format(seat=seat): deck,
-                  decks.DECK_OPTION.format(seat=1 - seat): preset}
-        options = dict(load_game(game, **chosen).options)
-        half = games // 2 + (games % 2 if seat == 0 else 0)
-        found.append((simulation_plan(game, options, [decks.TEST_AGENT], half, RUN_SEED),
-                      seat))
-    return found
+    return [(item.plan, item.seat) for item in deck_plans(game, deck, games, presets=[preset])]
 
 
 def tally(plan: Any, start: int, stop: int, seat: int) -> tuple[int, int, int]:
     """Games ``start..stop-1`` of ``plan``: (wins, draws, games) of the deck at ``seat``."""
-    wins = draws = 0
-    lines = play_chunk(plan, start, stop).lines or []
-    for line in lines:
-        winners = json.loads(line)["winners"]
-        wins += seat in winners
-        draws += not winners
-    return wins, draws, stop - start
+    score = score_plan(DeckPlan("", seat, plan), "auto", start, stop)
+    return score.wins, score.draws, score.games
 
 
 @dataclass(frozen=True)
