@@ -76,7 +76,7 @@ $(RUN_STAMP): pyproject.toml | $(BIN)/python
 	touch $@
 
 $(DEV_STAMP): pyproject.toml | $(BIN)/python
-	$(PIP) install -e '.[dev,web,postgres,redis,sim,ray,rl,solve]'
+	$(PIP) install -e '.[dev,web,postgres,redis,sim,ray,rl,solve,jax]'
 	touch $@ $(RUN_STAMP)
 
 clean:

@@ -25,10 +25,23 @@ from quarkade.core.agent import Agent, RandomAgent, Turn
 from quarkade.core.errors import AgentSpecError
 from quarkade.core.registry import game_class, game_part
 
+
+def learned(path: str = "", name: str = "", simulations: int = -1) -> Agent:
+    """A checkpoint of ``quarkade train`` (``quarkade.agents.learned``; numpy needed, and
+    the ``jax`` extra to search)."""
+    try:
+        from quarkade.agents.learned import LearnedAgent
+    except ImportError as missing:
+        raise ValueError(f"the learned bot needs numpy ({missing}): pip install "
+                         "'quarkade[jax]'") from None
+    return LearnedAgent(path, name, simulations)
+
+
 GENERIC: dict[str, Callable[..., Agent]] = {
     "random": RandomAgent,
     "mcts": MCTSAgent,
     "ismcts": ISMCTSAgent,
+    "learned": learned,
 }
 
 
@@ -36,6 +49,10 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     """``"mcts:iterations=2000,c=1.4"`` -> ``("mcts", {"iterations": "2000", "c": "1.4"})``."""
     name, _, rest = spec.strip().partition(":")
     params: dict[str, str] = {}
+    first, comma, others = rest.partition(",")
+    if name.strip().lower() == "learned" and first.strip() and "=" not in first:
+        params["path"] = first.strip()  # learned:PATH, a checkpoint folder
+        rest = others if comma else ""
     for pair in filter(None, (p.strip() for p in rest.split(","))):
         key, sep, value = pair.partition("=")
         if not sep or not key.strip():
@@ -132,6 +149,9 @@ def make_agent(spec: str, game: str, plugins: Collection[str] | None = None,
                              f"{type(problem).__name__}: {problem}") from None
     if not builtin:
         return ContainedAgent(agent, spec.strip(), move_time) if contained else agent
+    if getattr(agent, "game_name", game) != game:  # a checkpoint of another game (learned)
+        raise AgentSpecError(f"agent spec {spec!r}: the checkpoint plays "
+                             f"{agent.game_name}, not {game}")  # type: ignore[attr-defined]
     agent.spec = spec.strip()
     return agent
 

@@ -27,6 +27,7 @@ from quarkade.cli.review import review
 from quarkade.cli.simulate import analyze, compile_engines, simulate, tournament
 from quarkade.cli.solve import solve
 from quarkade.cli.sweep import sweep
+from quarkade.cli.train import train
 from quarkade.core.agent import Agent
 from quarkade.core.errors import QuarkadeError
 from quarkade.core.options import parse_option_pairs
@@ -445,6 +446,8 @@ app.command("new-bot")(new_bot)
 app.command()(ladder)
 # Card Commons solved (the compiled solver, extra quarkade[solve]).
 app.command()(solve)
+# Self-play training of a learned bot (quarkade.jax, extra quarkade[jax]).
+app.command()(train)
 
 
 if __name__ == "__main__":  # pragma: no cover

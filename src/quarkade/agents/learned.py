@@ -1,0 +1,117 @@
+"""``learned``: a bot that plays a checkpoint of ``quarkade train`` (the self-play agent).
+
+``learned:PATH`` (or ``learned:path=PATH``) plays the checkpoint in folder PATH;
+``learned:name=NAME`` plays one the operator named in ``QUARKADE_LEARNED``
+(``NAME=PATH`` pairs separated by ``;``), which is how the web app offers checkpoints
+without letting a client name a file. ``simulations`` is the search it makes per move:
+0 plays the network's policy alone (numpy: no JAX needed), more runs mctx's Gumbel
+MuZero search over the JAX rules (the ``jax`` extra) from ``turn.sample_state``, as in
+training; by default the checkpoint's own (``simulations`` in its ``agent.json``).
+
+The bot reads only its seat's turn: the observation is ``encode(turn.view)`` (the JAX
+environment's observation is held equal to it), and the search starts from a state drawn
+from the seat's knowledge.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from quarkade.core.agent import Agent, Turn
+from quarkade.core.registry import game_part
+
+FORMAT = "quarkade-learned/1"
+NAMED = "QUARKADE_LEARNED"
+MAX_SIMULATIONS = 4096
+
+
+def named_checkpoints() -> dict[str, str]:
+    """The checkpoints the operator named in ``QUARKADE_LEARNED``: name -> folder."""
+    found = {}
+    for pair in os.environ.get(NAMED, "").split(";"):
+        name, sep, path = pair.partition("=")
+        if sep and name.strip() and path.strip():
+            found[name.strip()] = path.strip()
+    return found
+
+
+def read_checkpoint(folder: Path) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+    """(what the checkpoint says about itself, its parameters); ``ValueError`` says why a
+    folder is not one."""
+    try:
+        about = json.loads((folder / "agent.json").read_text())
+        with np.load(folder / "params.npz") as data:
+            params = {key: data[key].astype(np.float32) for key in data.files}
+    except (OSError, ValueError) as problem:
+        raise ValueError(f"{str(folder)!r} holds no checkpoint of quarkade train "
+                         f"(agent.json and params.npz): {problem}") from None
+    if not isinstance(about, dict) or about.get("format") != FORMAT:
+        raise ValueError(f"{str(folder)!r} holds no checkpoint of quarkade train ({FORMAT})")
+    return about, params
+
+
+class LearnedAgent(Agent):
+    """Plays a checkpoint's network, alone or leading a search (see the module docstring)."""
+
+    def __init__(self, path: str = "", name: str = "", simulations: int = -1) -> None:
+        if bool(path) == bool(name):
+            named = ", ".join(sorted(named_checkpoints())) or "none is named"
+            raise ValueError("learned takes a checkpoint folder (learned:PATH) or the name "
+                             f"of one the operator named (learned:name=NAME; named: {named})")
+        if name:
+            folders = named_checkpoints()
+            if name not in folders:
+                named = ", ".join(sorted(folders)) or "none"
+                raise ValueError(f"no checkpoint is named {name!r} here; named: {named}")
+            path = folders[name]
+        self.folder = Path(str(path)).expanduser()
+        self.about, self.params = read_checkpoint(self.folder)
+        chosen = int(self.about.get("simulations", 0)) if simulations == -1 else simulations
+        if not 0 <= chosen <= MAX_SIMULATIONS:
+            raise ValueError(f"simulations is 0 (the policy alone) to {MAX_SIMULATIONS}, "
+                             f"not {simulations}")
+        self.simulations = chosen
+        self.game_name = str(self.about["game"])
+        self._encode = game_part(self.game_name, "encode").encode
+        self._searcher: Any = None
+
+    def plays(self, game: Any) -> str | None:
+        """Why this checkpoint cannot play ``game`` (a reference Game), or None."""
+        mine = self.about.get("options", {})
+        if game.name != self.game_name or any(game.options.get(k) != v
+                                              for k, v in mine.items()):
+            shown = ", ".join(f"{k}={v}" for k, v in mine.items())
+            return (f"the checkpoint in {str(self.folder)!r} plays {self.game_name} "
+                    f"({shown}), not this game")
+        return None
+
+    def act(self, turn: Turn, rng: random.Random) -> int:
+        problem = self.plays(turn.game)
+        if problem:
+            raise ValueError(problem)
+        if self.simulations == 0 or len(turn.legal_actions) == 1:
+            return self.policy_action(turn)
+        if self._searcher is None:
+            from quarkade.jax.search import Searcher
+
+            self._searcher = Searcher(turn.game, self.params)
+        return self._searcher.choose(turn.sample_state(rng), self.simulations,
+                                     rng.getrandbits(31), turn.legal_actions)
+
+    def policy_action(self, turn: Turn) -> int:
+        """The network's most likely legal action, from the seat's view alone."""
+        from quarkade.jax.network import numpy_forward
+
+        observation = np.asarray(self._encode(turn.view), np.float32)
+        logits, _ = numpy_forward(self.params, observation)
+        legal = turn.legal_actions
+        return legal[int(np.argmax(logits[legal]))]
+
+
+__all__ = ["LearnedAgent", "named_checkpoints", "read_checkpoint"]
