@@ -36,8 +36,8 @@ def train(
                                             "once.")] = 128,
     simulations: Annotated[int, typer.Option(help="Search simulations per self-play "
                                                   "decision.")] = 16,
-    steps: Annotated[int, typer.Option(help="Decisions per self-play game at most (a longer "
-                                            "game is cut and not scored).")] = 32,
+    steps: Annotated[int, typer.Option(help="Decisions per game of the batch per iteration "
+                                            "(a finished game is replaced at once).")] = 32,
     check_minutes: Annotated[float, typer.Option(
         help="Play the raw policy against greedy this often (0: never).")] = 5.0,
     check_games: Annotated[int, typer.Option(help="Games per check against greedy.")] = 20,

@@ -1,6 +1,7 @@
 """AlphaZero-style self-play on a JAX environment, with mctx's Gumbel MuZero search.
 
-Each iteration plays ``games`` games at once against itself: at every decision the
+Each iteration steps ``games`` games at once against themselves for ``max_steps``
+decisions, a finished game replaced by a new one at once: at every decision the
 network's policy and value seed a search of ``simulations`` simulations over the real
 rules (the environment is the model, as in AlphaZero), the search's improved policy is
 the policy target and the game's result, from the mover's side, the value target. The
@@ -42,7 +43,8 @@ class Config:
     options: dict[str, Any] = field(default_factory=dict)
     games: int = 128  # self-play games per iteration, stepped together
     simulations: int = 32  # search simulations per decision in self-play
-    max_steps: int = 32  # decisions per self-play game (a longer game is cut, unscored)
+    max_steps: int = 32  # decisions per game of the batch per iteration (finished games
+    # are replaced by new ones; a game unfinished at the end goes on next iteration)
     learning_rate: float = 1e-3
     batch_size: int = 256
     updates: int = 32  # minibatches of Adam per iteration, drawn from the replay window
@@ -50,7 +52,7 @@ class Config:
     width: int = 256
     blocks: int = 2
     seed: int = 0
-    eval_games: int = 256  # against random moves, after each iteration
+    eval_games: int = 64  # against random moves, after each iteration
     play_simulations: int = 64  # what the bot searches by default when it plays
 
 
@@ -60,7 +62,7 @@ class Played(NamedTuple):
     observation: jax.Array
     policy: jax.Array
     actor: jax.Array
-    live: jax.Array
+    live: jax.Array  # here: the game ended with this decision
     rewards: jax.Array
 
 
@@ -84,33 +86,53 @@ class Trainer:
         self.seconds = 0.0
         self.history: list[dict[str, float]] = []
         self.replay: list[list[np.ndarray]] = []
+        self.key, start = jax.random.split(self.key)
+        self.state = jax.jit(jax.vmap(self.env.init))(jax.random.split(start, config.games))
         self._selfplay = jax.jit(self._selfplay_fn)
         self._update = jax.jit(self._update_fn)
         self._evaluate = jax.jit(self._evaluate_fn)
 
     # -- self-play and learning ------------------------------------------------------------
 
-    def _selfplay_fn(self, params: Any, key: jax.Array) -> tuple[Any, ...]:
+    def _selfplay_fn(self, params: Any, state: Any, key: jax.Array) -> tuple[Any, ...]:
+        """``steps`` decisions in each of the batch's games, a finished game replaced by a
+        new one at once (so no search is spent on a finished game); each position's value
+        target is its game's result from its mover's side, where the game ended within
+        these steps (else the position teaches the policy only)."""
         env = self.env
-        config = self.config
-        games = config.games
-        start, key = jax.random.split(key)
-        state = jax.vmap(env.init)(jax.random.split(start, games))
+        games = self.config.games
 
         def decide(state: Any, key: jax.Array) -> tuple[Any, Played]:
-            search_key, step_key = jax.random.split(key)
-            out = search(env, params, search_key, state, config.simulations)
+            search_key, step_key, new_key = jax.random.split(key, 3)
+            out = search(env, params, search_key, state, self.config.simulations)
             after = jax.vmap(env.step)(state, out.action, jax.random.split(step_key, games))
-            return after, Played(state.observation, out.action_weights, state.current_player,
-                                 ~state.terminated, after.rewards)
+            fresh = jax.vmap(env.init)(jax.random.split(new_key, games))
+            played = Played(state.observation, out.action_weights, state.current_player,
+                            after.terminated, after.rewards)
+            ended = after.terminated
+            following = jax.tree_util.tree_map(
+                lambda new, old: jnp.where(ended.reshape(-1, *[1] * (old.ndim - 1)), new, old),
+                fresh, after)
+            return following, played
 
-        final, played = jax.lax.scan(decide, state, jax.random.split(key, config.max_steps))
-        returns = played.rewards.sum(axis=0)  # [games, seats]
-        target = jnp.take_along_axis(returns[None], played.actor[..., None], axis=2)[..., 0]
-        scored = played.live & final.terminated[None]
-        lengths = played.live.sum(axis=0)
-        return (played.observation, played.policy, target, played.live, scored,
-                final.terminated, lengths)
+        state, played = jax.lax.scan(decide, state,
+                                     jax.random.split(key, self.config.max_steps))
+        reward = jnp.take_along_axis(played.rewards, played.actor[..., None], axis=2)[..., 0]
+        next_actor = jnp.concatenate([played.actor[1:], played.actor[-1:]])
+        discount = jnp.where(played.live, 0.0, jnp.where(next_actor == played.actor, 1.0, -1.0))
+
+        def back(carry: tuple[Any, Any], step: tuple[Any, ...]) -> tuple[Any, Any]:
+            value, ends = carry
+            reward, discount, ended = step
+            value = reward + discount * value
+            ends = ended | ends
+            return (value, ends), (value, ends)
+
+        zeros = jnp.zeros(games)
+        _, (target, scored) = jax.lax.scan(back, (zeros, zeros > 1),
+                                           (reward, discount, played.live), reverse=True)
+        finished = played.live.sum()
+        return state, played.observation, played.policy, target, scored, finished
 
     def _loss(self, params: Any, observation: jax.Array, policy: jax.Array,
               target: jax.Array, scored: jax.Array) -> tuple[jax.Array, tuple[Any, Any]]:
@@ -155,10 +177,9 @@ class Trainer:
         config = self.config
         started = time.perf_counter()
         self.key, play_key, shuffle_key, eval_key = jax.random.split(self.key, 4)
-        (observation, policy, target, live, scored, finished,
-         lengths) = jax.device_get(self._selfplay(self.params, play_key))
-        keep = np.flatnonzero(live.reshape(-1))
-        self.replay.append([np.asarray(a).reshape(-1, *a.shape[2:])[keep]
+        self.state, *played = self._selfplay(self.params, self.state, play_key)
+        observation, policy, target, scored, finished = jax.device_get(played)
+        self.replay.append([np.asarray(a).reshape(-1, *a.shape[2:])
                             for a in (observation, policy, target, scored)])
         self.replay = self.replay[-config.window:]
         pool = [np.concatenate(parts) for parts in zip(*self.replay, strict=True)]
@@ -172,8 +193,8 @@ class Trainer:
             losses.append((float(policy_loss), float(value_loss)))
         score = float(self._evaluate(self.params, eval_key))
         self.iterations += 1
-        self.games_played += int(finished.sum())
-        self.positions += len(keep)
+        self.games_played += int(finished)
+        self.positions += int(observation.shape[0] * observation.shape[1])
         seconds = time.perf_counter() - started
         self.seconds += seconds
         found = {
@@ -181,7 +202,7 @@ class Trainer:
             "games": self.games_played, "positions": self.positions,
             "policy_loss": float(np.mean([p for p, _ in losses])) if losses else float("nan"),
             "value_loss": float(np.mean([v for _, v in losses])) if losses else float("nan"),
-            "mean_length": float(lengths.mean()), "finished": float(finished.mean()),
+            "scored": float(scored.mean()),
             "score_vs_random": score,
         }
         self.history.append(found)

@@ -160,6 +160,32 @@ class DeadCatRules(Rules):
     def returns(self, board: jax.Array) -> jax.Array:
         return shared_returns(board[WINNERS], board[PHASE] == OVER, self.num_players)
 
+    def resample(self, board: jax.Array, seat: jax.Array, key: jax.Array) -> jax.Array:
+        """``DeadCatState.resample`` for what lies ahead: this round's time-deck cards that
+        ``seat`` did not peek, drawn again in draw order from the round's cards it has not
+        seen (DC-3, DC-14); past rounds never matter again."""
+        n = self.num_players
+        deck = board[DECK]
+        places = jnp.arange(MAX_DECK)
+        cards = board[CARDS:CARDS + MAX_DECK]
+        drawn = places < deck
+        seen = drawn & (board[PEEKERS:PEEKERS + MAX_DECK] == seat)
+        unseen = (ALIVE_PER_SEAT + DEAD_PER_SEAT) * n - seen.sum()
+        unseen_dead = DEAD_PER_SEAT * n - jnp.sum(seen * cards)
+
+        def draw(carry: tuple[jax.Array, jax.Array], place: tuple[jax.Array, ...]
+                 ) -> tuple[tuple[jax.Array, jax.Array], jax.Array]:
+            unseen, unseen_dead = carry
+            card, hidden, uniform = place
+            dead = uniform * unseen < unseen_dead
+            new = jnp.where(hidden, dead.astype(jnp.int32), card)
+            return ((unseen - hidden, unseen_dead - (hidden & dead)), new)
+
+        uniforms = jax.random.uniform(key, (MAX_DECK,))
+        _, cards = jax.lax.scan(draw, (unseen, unseen_dead), (cards, drawn & ~seen, uniforms))
+        board = board.at[CARDS:CARDS + MAX_DECK].set(cards)
+        return board.at[DEAD_CATS].set(jnp.sum(cards * drawn))
+
     # -- what a seat sees --------------------------------------------------------------------
 
     def observe(self, board: jax.Array, seat: jax.Array) -> jax.Array:
