@@ -34,6 +34,7 @@ bench: $(DEV_STAMP)
 	$(BIN)/python bench/bench_server.py
 	$(BIN)/python bench/bench_review.py
 	$(BIN)/python bench/bench_compiled.py
+	$(BIN)/python bench/bench_jax.py
 
 # The reference engines' side of the distribution tests (tests/sim/reference_stats.json):
 # hours of CPU from scratch; --stale replays each configuration's first stored games and

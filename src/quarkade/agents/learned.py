@@ -19,12 +19,13 @@ import json
 import os
 import random
 from pathlib import Path
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from quarkade.core.agent import Agent, Turn
 from quarkade.core.registry import game_part
+
+if TYPE_CHECKING:
+    import numpy as np
 
 FORMAT = "quarkade-learned/1"
 NAMED = "QUARKADE_LEARNED"
@@ -44,6 +45,8 @@ def named_checkpoints() -> dict[str, str]:
 def read_checkpoint(folder: Path) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
     """(what the checkpoint says about itself, its parameters); ``ValueError`` says why a
     folder is not one."""
+    import numpy as np
+
     try:
         about = json.loads((folder / "agent.json").read_text())
         with np.load(folder / "params.npz") as data:
@@ -98,20 +101,34 @@ class LearnedAgent(Agent):
         if self.simulations == 0 or len(turn.legal_actions) == 1:
             return self.policy_action(turn)
         if self._searcher is None:
-            from quarkade.jax.search import Searcher
-
-            self._searcher = Searcher(turn.game, self.params)
+            self._searcher = searcher(self.folder, turn.game, self.params)
         return self._searcher.choose(turn.sample_state(rng), self.simulations,
                                      rng.getrandbits(31), turn.legal_actions)
 
     def policy_action(self, turn: Turn) -> int:
         """The network's most likely legal action, from the seat's view alone."""
+        import numpy as np
+
         from quarkade.jax.network import numpy_forward
 
         observation = np.asarray(self._encode(turn.view), np.float32)
         logits, _ = numpy_forward(self.params, observation)
         legal = turn.legal_actions
         return legal[int(np.argmax(logits[legal]))]
+
+
+_SEARCHERS: dict[tuple[str, str], Any] = {}
+
+
+def searcher(folder: Path, game: Any, params: dict[str, np.ndarray]) -> Any:
+    """The process's searcher for a checkpoint and game (compiled once: the simulator
+    hands every game a fresh copy of the bot)."""
+    key = (str(folder.resolve()), repr(sorted(game.options.items())))
+    if key not in _SEARCHERS:
+        from quarkade.jax.search import Searcher
+
+        _SEARCHERS[key] = Searcher(game, params)
+    return _SEARCHERS[key]
 
 
 __all__ = ["LearnedAgent", "named_checkpoints", "read_checkpoint"]

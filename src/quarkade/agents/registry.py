@@ -29,12 +29,13 @@ from quarkade.core.registry import game_class, game_part
 def learned(path: str = "", name: str = "", simulations: int = -1) -> Agent:
     """A checkpoint of ``quarkade train`` (``quarkade.agents.learned``; numpy needed, and
     the ``jax`` extra to search)."""
+    from quarkade.agents.learned import LearnedAgent
+
     try:
-        from quarkade.agents.learned import LearnedAgent
+        return LearnedAgent(path, name, simulations)
     except ImportError as missing:
-        raise ValueError(f"the learned bot needs numpy ({missing}): pip install "
-                         "'quarkade[jax]'") from None
-    return LearnedAgent(path, name, simulations)
+        raise ValueError(f"the learned bot needs the jax extra ({missing.name} is missing): "
+                         "pip install 'quarkade[jax]'") from None
 
 
 GENERIC: dict[str, Callable[..., Agent]] = {

@@ -39,6 +39,7 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import Any
 
+from quarkade.agents.learned import named_checkpoints
 from quarkade.agents.registry import (
     LEVEL_NAMES,
     agent_factory,
@@ -59,9 +60,13 @@ NUMBER_BOUNDS: dict[str, tuple[float, float]] = {
     "endgame": (0, 1), "candidates": (0, 1), "reply": (0, 1), "cells": (0, 9),
     "nodes": (1, 200_000),
     "depth": (1, 3),
+    "simulations": (0, 256),  # learned (issue 30)
 }
 TEXT_CHOICES: dict[str, tuple[str, ...]] = {
     "rollout": ("random", "greedy"),
+    # learned:name=NAME plays a checkpoint the operator named (QUARKADE_LEARNED, read when
+    # the server starts); a client never names a file: learned takes no path= here.
+    "name": tuple(named_checkpoints()),
     "models": ("greedy", "bayes", "random", "greedy+bayes", "greedy+random", "bayes+random",
                "greedy+bayes+random"),
 }
