@@ -145,3 +145,19 @@ def test_self_play_values_are_each_games_result_from_the_movers_side():
                     assert target[step + 1, lane] == pytest.approx(-target[step, lane])
                     checked += 1
     assert checked > 20
+
+
+def test_the_web_takes_a_named_checkpoint_and_never_a_path(checkpoint, monkeypatch):
+    from quarkade.server import bots
+    from quarkade.server.errors import ApiError
+
+    monkeypatch.setenv("QUARKADE_LEARNED", f"tutorial-bot={checkpoint}")
+    monkeypatch.setitem(bots.TEXT_CHOICES, "name", ("tutorial-bot",))  # read at start
+    spec = "learned:name=tutorial-bot,simulations=8"
+    assert bots.check_spec("card-commons", spec) == spec
+    for refused, fragment in ((f"learned:{checkpoint}", "takes no parameter 'path' here"),
+                              ("learned:name=other", "choose one of tutorial-bot"),
+                              ("learned:name=tutorial-bot,simulations=999", "from 0 to 256")):
+        with pytest.raises(ApiError, match=fragment) as caught:
+            bots.check_spec("card-commons", refused)
+        assert caught.value.status == 400
