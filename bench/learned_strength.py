@@ -6,10 +6,13 @@
         and that the seat to move wins); for each agent, the share of those positions
         where its move keeps the win (the solver says the opponent then loses).
     python bench/learned_strength.py games CHECKPOINT --opponent greedy [--games 600]
-        The bot's score against an opponent over seeded games, seats rotated (the
-        simulator's plans, as bench/strength.py), with Wilson's 95% interval.
-    python bench/learned_strength.py openspiel CHECKPOINT [--games 100]
-        Dead Cat: the bot against OpenSpiel's ISMCTSBot (bench/openspiel_opponent.py).
+            [--game dead-cat --option peek_first=true] [--simulations N] [--simulator]
+        The bot's score against an opponent over seeded games, seats alternating, with
+        Wilson's 95% interval (the bot's searches of all games batched together; with
+        --simulator, the simulator's plans as bench/strength.py, one move at a time).
+
+Dead Cat against OpenSpiel's ISMCTSBot: ``python bench/openspiel_opponent.py dead-cat --hero
+learned:CHECKPOINT --option peek_first=true --games 100 --bot-seconds 1``.
 
 Agents are specs (``learned:CHECKPOINT``, ``learned:CHECKPOINT,simulations=0`` for the
 network alone, ``greedy``, ``hard``, ``random``); ``LEARNED`` in a spec stands for the
@@ -142,6 +145,57 @@ def grade(checkpoint: str, count: int, seed: int, nodes: int, agents: list[str],
               f"{len(marks) - len(settled)} | {seconds:.0f} |", flush=True)
 
 
+def batched_games(checkpoint: str, game_name: str, options: dict[str, Any], opponent: str,
+                  count: int, seed: int, simulations: int | None) -> None:
+    """``games`` with the learned bot's moves searched together: every game is played up
+    to the bot's turn (chance and the opponent, a fresh one per game, in Python), then the
+    bot moves in all of them at once, from a state each seat draws from its own turn
+    (``turn.sample_state``), as the bot's ``act`` does. Seats alternate game by game."""
+    from quarkade.agents.learned import searcher
+    from quarkade.core.rng import derived_rng, sample_chance
+
+    game = load_game(game_name, **options)
+    hero = f"learned:{checkpoint}" + (f",simulations={simulations}"
+                                       if simulations is not None else "")
+    bot = make_agent(hero, game_name)
+    states = [game.new_initial_state() for _ in range(count)]
+    rngs = [derived_rng(seed, f"game{index}") for index in range(count)]
+    rivals = [make_agent(opponent, game_name) for _ in range(count)]
+    start = time.perf_counter()
+    while True:
+        waiting = []
+        for index, state in enumerate(states):
+            rng = rngs[index]
+            while not state.is_terminal():
+                if state.is_chance_node():
+                    state.apply_action(sample_chance(state, rng))
+                elif state.current_player() == index % 2:
+                    waiting.append(index)
+                    break
+                else:
+                    state.apply_action(rivals[index].act(turn_for(state), rng))
+        if not waiting:
+            break
+        turns = [turn_for(states[index]) for index in waiting]
+        if bot.simulations:
+            search = searcher(bot.folder, game, bot.params)
+            drawn = [turn.sample_state(rngs[index]) for turn, index in zip(turns, waiting,
+                                                                          strict=True)]
+            moves = search.choose_many(drawn, bot.simulations, rngs[waiting[0]].getrandbits(31))
+        else:
+            moves = [bot.policy_action(turn) for turn in turns]
+        for index, move in zip(waiting, moves, strict=True):
+            states[index].apply_action(move)
+    score = 0.0
+    for index, state in enumerate(states):
+        winners = state.winners()
+        score += 1 / len(winners) if index % 2 in winners else 0.0 if winners else 0.5
+    low, high = wilson(score, count)
+    print(f"| {game_name} | {options} | `{hero.replace(checkpoint, 'DIR')}` | {opponent} | "
+          f"{count} | {score / count:.3f} | [{low:.3f}, {high:.3f}] | "
+          f"{(time.perf_counter() - start) / 60:.1f} |", flush=True)
+
+
 def games(checkpoint: str, game: str, options: dict[str, Any], opponent: str, count: int,
           seed: int, workers: int, simulations: int | None) -> None:
     hero = f"learned:{checkpoint}" + (f",simulations={simulations}"
@@ -184,6 +238,9 @@ def main() -> None:
     played.add_argument("--games", type=int, default=600)
     played.add_argument("--workers", type=int, default=1)
     played.add_argument("--simulations", type=int)
+    played.add_argument("--simulator", action="store_true",
+                        help="play through the simulator (one bot move at a time) instead "
+                        "of searching the bot's moves in all games together")
     for each in (graded, played):
         each.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
@@ -195,8 +252,12 @@ def main() -> None:
         from quarkade.core.options import parse_option_pairs
 
         options = parse_option_pairs(args.option) or {"variant": "tutorial"}
-        games(checkpoint, args.game, options, args.opponent, args.games, args.seed,
-              args.workers, args.simulations)
+        if args.simulator:
+            games(checkpoint, args.game, options, args.opponent, args.games, args.seed,
+                  args.workers, args.simulations)
+        else:
+            batched_games(checkpoint, args.game, options, args.opponent, args.games,
+                          args.seed, args.simulations)
 
 
 if __name__ == "__main__":

@@ -38,6 +38,9 @@ def train(
                                                   "decision.")] = 16,
     steps: Annotated[int, typer.Option(help="Decisions per game of the batch per iteration "
                                             "(a finished game is replaced at once).")] = 32,
+    updates: Annotated[int, typer.Option(help="Minibatches of learning per iteration, drawn "
+                                              "from the last eight iterations' positions.")
+                       ] = 256,
     check_minutes: Annotated[float, typer.Option(
         help="Play the raw policy against greedy this often (0: never).")] = 5.0,
     check_games: Annotated[int, typer.Option(help="Games per check against greedy.")] = 20,
@@ -46,6 +49,9 @@ def train(
     """Train a bot by self-play (AlphaZero-style, mctx's search over the JAX rules)."""
     with user_errors():
         config = _config(game, option, minutes, games, simulations, steps, seed)
+        if updates < 1:
+            raise QuarkadeError(f"--updates {updates}: give at least 1")
+        config.updates = updates
         if check_minutes < 0 or check_games < 2:
             raise QuarkadeError("--check-minutes is 0 or more and --check-games at least 2")
         try:

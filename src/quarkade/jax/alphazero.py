@@ -47,7 +47,7 @@ class Config:
     # are replaced by new ones; a game unfinished at the end goes on next iteration)
     learning_rate: float = 1e-3
     batch_size: int = 256
-    updates: int = 32  # minibatches of Adam per iteration, drawn from the replay window
+    updates: int = 256  # minibatches of Adam per iteration, drawn from the replay window
     window: int = 8  # iterations of self-play positions kept to learn from
     width: int = 256
     blocks: int = 2
