@@ -20,10 +20,13 @@ play-terminal: $(RUN_STAMP)
 # Browser tests share one worker (--dist loadgroup), so the run holds one Chromium. The
 # server tests start their own PostgreSQL and redis-server (tests/server/services.py). The
 # compiled engines are compiled first, once (about a minute on a fresh clone; kept on disk),
-# rather than by each test worker at once.
+# rather than by each test worker at once. The JAX tests (tests/jaxenv) run in workers of
+# their own: JAX starts threads, and a worker that forks after it (the simulator's pools)
+# could deadlock.
 test: $(DEV_STAMP) chromium services
 	$(BIN)/quarkade compile
-	$(BIN)/python -m pytest -n auto --dist loadgroup -q
+	$(BIN)/python -m pytest -n auto --dist loadgroup -q --ignore=tests/jaxenv
+	$(BIN)/python -m pytest -n auto -q tests/jaxenv
 
 bench: $(DEV_STAMP)
 	$(BIN)/python bench/bench_engine.py
