@@ -113,8 +113,10 @@ def table(device: str, batches: list[int], steps: int, seconds: float,
                 fast += rate / 2
                 numba += compiled_rate(game, seconds / 2) / 2
             text = ", ".join(f"{k}={v}" for k, v in options.items())
-            shown.add_row(name, text, f"{batch:,}", f"{compiled_in:.0f}", f"{fast:,.0f}",
-                          f"{numba:,.0f}", f"{fast / numba:.3g}x")
+            row = (name, text, f"{batch:,}", f"{compiled_in:.0f}", f"{fast:,.0f}",
+                   f"{numba:,.0f}", f"{fast / numba:.3g}x")
+            print("| " + " | ".join(row) + " |", flush=True)  # a run cut short keeps its rows
+            shown.add_row(*row)
     return shown
 
 
