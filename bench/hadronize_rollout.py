@@ -21,7 +21,8 @@ import numpy as np
 from quarkade import load_game
 from quarkade.core.rng import sample_chance
 from quarkade.games.hadronize import compiled
-from quarkade.games.hadronize.bots import decide, greedy_action
+from quarkade.games.hadronize.bots import decide
+from quarkade.games.hadronize.policy import greedy_action
 from quarkade.games.hadronize.rules import HadronizeState
 
 CHOOSE = 10_000

@@ -27,7 +27,7 @@ from quarkade.core import (
     load_game,
 )
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 __all__ = [
     "CHANCE",

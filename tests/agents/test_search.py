@@ -6,25 +6,30 @@ import pytest
 
 import quarkade
 from quarkade.agents import make_agent, turn_for
-from quarkade.agents.registry import LEVEL_NAMES, levels
+from quarkade.agents.registry import LEVEL_NAMES, ByPlayersAgent, levels
 from quarkade.agents.search import _Search
 from quarkade.core.errors import AgentSpecError
+from quarkade.core.registry import has_numba
 from quarkade.core.rng import sample_chance
+from quarkade.games.hadronize.bots import RolloutAgent
 from quarkade.sim import play_match
 
 ANN_SEAT = 0
 
 
-def midgame(name, seed=3, decisions=6):
-    """A state a few decisions into a random game, with a seat to move."""
+def midgame(name, seed=3, decisions=6, players=None):
+    """A state a few decisions into a random game (of ``players`` seats, else the game's
+    default), with a seat to move."""
     rng = random.Random(seed)
-    state = quarkade.load_game(name).new_initial_state()
+    game = quarkade.load_game(name) if players is None else \
+        quarkade.load_game(name, players=players)
+    state = game.new_initial_state()
     made = 0
     while True:
         while state.is_chance_node():
             state.apply_action(sample_chance(state, rng))
         if state.is_terminal():
-            return midgame(name, seed + 1, decisions)
+            return midgame(name, seed + 1, decisions, players)
         if made == decisions:
             return state
         state.apply_action(rng.choice(state.legal_actions()))
@@ -93,13 +98,18 @@ def test_search_finds_the_winning_hadronization(algorithm):
 
 
 def test_bad_search_parameters_are_refused():
-    with pytest.raises(AgentSpecError, match="at least 1"):
+    with pytest.raises(AgentSpecError, match="iterations='-1' is not allowed; it takes a "
+                                             "whole number of at least 0"):
         make_agent("mcts:iterations=-1", "hadronize")
-    with pytest.raises(AgentSpecError, match="may not be negative"):
+    with pytest.raises(AgentSpecError, match="time='-1' is not allowed; it takes a number "
+                                             "of at least 0"):
         make_agent("ismcts:time=-1", "hadronize")
-    with pytest.raises(AgentSpecError, match="random or greedy"):
+    with pytest.raises(AgentSpecError, match="time='nan' is not allowed"):
+        make_agent("mcts:time=nan", "hadronize")
+    with pytest.raises(AgentSpecError, match="it takes one of random, greedy"):
         make_agent("mcts:rollout=smart", "hadronize")
-    with pytest.raises(AgentSpecError, match="no parameter 'depth'"):
+    with pytest.raises(AgentSpecError, match="agent 'mcts' has no parameter 'depth'; its "
+                                             "parameters are: iterations, time, c"):
         make_agent("mcts:depth=2", "hadronize")
 
 
@@ -111,23 +121,62 @@ def test_every_level_makes_an_agent(name):
     for level in LEVEL_NAMES:
         agent = make_agent(level, name)
         assert agent.spec == level
-    for level in ("easy", "medium"):  # hard is timed in test_answers_within_the_time_budget
+    for level in ("easy", "medium"):  # hard: test_the_hard_level_keeps_to_its_budget
         assert make_agent(level, name).act(turn_for(state), random.Random(0)) in \
             state.legal_actions()
 
 
-@pytest.mark.parametrize("name", quarkade.list_games())
-def test_the_hard_level_keeps_to_its_budget(name):
-    # Where hard searches on a time budget, it stops at the deadline of the clock it is
-    # given (2 s on one core is measured by bench/bench_search.py, not asserted here).
-    state = midgame(name)
-    agent = make_agent("hard", name)
-    if isinstance(agent, _Search) and agent.time:
-        agent.clock = SteppingClock(agent.time / 8)  # an exact fraction of the budget
-        assert agent.act(turn_for(state), random.Random(0)) in state.legal_actions()
-        assert agent.last_iterations == 8
-    else:  # a bot without a time budget (Dead Cat's sleuth)
-        assert agent.act(turn_for(state), random.Random(0)) in state.legal_actions()
+def hard_levels():
+    """(game, players, spec) for the bot behind each game's hard level, at every table
+    size the level tells apart (the first count past those listed for ``"more"``)."""
+    for name in quarkade.list_games():
+        spec = levels(name)["hard"]
+        if isinstance(spec, str):
+            yield name, quarkade.core.game_class(name).min_players, spec
+            continue
+        for count, each in spec.items():
+            counts = [c for c in spec if c != "more"]
+            yield name, max(counts) + 1 if count == "more" else count, each
+
+
+# Each hard level with a time budget, and a bot that keeps to it by the clock it is given.
+TIMED = [case for case in hard_levels() if "time=" in case[2]]
+
+
+@pytest.mark.parametrize(("name", "players", "spec"), TIMED,
+                         ids=[f"{n}-{p}" for n, p, _ in TIMED])
+def test_the_hard_level_keeps_to_its_budget(name, players, spec):
+    """The hard level's bot stops when its time budget runs out on the clock it is given:
+    here one that moves an eighth of the budget at each reading. (The levels without a
+    time budget, Dead Cat's sleuth and Decoherence's lookahead, do a fixed amount of work
+    set by their parameters; what a move costs in seconds is measured by
+    bench/bench_search.py, never asserted here.)"""
+    state = midgame(name, players=players)
+    level = make_agent("hard", name)
+    chosen = level.spec_for(players) if isinstance(level, ByPlayersAgent) else \
+        levels(name)["hard"]
+    assert chosen == spec  # the spec under test is the one the level plays at this table
+    agent = make_agent(spec, name)
+    agent.clock = SteppingClock(agent.time / 8)
+    assert agent.act(turn_for(state), random.Random(0)) in state.legal_actions()
+    if isinstance(agent, _Search):
+        # One reading sets the deadline and one follows each iteration: the ninth reading
+        # is the first at or past the deadline, after the eighth iteration.
+        assert agent.last_iterations == 8 < agent.iterations
+        assert agent.clock.readings == 9
+    else:
+        # rollout reads the clock before each batch of playouts but the first, and stops
+        # at the first reading past the deadline: the tenth, after nine batches.
+        assert isinstance(agent, RolloutAgent) and agent.compiled and has_numba()
+        assert agent.last_playouts == 9 * RolloutAgent.BATCH < agent.playouts
+        assert agent.clock.readings == 10
+
+
+def test_every_game_has_a_hard_level_and_the_timed_ones_are_tested():
+    cases = list(hard_levels())
+    assert {name for name, _, _ in cases} == set(quarkade.list_games())
+    assert {(name, players) for name, players, _ in TIMED} >= {
+        ("hadronize", 2), ("hadronize", 3), ("card-commons", 2)}
 
 
 def test_ismcts_plays_moves_it_cannot_tell_apart_equally_often(monkeypatch):

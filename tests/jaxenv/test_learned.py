@@ -75,7 +75,8 @@ def test_bad_specs_say_what_is_wrong(checkpoint, tmp_path):
         make_agent(f"learned:{tmp_path}", "card-commons")
     with pytest.raises(AgentSpecError, match="plays card-commons, not dead-cat"):
         make_agent(f"learned:{checkpoint}", "dead-cat")
-    with pytest.raises(AgentSpecError, match="simulations is 0"):
+    with pytest.raises(AgentSpecError, match="simulations='-5' is not allowed; it takes a "
+                       "whole number from -1 to 4096"):
         make_agent(f"learned:{checkpoint},simulations=-5", "card-commons")
     with pytest.raises(AgentSpecError, match="no checkpoint is named 'best'"):
         make_agent("learned:name=best", "card-commons")
@@ -148,16 +149,19 @@ def test_self_play_values_are_each_games_result_from_the_movers_side():
 
 
 def test_the_web_takes_a_named_checkpoint_and_never_a_path(checkpoint, monkeypatch):
-    from quarkade.server import bots
+    from quarkade.server.catalogue import more_bots
     from quarkade.server.errors import ApiError
+    from quarkade.server.play.specs import check_spec
 
     monkeypatch.setenv("QUARKADE_LEARNED", f"tutorial-bot={checkpoint}")
-    monkeypatch.setitem(bots.TEXT_CHOICES, "name", ("tutorial-bot",))  # read at start
     spec = "learned:name=tutorial-bot,simulations=8"
-    assert bots.check_spec("card-commons", spec) == spec
-    for refused, fragment in ((f"learned:{checkpoint}", "takes no parameter 'path' here"),
-                              ("learned:name=other", "choose one of tutorial-bot"),
-                              ("learned:name=tutorial-bot,simulations=999", "from 0 to 256")):
+    assert check_spec("card-commons", spec) == spec
+    for refused, fragment in ((f"learned:{checkpoint}", "takes no parameter 'path'"),
+                              ("learned:name=other", "no checkpoint is named 'other' here; "
+                               "named: tutorial-bot"),
+                              ("learned:name=tutorial-bot,simulations=999", "from -1 to 256")):
         with pytest.raises(ApiError, match=fragment) as caught:
-            bots.check_spec("card-commons", refused)
+            check_spec("card-commons", refused)
         assert caught.value.status == 400
+    offered = {bot["name"]: bot for bot in more_bots("card-commons")}["learned"]
+    assert [p["name"] for p in offered["parameters"]] == ["name", "simulations"]

@@ -2,8 +2,11 @@
 ``create_app(agent_factory="tests.server.agents:NAME")`` whatever spec a seat names (a
 factory is called with the spec, the game and the server's allowed plug-in bots).
 
-A worker is another process, so a test talks to these bots through files: ``gated`` writes
-``asked`` in the directory named by QUARKADE_TEST_GATE and moves once ``open`` is there.
+A worker is another process, so a test talks to these bots through two named pipes in the
+directory named by QUARKADE_TEST_GATE (``helpers.BotGate`` makes them): a bot says it
+started thinking by a line in ``asked``, and ``gated`` moves once the test lets one move
+through ``open`` (a byte each); ``held`` holds the heavy search bots (``ismcts`` specs)
+until their worker is stopped, the others playing as on the server.
 """
 
 from __future__ import annotations
@@ -15,15 +18,36 @@ from pathlib import Path
 from quarkade.core.agent import Agent
 
 
+def _say_thinking() -> None:
+    with (Path(os.environ["QUARKADE_TEST_GATE"]) / "asked").open("w") as said:
+        said.write(f"{os.getpid()}\n")
+
+
 class Gated(Agent):
+    """Says it started, then moves (its first legal action) once the test lets it."""
+
     spec = "gated"
 
     def act(self, turn, rng):
-        gate = Path(os.environ["QUARKADE_TEST_GATE"])
-        (gate / "asked").touch()
-        while not (gate / "open").exists():  # the bot "thinks" until the test opens it
-            time.sleep(0.01)
+        _say_thinking()
+        gate = os.open(Path(os.environ["QUARKADE_TEST_GATE"]) / "open", os.O_RDONLY)
+        try:
+            os.read(gate, 1)  # one byte: one move let through
+        finally:
+            os.close(gate)
         return turn.legal_actions[0]
+
+
+class Held(Agent):
+    """Says it started (its worker's pid, a line in the pipe ``asked``), then thinks until
+    its worker is stopped."""
+
+    spec = "held"
+
+    def act(self, turn, rng):
+        _say_thinking()
+        while True:
+            time.sleep(3600)
 
 
 class Forever(Agent):
@@ -72,3 +96,11 @@ def raising(spec, game, plugins=()):
 
 def exiting(spec, game, plugins=()):
     return Exiting()
+
+
+def held(spec, game, plugins=()):
+    if spec.startswith("ismcts"):
+        return Held()
+    from quarkade.server.play.botmove import server_agent
+
+    return server_agent(spec, game, plugins)

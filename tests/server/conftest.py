@@ -2,6 +2,7 @@
 TestClient; and, once per test session, a real PostgreSQL cluster and redis-server
 (``tests/server/services.py``) for the tests that run against both databases."""
 
+import os
 import zlib
 from collections.abc import Iterator
 
@@ -9,7 +10,28 @@ import pytest
 from starlette.testclient import TestClient
 
 from quarkade.server import create_app
+from tests.server.helpers import BotGate
 from tests.server.services import Postgres, Redis
+
+
+@pytest.fixture(scope="session", autouse=True)
+def session_key_file(tmp_path_factory) -> Iterator[None]:
+    """Every server of the test session keeps its session key in one file of its own
+    (as processes on one host share theirs), never in the user's folders."""
+    before = os.environ.get("QUARKADE_SECRET_FILE")
+    os.environ["QUARKADE_SECRET_FILE"] = str(tmp_path_factory.mktemp("keys") / "session.key")
+    yield
+    if before is None:
+        os.environ.pop("QUARKADE_SECRET_FILE")
+    else:
+        os.environ["QUARKADE_SECRET_FILE"] = before
+
+
+@pytest.fixture
+def bot_gate(tmp_path) -> Iterator[BotGate]:
+    gate = BotGate(tmp_path)
+    yield gate
+    gate.close()
 
 
 @pytest.fixture

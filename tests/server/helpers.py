@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import weakref
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from starlette.testclient import TestClient
@@ -14,7 +17,7 @@ from quarkade.core.registry import game_class
 
 def friend_game(client: TestClient, game: str, seat_options: dict[int, dict[str, Any]]
                 | None = None, time_control: str = "none", reveal: bool | None = None,
-                **options: Any) -> dict[str, Any]:
+                visibility: str = "unlisted", **options: Any) -> dict[str, Any]:
     """A game whose seats are all friends, each joined (with ``seat_options[seat]``, the
     options that seat chooses itself), with ``time_control`` (``reveal``: show every
     hidden card once it is over): returns the API answer plus ``seat_tokens``."""
@@ -22,7 +25,7 @@ def friend_game(client: TestClient, game: str, seat_options: dict[int, dict[str,
     answer = client.post("/api/games", json={"game": game, "options": options,
                                              "seats": ["friend"] * players,
                                              "time_control": time_control,
-                                             "reveal": reveal})
+                                             "reveal": reveal, "visibility": visibility})
     assert answer.status_code == 201, answer.text
     created = answer.json()
     client.cookies.clear()  # the creating device's cookie; tests pass tokens explicitly
@@ -44,14 +47,59 @@ def join(client: TestClient, game_id: str, invite_url: str,
     return str(answer.json()["token"])
 
 
+class BotGate:
+    """The named pipes test bots (``tests.server.agents``) talk through, in ``folder``
+    (set as QUARKADE_TEST_GATE): ``thinking()`` waits until a bot says it started its
+    move; ``let_move()`` lets one gated bot move. Both ends are opened read-write here,
+    so neither side waits for the other to open its end."""
+
+    def __init__(self, folder: Path) -> None:
+        os.environ["QUARKADE_TEST_GATE"] = str(folder)
+        for name in ("asked", "open"):
+            os.mkfifo(folder / name)
+        self.asked = os.fdopen(os.open(folder / "asked", os.O_RDWR), "r")
+        self.opening = os.open(folder / "open", os.O_RDWR)
+
+    def thinking(self) -> int:
+        """The worker process of the next bot that says it started thinking."""
+        return int(self.asked.readline())
+
+    def let_move(self) -> None:
+        os.write(self.opening, b"x")
+
+    def close(self) -> None:
+        self.asked.close()
+        os.close(self.opening)
+        os.environ.pop("QUARKADE_TEST_GATE", None)
+
+
+def another_device(client: TestClient) -> TestClient:
+    """Another device on ``client``'s running app: its own cookies (its own player), the
+    same server."""
+    device = TestClient(client.app)
+    device.portal = client.portal
+    return device
+
+
+def bearer(*tokens: str | None) -> dict[str, str]:
+    """The header a script proves what it holds with (secrets never go in the address)."""
+    held = [t for t in tokens if t]
+    return {"authorization": "Bearer " + ".".join(held)} if held else {}
+
+
 def seat_payload(client: TestClient, game_id: str, token: str | None,
                  seat: int | str | None = None) -> Any:
     params: dict[str, Any] = {}
-    if token:
-        params["token"] = token
     if seat is not None:
         params["seat"] = seat
-    return client.get(f"/api/games/{game_id}", params=params)
+    return client.get(f"/api/games/{game_id}", params=params, headers=bearer(token))
+
+
+def live_socket(client: TestClient, game_id: str, seat: int | str | None = None,
+           token: str | None = None) -> Any:
+    """A game page's socket (``seat``: the view asked for), holding ``token``."""
+    query = "" if seat is None else f"?seat={seat}"
+    return client.websocket_connect(f"/ws/games/{game_id}{query}", headers=bearer(token))
 
 
 def move(client: TestClient, game_id: str, token: str, seat: Any, action: Any,
@@ -60,7 +108,7 @@ def move(client: TestClient, game_id: str, token: str, seat: Any, action: Any,
     if step is None:
         step = len(true_states(client, game_id)[-1].history())
     body = {"seat": seat, "action": action, "step": step}
-    return client.post(f"/api/games/{game_id}/actions", params={"token": token}, json=body)
+    return client.post(f"/api/games/{game_id}/actions", headers=bearer(token), json=body)
 
 
 def play_moves(client: TestClient, game_id: str, tokens: dict[int, str], count: int,
@@ -79,14 +127,14 @@ def play_moves(client: TestClient, game_id: str, tokens: dict[int, str], count: 
 
 
 def stored_actions(client: TestClient, game_id: str) -> list[int]:
-    stored = client.app.state.store.load_game(game_id)  # type: ignore[attr-defined]
+    stored = client.app.state.store.games.load(game_id)  # type: ignore[attr-defined]
     assert stored is not None
     return list(stored.actions)
 
 
 def true_states(client: TestClient, game_id: str) -> list[State]:
     """Every state of the stored game, from the initial one to the current one."""
-    stored = client.app.state.store.load_game(game_id)  # type: ignore[attr-defined]
+    stored = client.app.state.store.games.load(game_id)  # type: ignore[attr-defined]
     state = load_game(stored.game, **stored.options).new_initial_state()
     states = [state.clone()]
     for action in stored.actions:
@@ -110,3 +158,37 @@ def refused(answer: Any, status: int, *fragments: str) -> str:
     for fragment in fragments:
         assert fragment in message, message
     return message
+
+
+HELD_LOGS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def receive_state(socket):
+    """The next message, a state's log made whole as the page makes it: a state carries
+    only the entries after the first ``log_from`` the page holds."""
+    message = socket.receive_json()
+    if message["type"] == "state":
+        held = HELD_LOGS.get(socket, [])
+        assert message["log_from"] <= len(held), "a state that does not follow the page's"
+        message["log"] = held[:message["log_from"]] + message["log"]
+        HELD_LOGS[socket] = message["log"]
+    return message
+
+
+def receive_until(socket, done):
+    for _ in range(10_000):
+        message = receive_state(socket)
+        if message["type"] == "state" and done(message):
+            return message
+    raise AssertionError("the awaited state never came")
+
+
+def watch_until(client: TestClient, game_id: str, done: Callable[[dict[str, Any]], bool]
+                ) -> dict[str, Any]:
+    """The first state a spectator's page of ``game_id`` is shown for which ``done`` holds
+    (what the server does meanwhile, in its own tasks and processes, reaches the page); an
+    ``AssertionError`` if the game ends first."""
+    with live_socket(client, game_id, "spectator") as page:
+        shown = receive_until(page, lambda m: done(m) or m["over"])
+    assert done(shown), "the game ended before what was awaited came"
+    return shown

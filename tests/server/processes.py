@@ -3,9 +3,11 @@ process on a free port, spoken to over real HTTP and WebSocket connections."""
 
 from __future__ import annotations
 
+import http.cookiejar
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 import urllib.error
@@ -40,12 +42,12 @@ class Server:
 
     def request(self, method: str, path: str, body: Any = None,
                 token: str | None = None) -> tuple[int, Any]:
-        url = self.url + path + (("&" if "?" in path else "?") + f"token={token}"
-                                 if token else "")
         data = None if body is None else json.dumps(body).encode()
-        request = urllib.request.Request(url, data=data, method=method,
-                                         headers={"content-type": "application/json",
-                                                  "accept": "application/json"})
+        headers = {"content-type": "application/json", "accept": "application/json"}
+        if token:
+            headers["authorization"] = f"Bearer {token}"
+        request = urllib.request.Request(self.url + path, data=data, method=method,
+                                         headers=headers)
         try:
             with urllib.request.urlopen(request, timeout=60) as answer:
                 return answer.status, json.loads(answer.read() or b"null")
@@ -60,21 +62,54 @@ class Server:
 
     def socket(self, game_id: str, token: str | None = None,
                seat: int | None = None) -> ClientConnection:
-        query = "&".join(part for part in (f"token={token}" if token else "",
-                                           f"seat={seat}" if seat is not None else "") if part)
-        return connect(self.url.replace("http", "ws", 1) + f"/ws/games/{game_id}"
-                       + (f"?{query}" if query else ""), open_timeout=30)
+        query = "" if seat is None else f"?seat={seat}"
+        return connect(self.url.replace("http", "ws", 1) + f"/ws/games/{game_id}{query}",
+                       open_timeout=30, additional_headers={"authorization": f"Bearer {token}"}
+                       if token else None)
 
     def stop(self, kill: bool = False) -> None:
+        """Stop the server (``kill``: at once, as kill -9); one that has not stopped 30 s
+        after being asked to is killed."""
         if self.process.poll() is None:
             if kill:
                 self.process.kill()
             else:
                 self.process.terminate()
-        self.process.wait(timeout=30)
+        try:
+            self.process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait(timeout=30)
         for stream in (self.process.stdout, self.process.stderr):
             if stream:
                 stream.close()
+
+
+class Visitor:
+    """One device of one person: its own cookies (its player's session, its games' secrets),
+    sent to every server process on this host."""
+
+    def __init__(self) -> None:
+        self.jar = http.cookiejar.CookieJar()
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar))
+
+    def request(self, server: Server, method: str, path: str, body: Any = None
+                ) -> tuple[int, Any]:
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(server.url + path, data=data, method=method, headers={
+            "content-type": "application/json", "accept": "application/json"})
+        try:
+            with self.opener.open(request, timeout=60) as answer:
+                return answer.status, json.loads(answer.read() or b"null")
+        except urllib.error.HTTPError as refused:
+            return refused.code, json.loads(refused.read() or b"null")
+
+    def socket(self, server: Server, game_id: str, seat: int | None = None
+               ) -> ClientConnection:
+        cookies = "; ".join(f"{c.name}={c.value}" for c in self.jar)
+        query = "" if seat is None else f"?seat={seat}"
+        return connect(server.url.replace("http", "ws", 1) + f"/ws/games/{game_id}{query}",
+                       open_timeout=30, additional_headers={"cookie": cookies})
 
 
 def new_friend_game(server: Server, game: str = "hadronize",

@@ -8,9 +8,9 @@ from __future__ import annotations
 from starlette.testclient import TestClient
 
 from quarkade.server import create_app
-from quarkade.server.clocks import ManualClock
+from quarkade.server.clock import ManualClock
 from quarkade.server.limits import Limits, Rate
-from tests.server.helpers import friend_game, refused
+from tests.server.helpers import bearer, friend_game, live_socket, refused
 
 
 def chat_frame(socket):
@@ -23,14 +23,14 @@ def chat_frame(socket):
 
 
 def stored_chat(client, game_id):
-    return [(m.seat, m.body) for m in client.app.state.store.load_game(game_id).chat]
+    return [(m.seat, m.body) for m in client.app.state.store.games.load(game_id).chat]
 
 
 def test_two_seats_chat_and_a_spectator_reads(client):
     created = friend_game(client, "decoherence")
     game_id, tokens = created["id"], created["seat_tokens"]
-    with client.websocket_connect(f"/ws/games/{game_id}?seat=0&token={tokens[0]}") as ann, \
-            client.websocket_connect(f"/ws/games/{game_id}?seat=1&token={tokens[1]}") as bob, \
+    with live_socket(client, game_id, 0, tokens[0]) as ann, \
+            live_socket(client, game_id, 1, tokens[1]) as bob, \
             client.websocket_connect(f"/ws/games/{game_id}") as watcher:
         for page in (ann, bob, watcher):
             assert page.receive_json()["type"] == "state"  # no chat yet: no chat frame
@@ -39,7 +39,7 @@ def test_two_seats_chat_and_a_spectator_reads(client):
             seen = chat_frame(page)["messages"]
             assert [(m["number"], m["seat"], m["name"], m["text"]) for m in seen] == [
                 (0, 0, "seat 0", "good luck <b>bob</b>")]
-        answer = client.post(f"/api/games/{game_id}/chat", params={"token": tokens[1]},
+        answer = client.post(f"/api/games/{game_id}/chat", headers=bearer(tokens[1]),
                              json={"seat": 1, "text": "thanks & you"})
         assert answer.status_code == 201 and answer.json()["number"] == 1
         for page in (ann, bob, watcher):
@@ -52,12 +52,12 @@ def test_two_seats_chat_and_a_spectator_reads(client):
     refused(client.post(f"/api/games/{game_id}/chat", json={"seat": 0, "text": "hi"}), 403,
             "spectators read the chat")
     # A seat's token writes for that seat only.
-    refused(client.post(f"/api/games/{game_id}/chat", params={"token": tokens[1]},
+    refused(client.post(f"/api/games/{game_id}/chat", headers=bearer(tokens[1]),
                         json={"seat": 0, "text": "I am seat 0"}), 403,
             "holds no token for seat 0", "only for your own seat")
     # Kept with the game: a page opened later gets every message at once, in order.
     assert stored_chat(client, game_id) == [(0, "good luck <b>bob</b>"), (1, "thanks & you")]
-    with client.websocket_connect(f"/ws/games/{game_id}?seat=1&token={tokens[1]}") as later:
+    with live_socket(client, game_id, 1, tokens[1]) as later:
         assert later.receive_json()["type"] == "state"
         frame = later.receive_json()
         assert frame["type"] == "chat" and frame["all"] is True
@@ -82,13 +82,13 @@ def test_bad_chat_messages_are_refused_and_nothing_is_stored(client):
         ({"text": "hi"}, "'seat' and 'text' are required"),
     ]
     for body, fragment in cases:
-        answer = client.post(url, params={"token": token}, json=body)
+        answer = client.post(url, headers=bearer(token), json=body)
         assert 400 <= answer.status_code < 500, (body, answer.text)
         assert fragment in answer.json()["error"], (body, answer.json())
-    assert client.post(url, params={"token": token},
+    assert client.post(url, headers=bearer(token),
                        json={"seat": 0, "text": "é" * 300}).status_code == 201
     assert stored_chat(client, game_id) == [(0, "é" * 300)]
-    with client.websocket_connect(f"/ws/games/{game_id}?seat=0&token={token}") as socket:
+    with live_socket(client, game_id, 0, token) as socket:
         socket.receive_json()
         socket.receive_json()  # the chat so far
         socket.send_json({"type": "chat", "text": "y" * 400})
@@ -107,7 +107,7 @@ def test_chat_is_rate_limited_per_seat(db_url):
         game_id, tokens = created["id"], created["seat_tokens"]
 
         def say(seat, text):
-            return client.post(f"/api/games/{game_id}/chat", params={"token": tokens[seat]},
+            return client.post(f"/api/games/{game_id}/chat", headers=bearer(tokens[seat]),
                                json={"seat": seat, "text": text})
 
         assert [say(0, f"m{i}").status_code for i in range(3)] == [201] * 3
@@ -117,3 +117,35 @@ def test_chat_is_rate_limited_per_seat(db_url):
         assert say(0, "later").status_code == 201
         assert [body for _, body in stored_chat(client, game_id)] == [
             "m0", "m1", "m2", "my own budget", "later"]
+
+
+def test_a_page_gets_the_newest_200_messages_and_earlier_ones_on_request(db_url):
+    """A long chat costs a connecting page the newest 200 messages, never all of them; the
+    page asks for earlier ones a page at a time. A game's chat has a cap."""
+    limits = Limits(chat_per_game=260)
+    with TestClient(create_app(db_url, rate_limits=False, limits=limits)) as client:
+        created = friend_game(client, "hadronize")
+        game_id, tokens = created["id"], created["seat_tokens"]
+        url = f"/api/games/{game_id}/chat"
+        for number in range(230):
+            assert client.post(url, headers=bearer(tokens[number % 2]),
+                               json={"seat": number % 2, "text": f"m{number}"}
+                               ).status_code == 201
+        with live_socket(client, game_id, 0, tokens[0]) as page:
+            first = chat_frame(page)
+            assert first["all"] is True and first["earlier"] == 30
+            assert [m["text"] for m in first["messages"]] == [f"m{n}" for n in range(30, 230)]
+            page.send_json({"type": "chat_before", "number": 30})
+            older = chat_frame(page)
+            assert older["before"] == 30 and older["earlier"] == 0
+            assert [m["number"] for m in older["messages"]] == list(range(30))
+        listed = client.get(url).json()
+        assert listed["earlier"] == 30 and len(listed["messages"]) == 200
+        assert [m["number"] for m in client.get(url, params={"before": 30}).json()["messages"]
+                ] == list(range(30))
+        for number in range(230, 260):
+            assert client.post(url, headers=bearer(tokens[0]),
+                               json={"seat": 0, "text": f"m{number}"}).status_code == 201
+        refused(client.post(url, headers=bearer(tokens[0]), json={"seat": 0, "text": "more"}),
+                409, "chat is full", "260 messages")
+        assert len(client.app.state.store.games.load(game_id).chat) == 200  # the newest kept

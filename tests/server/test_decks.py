@@ -12,7 +12,7 @@ from starlette.testclient import TestClient
 from quarkade.games.decoherence.decks import PRESET_STRENGTH, PRESETS, deck_text, parse_deck
 from quarkade.server import create_app
 from quarkade.server.limits import Limits
-from quarkade.server.players import SESSION_COOKIE
+from quarkade.server.people.players import SESSION_COOKIE
 from quarkade.server.storage import Store
 from tests.server.helpers import refused
 
@@ -108,7 +108,7 @@ def test_test_this_deck_reports_win_rates_with_intervals(db_url):
         refused(client.post(f"{URL}/tests", json={"deck": "kiki 9"}), 400, "cannot be played")
         started = client.post(f"{URL}/tests", json={"deck": "weaver"})
         assert started.status_code == 202, started.text
-        runs = client.app.state.hub.deck_tests.runs
+        runs = client.app.state.site.deck_tests.runs
 
         async def finished():
             import asyncio
@@ -135,7 +135,7 @@ def test_deck_tests_are_bounded(db_url):
     # A stopping server stops its runs, and says so to whoever asks later.
     store = Store(db_url)
     try:
-        assert store.deck_test(started.json()["id"]).state == "stopped"
+        assert store.decks.test(started.json()["id"]).state == "stopped"
     finally:
         store.close()
 
@@ -181,7 +181,7 @@ def test_decks_follow_their_player_and_each_seat_picks_its_own_from_the_lobby(cl
                        ).status_code == 200
     assert [d["name"] for d in client.get(URL).json()["decks"]] == ["Ann's <surge>"]
     form = client.get("/new/decoherence").text
-    assert "Ann&#x27;s &lt;surge&gt;</option>" in form
+    assert "Ann&#39;s &lt;surge&gt;</option>" in form
     with client.websocket_connect("/ws/lobby") as lobby:
         frames = [lobby.receive_text()]
         made = client.post("/new/decoherence", data={
@@ -194,8 +194,8 @@ def test_decks_follow_their_player_and_each_seat_picks_its_own_from_the_lobby(cl
         named(devices.use("bo"), "Bob")
         client.post(URL, json={"name": "Bob's weaver", "deck": "weaver"})
         seat_form = client.get(f"/games/{game_id}/take/1").text
-        assert "Bob&#x27;s weaver</option>" in seat_form
-        assert surge not in seat_form and "Ann&#x27;s" not in seat_form
+        assert "Bob&#39;s weaver</option>" in seat_form
+        assert surge not in seat_form and "Ann&#39;s" not in seat_form
         assert "Hidden cards stay hidden after the game." in seat_form
         lobby_now = client.get("/api/lobby").json()
         assert "Hidden cards stay hidden after the game" in json.dumps(lobby_now)
@@ -228,15 +228,15 @@ def test_quick_play_takes_the_players_own_deck_at_whichever_seat_they_get(client
     lobby = client.get("/lobby").text
     assert 'name="deck"' in lobby and '<option value="weaver">weaver</option>' in lobby
     client.post(URL, json={"name": "Ann's <surge>", "deck": "surge"})
-    assert "Ann&#x27;s &lt;surge&gt;</option>" in client.get("/lobby").text
+    assert "Ann&#39;s &lt;surge&gt;</option>" in client.get("/lobby").text
     quick = {"game": "decoherence", "players": 2, "time_control": "5+5"}
-    before = client.app.state.store.count_games()
+    before = client.app.state.store.games.count()
     refused(client.post("/api/lobby/quick", json={**quick, "deck": "kiki 12"}), 400,
             "this deck cannot be played")
     refused(client.post("/api/lobby/quick", json={**quick, "game": "hadronize",
                                                   "deck": "surge"}), 400,
             "hadronize takes no deck", "decoherence")
-    assert client.app.state.store.count_games() == before
+    assert client.app.state.store.games.count() == before
     opened = client.post("/api/lobby/quick", json={**quick, "deck": surge}).json()
     assert opened["seat"] == 0 and opened["waiting"]
     named(devices.use("bo"), "Bob")

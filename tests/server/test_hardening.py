@@ -8,36 +8,33 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import select
 import socket
 import threading
-import time
 
 import pytest
 from sqlalchemy import create_engine, text
 from starlette.testclient import TestClient
 
 from quarkade.server import create_app
-from quarkade.server.clocks import ManualClock
+from quarkade.server.clock import ManualClock
 from quarkade.server.limits import Limits, Rate
 from quarkade.server.run import ServerThread
 from tests.server.helpers import (
+    bearer,
     friend_game,
     join,
+    live_socket,
     move,
     play_moves,
+    receive_state,
+    receive_until,
     refused,
     stored_actions,
     true_states,
+    watch_until,
 )
-
-
-def wait_until(ready, timeout=60.0, message="it never happened"):
-    """Poll the database (another process or thread acts) every 20 ms, up to ``timeout``."""
-    deadline = time.monotonic() + timeout
-    while not ready():
-        assert time.monotonic() < deadline, message
-        time.sleep(0.02)
 
 
 def step_of(client, game_id):
@@ -80,7 +77,7 @@ def test_1_joining_spends_the_invite_and_only_the_joiner_holds_the_seat(any_db):
         again = client.get(invite, follow_redirects=False)
         assert again.status_code == 403 and "used or it expired" in again.text
         code = invite.rsplit("/", 1)[1]
-        refused(client.get(f"/api/games/{game_id}", params={"seat": 1, "token": code}),
+        refused(client.get(f"/api/games/{game_id}", params={"seat": 1}, headers=bearer(code)),
                 403, "holds no token for seat 1")
         state = true_states(client, game_id)[-1]
         if state.current_player() == 1:
@@ -111,7 +108,7 @@ def test_1_a_rematch_has_new_secrets_and_a_holder_may_link_another_device(any_db
         game_id, tokens = created["id"], created["seat_tokens"]
         assert play_moves(client, game_id, tokens, 1000, min).is_terminal()
         new_id = client.post(f"/api/games/{game_id}/rematch",
-                             params={"token": tokens[0]}).json()["id"]
+                             headers=bearer(tokens[0])).json()["id"]
         client.cookies.clear()
         new_tokens = {}
         for seat in (0, 1):
@@ -122,19 +119,20 @@ def test_1_a_rematch_has_new_secrets_and_a_holder_may_link_another_device(any_db
             assert client.get(f"/api/games/{new_id}").json()["held"] == [seat]
         assert set(new_tokens.values()).isdisjoint(tokens.values())
         client.cookies.clear()
-        refused(client.get(f"/api/games/{new_id}", params={"seat": 0, "token": tokens[0]}), 403)
+        refused(client.get(f"/api/games/{new_id}", params={"seat": 0},
+                           headers=bearer(tokens[0])), 403)
         # Seat 1's holder links a second device; the code works once, then never again.
         refused(client.post(f"/api/games/{new_id}/seats/1/link",
-                            params={"token": new_tokens[0]}), 403, "only a device holding")
+                            headers=bearer(new_tokens[0])), 403, "only a device holding")
         link = client.post(f"/api/games/{new_id}/seats/1/link",
-                           params={"token": new_tokens[1]}).json()["url"]
+                           headers=bearer(new_tokens[1])).json()["url"]
         client.cookies.clear()
         assert client.get(link, follow_redirects=False).status_code == 303
         assert client.get(f"/api/games/{new_id}").json()["held"] == [1]
         client.cookies.clear()
         assert client.get(link).status_code == 403
         late = client.post(f"/api/games/{new_id}/seats/1/link",
-                           params={"token": new_tokens[1]}).json()["url"]
+                           headers=bearer(new_tokens[1])).json()["url"]
         clock.advance(Limits().link_seconds + 1)
         assert client.get(late).status_code == 403
 
@@ -143,35 +141,40 @@ def test_1_a_rematch_has_new_secrets_and_a_holder_may_link_another_device(any_db
 
 
 @pytest.mark.parametrize(("spec", "fragment"), [
-    ("mcts:time=nan", "time='nan' should be a number from 0 to 5"),
+    ("mcts:time=nan", "time='nan' is not allowed; it takes a number from 0 to 5 on this "
+                      "server"),
     ("mcts:time=inf", "time='inf'"),
     ("mcts:iterations=1000000000000", "from 0 to 20000"),
     ("ismcts:time=3600", "time='3600'"),
     ("mcts:depth=3", "parameters: iterations, time, c, rollout, rollout_depth, endgame"),
-    ("mcts:rollout=smart", "choose one of random, greedy"),
-    ("mcts:candidates=2", "candidates='2' should be a number from 0 to 1"),
+    ("mcts:rollout=smart", "it takes one of random, greedy"),
+    ("mcts:candidates=2", "candidates='2' is not allowed; it takes 0 or 1"),
     ("mcts:" + "c=1," * 40, "at most 100 characters"),
 ])
 def test_2_bot_specs_from_the_web_are_bounded(client, spec, fragment):
     refused(client.post("/api/games", json={"game": "hadronize",
                                             "seats": ["you", f"bot:{spec}"]}), 400, fragment)
-    assert client.app.state.store.count_games() == 0
+    assert client.app.state.store.games.count() == 0
 
 
 def test_2_a_bot_that_never_answers_is_cut_off_and_stalls_nothing(db_url, caplog):
     limits = Limits(bot_seconds=1.0)
-    started = time.monotonic()
-    with TestClient(create_app(db_url, limits=limits,
-                               agent_factory="tests.server.agents:forever")) as client:
+    app = create_app(db_url, limits=limits, agent_factory="tests.server.agents:forever")
+    with TestClient(app) as client:
         games = [client.post("/api/games", json={"game": "hadronize",
                                                  "seats": ["bot:random", "bot:random"]}
                              ).json()["id"] for _ in range(3)]
-        first = {g: step_of(client, g) for g in games}
         # Every game moves on (each bot move falls back at its deadline), three at once
-        # on two worker processes.
-        wait_until(lambda: all(step_of(client, g) > first[g] + 2 for g in games), 60,
-                   "the games stalled behind a bot that never answers")
-    assert time.monotonic() - started < 60  # and the server stopped, bots mid-thought
+        # on two worker processes: a page of each sees three more moves.
+        for game_id in games:
+            with live_socket(client, game_id) as page:
+                first = receive_state(page)["step"]
+                receive_until(page, lambda m, first=first: m["step"] > first + 2)
+        workers = app.state.site.ctx.work.pool.pids()
+        assert workers  # bots mid-thought as the server stops
+    for pid in workers:  # and stopping stopped them
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)
     assert "no move within its 1 s deadline" in caplog.text
     assert "played the fallback move" in caplog.text
 
@@ -183,11 +186,11 @@ def test_3_idle_games_leave_memory_and_come_back(any_db):
     clock = ManualClock()
     with TestClient(create_app(any_db, clock=clock, limits=Limits(live_games=4))) as client:
         made = [friend_game(client, "hadronize") for _ in range(10)]
-        hub = client.app.state.hub
+        hub = client.app.state.site.hub
         assert len(hub.games) <= 4
         for created in made:  # each comes back from the database as it was
             payload = client.get(f"/api/games/{created['id']}",
-                                 params={"token": created["seat_tokens"][0]}).json()
+                                 headers=bearer(created["seat_tokens"][0])).json()
             assert payload["held"] == [0] and payload["step"] == step_of(client, created["id"])
             assert len(hub.games) <= 4
         clock.advance(Limits().idle_seconds + 1)
@@ -260,38 +263,59 @@ def test_4_a_locked_database_is_a_503_and_bots_resume_after_it(any_db):
             waiting = threading.Thread(target=lambda: answers.append(move(
                 client, game_id, tokens[mover], mover, state.legal_actions()[0], len(before))))
             waiting.start()
-            # All the while that move waits for the lock, the server answers everyone else.
-            slowest = 0.0
+            # All the while that move waits for the lock (holding its game's), the server
+            # answers everyone else: pings are answered while the move is under way.
+            session = client.portal.call(client.app.state.site.hub.get, game_id)
+            answered_meanwhile = 0
             while waiting.is_alive():
-                asked = time.monotonic()
                 page.send_json({"type": "ping"})
                 assert page.receive_json()["type"] == "pong"
-                slowest = max(slowest, time.monotonic() - asked)
-            assert slowest < 0.5
+                answered_meanwhile += waiting.is_alive() and client.portal.call(
+                    session.lock.locked)
+            assert answered_meanwhile > 0
             waiting.join()
         refused(answers[0], 503, "database is not answering", "nothing was played")
         assert stored_actions(client, game_id) == before
         assert move(client, game_id, tokens[mover], mover, state.legal_actions()[0],
                     len(before)).status_code == 200
-        # A bot whose move cannot be stored while the database is locked moves after.
-        bot_game = client.post("/api/games", json={
-            "game": "hadronize", "seats": ["friend", "bot:greedy"]}).json()
-        bot_id = bot_game["id"]
-        token = join(client, bot_id, bot_game["invites"][0]["url"])
-        state = true_states(client, bot_id)[-1]
-        if state.current_player() == 1:
-            wait_until(lambda: true_states(client, bot_id)[-1].current_player() == 0)
-            state = true_states(client, bot_id)[-1]
-        with Locked(any_db):
-            step = len(state.history())
-            # The person's move was stored before the lock; the bot's cannot be, yet.
-            assert move(client, bot_id, token, 0, state.legal_actions()[0],
-                        step).status_code == 503
-        assert move(client, bot_id, token, 0, state.legal_actions()[0], step).status_code == 200
-        with Locked(any_db):
-            pass
-        wait_until(lambda: true_states(client, bot_id)[-1].current_player() != 1,
-                   message="the bot never moved after the database came back")
+
+
+class Heard(logging.Handler):
+    """Sets ``event`` when the server logs a message holding ``words``."""
+
+    def __init__(self, words: str) -> None:
+        super().__init__()
+        self.words = words
+        self.event = threading.Event()
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if self.words in record.getMessage():
+            self.event.set()
+
+
+def test_4_a_bot_whose_move_cannot_be_stored_moves_once_the_database_is_back(any_db,
+                                                                             bot_gate):
+    """The bot answers while the database is locked: its move cannot be stored (the
+    server says so and retries), and it is stored once the lock is gone."""
+    retrying = Heard("the bot's move could not be stored; retrying")
+    logging.getLogger("quarkade.server").addHandler(retrying)
+    try:
+        with TestClient(create_app(any_db, busy_timeout=0.5, rate_limits=False,
+                                   agent_factory="tests.server.agents:gated")) as client:
+            made = client.post("/api/games", json={"game": "hadronize",
+                                                   "seats": ["bot:random", "bot:random"]}).json()
+            bot_gate.thinking()  # the bot at the first turn thinks, its turn claimed
+            before = stored_actions(client, made["id"])
+            with live_socket(client, made["id"]) as page:
+                assert receive_state(page)["step"] == len(before)
+                with Locked(any_db):
+                    bot_gate.let_move()
+                    assert retrying.event.wait(60), "the bot's move was never refused"
+                shown = receive_until(page, lambda m: m["step"] > len(before))
+            stored = stored_actions(client, made["id"])
+            assert len(stored) >= shown["step"] and stored[:len(before)] == before
+    finally:
+        logging.getLogger("quarkade.server").removeHandler(retrying)
 
 
 def test_4_a_bot_resumes_after_postgresql_restarts(postgres):
@@ -301,12 +325,12 @@ def test_4_a_bot_resumes_after_postgresql_restarts(postgres):
         game_id, tokens = created["id"], created["seat_tokens"]
         postgres.stop()
         try:
-            answer = client.get(f"/api/games/{game_id}", params={"token": tokens[0]})
+            answer = client.get(f"/api/games/{game_id}", headers=bearer(tokens[0]))
             assert answer.status_code == 200  # held in memory: reading needs no database
             payload = answer.json()
             mover = payload["to_move"]
-            action = client.get(f"/api/games/{game_id}", params={
-                "token": tokens[mover]}).json()["legal"][0]["id"]
+            action = client.get(f"/api/games/{game_id}", headers=bearer(
+                tokens[mover])).json()["legal"][0]["id"]
             refused(move(client, game_id, tokens[mover], mover, action, payload["step"]),
                     503, "not answering")
             health = client.get("/healthz")
@@ -321,8 +345,7 @@ def test_4_a_bot_resumes_after_postgresql_restarts(postgres):
         first = step_of(client, bot_game)
         postgres.admin("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
                        "WHERE datname = current_database() AND pid <> pg_backend_pid()")
-        wait_until(lambda: step_of(client, bot_game) > first + 4,
-                   message="the bots stalled after their connections were cut")
+        watch_until(client, bot_game, lambda m: m["step"] > first + 4)  # they went on
 
 
 # -- 5: PostgreSQL-only errors, and secrets in the log ----------------------------------------
@@ -339,9 +362,9 @@ def test_5_long_bot_specs_are_the_same_on_both_databases(any_db):
 
 
 def test_5_a_database_error_never_logs_a_secret(any_db, monkeypatch, caplog):
-    from quarkade.server.storage import store
+    from quarkade.server.storage import games
 
-    monkeypatch.setattr(store, "check_lengths", lambda table, row: None)
+    monkeypatch.setattr(games, "check_lengths", lambda table, row: None)
     caplog.set_level(logging.DEBUG)
     with TestClient(create_app(any_db), raise_server_exceptions=False) as client:
         created = client.post("/api/games", json={"game": "hadronize",
@@ -349,10 +372,10 @@ def test_5_a_database_error_never_logs_a_secret(any_db, monkeypatch, caplog):
         host, seat = created["host_token"], created["tokens"]["0"]
         invite = created["invites"][0]["url"].rsplit("/", 1)[1]
         # A value over its column, past the check: PostgreSQL refuses it (500, logged).
-        monkeypatch.setattr("quarkade.server.seats._clip", lambda name: name * 30)
+        monkeypatch.setattr("quarkade.server.play.seats.clip_name", lambda name: name * 30)
         client.post("/api/games", json={"game": "hadronize", "seats": ["you", "bot:random"]})
         client.get(f"/games/{created['id']}/join/{invite}x")
-        client.get(f"/api/games/{created['id']}", params={"token": seat})
+        client.get(f"/api/games/{created['id']}", headers=bearer(seat))
     formatter = logging.Formatter("%(message)s")
     logged = "\n".join(formatter.format(record) for record in caplog.records
                        if not record.name.startswith("httpx"))  # the test client's own log
@@ -393,10 +416,10 @@ def test_6_odd_json_is_a_400_over_http_and_an_error_frame_on_the_socket(any_db, 
         game_id, tokens = local_game(client)
         before = stored_actions(client, game_id)
         raw = body.encode("utf-8", "surrogateescape")
-        refused(client.post(f"/api/games/{game_id}/actions", params={"token": tokens[0]},
+        refused(client.post(f"/api/games/{game_id}/actions", headers=bearer(tokens[0]),
                             content=raw), 400, fragment)
         refused(client.post("/api/games", content=raw), 400)
-        with client.websocket_connect(f"/ws/games/{game_id}?token={tokens[0]}") as socket:
+        with live_socket(client, game_id, None, tokens[0]) as socket:
             socket.receive_json()
             socket.send_text(body.replace('"seat": ', '"type": "act", "x": ')
                              .encode("utf-8", "surrogateescape").decode("utf-8", "replace"))
@@ -418,10 +441,10 @@ def test_7_a_move_without_its_step_is_refused_and_parallel_moves_apply_once(any_
         state = true_states(client, game_id)[-1]
         mover = state.current_player()
         before = stored_actions(client, game_id)
-        answer = client.post(f"/api/games/{game_id}/actions", params={"token": tokens[mover]},
+        answer = client.post(f"/api/games/{game_id}/actions", headers=bearer(tokens[mover]),
                              json={"seat": mover, "action": state.legal_actions()[0]})
         refused(answer, 400, "'step' is required")
-        with client.websocket_connect(f"/ws/games/{game_id}?token={tokens[mover]}") as socket:
+        with live_socket(client, game_id, None, tokens[mover]) as socket:
             socket.receive_json()
             socket.send_json({"type": "act", "action": state.legal_actions()[0]})
             assert socket.receive_json()["status"] == 400
@@ -457,7 +480,7 @@ def test_9_only_public_games_are_listed_and_ids_are_unguessable(any_db):
                 "public", "unlisted")
         home = client.get("/").text
         assert public in home and friendly not in home
-        assert [g["id"] for g in client.app.state.store.recent_games()] == [public]
+        assert [g["id"] for g in client.app.state.store.games.recent()] == [public]
         for game_id in (friendly, public):  # 22 characters of 62 (or 64): over 96 bits
             assert len(game_id) >= 22 and game_id.isascii() and game_id.isalnum()
         assert client.get(f"/games/{friendly}").status_code == 200  # its address still works
@@ -475,8 +498,7 @@ def test_10_a_failing_bot_is_logged_and_its_seat_plays_a_simple_move(db_url, fac
         game_id = client.post("/api/games", json={"game": "hadronize",
                                                   "seats": ["bot:random", "bot:greedy"]}
                               ).json()["id"]
-        wait_until(lambda: true_states(client, game_id)[-1].is_terminal(), 120,
-                   "the game stalled on a failing bot")
+        watch_until(client, game_id, lambda m: m["over"])  # it went on to its end
     states = true_states(client, game_id)
     assert "played the fallback move" in caplog.text
     reason = "raised Explodes: the bot blew up" if factory == "raising" else \

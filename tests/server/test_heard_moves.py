@@ -8,19 +8,20 @@ import random
 import time
 
 import pytest
+from sqlalchemy import event
 from starlette.testclient import TestClient
 
 from quarkade.core.protocol import SPECTATOR
 from quarkade.core.rng import sample_chance
 from quarkade.server import create_app
+from quarkade.server.messages import ClockStamp, Moves, Reload, decode, encode
 from quarkade.server.storage import Store
-from tests.server.helpers import friend_game, true_states
-from tests.server.test_live import receive_until, socket_url
+from tests.server.helpers import friend_game, live_socket, receive_until, true_states
 
 
 class OtherProcess:
-    """Another server process on the same database: stores moves, says what it would
-    publish."""
+    """Another server process on the same database: stores moves, and makes the message
+    it would publish (``quarkade.server.messages``)."""
 
     def __init__(self, db_url, game_id):
         self.store = Store(db_url)
@@ -30,7 +31,7 @@ class OtherProcess:
 
     def move(self, state, deadline=None, remaining=None):
         """The first legal move of the seat to move and the chance after it, stored with
-        the clock (the next turn's ``deadline``, the mover's time ``remaining``); the broker
+        the clock (the next turn's ``deadline``, the mover's time ``remaining``); the
         message that announces them."""
         first = len(state.history())
         mover = state.current_player()
@@ -45,38 +46,44 @@ class OtherProcess:
         if state.is_terminal():
             game.update(finished=self.now, rating_state="none")
         seats = {} if remaining is None else {mover: {"remaining": remaining}}
-        self.store.add_actions(self.game_id, first, moves,
-                               state.returns() if state.is_terminal() else None, game, seats)
-        return {"game": self.game_id, "step": first + len(moves), "origin": "other",
-                "from": first, "moves": [list(pair) for pair in moves],
-                "clock": {"game": game, "seats": {str(seat): values["remaining"]
-                                                  for seat, values in seats.items()}}}
+        self.store.games.add_actions(self.game_id, first, moves,
+                                     state.returns() if state.is_terminal() else None, game,
+                                     seats)
+        return Moves(self.game_id, first + len(moves), "other", first, tuple(moves),
+                     ClockStamp(game, {seat: values["remaining"]
+                                       for seat, values in seats.items()}))
 
 
 @pytest.fixture(params=["none"])
 def setting(db_url, request):
+    """A game held by this process; the other process; the steps from which this process
+    read the game's actions again (each a reload, seen in the database's own traffic);
+    and ``deliver``, which hands the hub a message as the broker would and waits until
+    the game took it in."""
     with TestClient(create_app(db_url)) as client:
         created = friend_game(client, "hadronize", time_control=request.param)
-        hub = client.app.state.hub
-        live = client.portal.call(hub.get, created["id"])
+        hub = client.app.state.site.hub
+        live = client.portal.call(hub.live, created["id"])
         other = OtherProcess(db_url, created["id"])
         reloads = []
-        catch_up = live._catch_up
 
-        async def counted():
-            reloads.append(live.step)
-            return await catch_up()
+        def read(connection, cursor, statement, parameters, context, many):
+            if "actions.step >=" in statement:  # GameQueries.changes_since: a reload
+                reloads.append(next(p for p in parameters if isinstance(p, int)))
 
-        live._catch_up = counted
+        engine = client.app.state.store.engine
+        event.listen(engine, "before_cursor_execute", read)
 
         async def deliver(message):
-            await hub._heard(message)
-            if live.refreshing is not None:
-                await live.refreshing
+            await hub.hear(message)
+            await live.taken_in()
 
-        yield client, live, other, reloads, lambda message: client.portal.call(deliver,
-                                                                               message)
-        other.store.close()
+        try:
+            yield client, live.session, other, reloads, lambda message: client.portal.call(
+                deliver, message)
+        finally:
+            event.remove(engine, "before_cursor_execute", read)
+            other.store.close()
 
 
 def shown_as_stored(client, page, game_id):
@@ -96,7 +103,7 @@ def _texts(client, game_id):
 
 def test_moves_that_follow_are_played_from_the_message_without_the_database(setting):
     client, live, other, reloads, deliver = setting
-    with client.websocket_connect(socket_url(live.id, "spectator")) as page:
+    with live_socket(client, live.id, "spectator") as page:
         receive_until(page, lambda m: True)
         for _ in range(4):
             deliver(other.move(true_states(client, live.id)[-1]))
@@ -111,17 +118,17 @@ def test_moves_that_follow_are_played_from_the_message_without_the_database(sett
 
 def test_a_missed_message_is_made_up_for_by_a_reload(setting):
     client, live, other, reloads, deliver = setting
-    with client.websocket_connect(socket_url(live.id, "spectator")) as page:
+    with live_socket(client, live.id, "spectator") as page:
         receive_until(page, lambda m: True)
         missed = other.move(true_states(client, live.id)[-1])
         heard = other.move(true_states(client, live.id)[-1])
         deliver(heard)  # it starts after the missed one: a gap
-        assert reloads == [missed["from"]]
+        assert reloads == [missed.first]
         shown_as_stored(client, page, live.id)
         # and the next one follows again, from memory
         deliver(other.move(true_states(client, live.id)[-1]))
         shown_as_stored(client, page, live.id)
-    assert reloads == [missed["from"]]
+    assert reloads == [missed.first]
 
 
 def test_moves_that_do_not_replay_here_are_reloaded_not_half_played(setting):
@@ -129,14 +136,20 @@ def test_moves_that_do_not_replay_here_are_reloaded_not_half_played(setting):
     state = true_states(client, live.id)[-1]
     step = len(state.history())
     player = state.current_player()
-    for moves in ([[player, max(state.legal_actions()) + 1000]],  # not legal here
-                  [[1 - player, state.legal_actions()[0]]],  # not that seat's turn
-                  [[player, "1"]], "nonsense"):  # not pairs of whole numbers
-        deliver({"game": live.id, "step": step + 1, "origin": "other", "from": step,
-                 "moves": moves})
+    legal = Moves(live.id, step + 1, "other", step, ((player, state.legal_actions()[0]),),
+                  ClockStamp({"turn_started": 1.0}))
+    for moves in (((player, max(state.legal_actions()) + 1000),),  # not legal here
+                  ((1 - player, state.legal_actions()[0]),)):  # not that seat's turn
+        deliver(Moves(live.id, step + 1, "other", step, moves, legal.clock))
+        assert live.step == step and live.state.history() == state.history()
+    # Not pairs of whole numbers, as the wire may carry: such a message reads as a reload.
+    for moves in ([[player, "1"]], "nonsense"):
+        heard = decode({**encode(legal), "moves": moves})
+        assert heard == Reload(live.id, step + 1, "other")
+        deliver(heard)
         assert live.step == step and live.state.history() == state.history()
     assert reloads == [step] * 4  # each reloaded: the database holds the truth
-    deliver({"game": live.id, "step": step, "origin": "other"})  # a join, say: reload
+    deliver(Reload(live.id, step, "other"))  # a join, say: reload
     assert reloads == [step] * 5
 
 
@@ -147,7 +160,7 @@ def test_a_heard_move_brings_the_clock_it_stored(setting):
     state = true_states(client, live.id)[-1]
     mover = state.current_player()
     deadline = time.time() + 3600.0
-    with client.websocket_connect(socket_url(live.id, "spectator")) as page:
+    with live_socket(client, live.id, "spectator") as page:
         receive_until(page, lambda m: True)
         deliver(other.move(state, deadline=deadline, remaining=123.0))
         shown = shown_as_stored(client, page, live.id)
@@ -155,14 +168,16 @@ def test_a_heard_move_brings_the_clock_it_stored(setting):
         assert live.seats[mover].remaining == 123.0
         assert (live.times.turn_started, live.times.deadline) == (other.now, deadline)
         assert shown["clock"]["remaining"][mover] == 123.0
-        stored = other.store.load_game(live.id)
+        stored = other.store.games.load(live.id)
         assert stored.times == live.times and stored.seats == live.seats  # as a reload
         for clock in ({"game": {"deadline": "soon"}, "seats": {}},
                       {"game": {"owner": 1.0}, "seats": {}},
                       {"game": {}, "seats": {"x": 1.0}}, None):
             step = live.step
             bad = other.move(true_states(client, live.id)[-1], deadline=deadline)
-            deliver({**bad, "clock": clock})
+            heard = decode({**encode(bad), "clock": clock})
+            assert heard == Reload(bad.game, bad.step, "other")
+            deliver(heard)
             assert reloads[-1] == step and live.times.turn_started == other.now
         assert len(reloads) == 4  # a clock not well formed: reloaded instead
         shown_as_stored(client, page, live.id)

@@ -14,8 +14,15 @@ from quarkade import list_games
 from quarkade.core.lessons import LessonRun, tutorial
 from quarkade.learn.review import Budget
 from quarkade.server import create_app
-from tests.server.helpers import friend_game, join, move, true_states
-from tests.server.test_live import receive_until, socket_url
+from tests.server.helpers import (
+    bearer,
+    friend_game,
+    join,
+    live_socket,
+    move,
+    receive_until,
+    true_states,
+)
 
 QUICK = Budget(total=0, iterations=30)
 
@@ -27,9 +34,8 @@ def client(db_url) -> Iterator[TestClient]:
 
 
 def wait_for_learning(client: TestClient) -> None:
-    """Until the learning thread has finished what it was given (it runs one job at a time,
-    so a job submitted now runs after them)."""
-    client.app.state.learning.pool.submit(lambda: None).result(timeout=60)
+    """Until the reviews started so far have ended (in the worker processes)."""
+    client.portal.call(client.app.state.site.reviews.settled)
 
 
 def test_the_tutorial_pages_list_every_game_and_keep_a_device_id(client):
@@ -120,7 +126,7 @@ def test_a_typed_move_is_read_in_the_learners_notation(client):
 
 
 def play_to_the_end(client: TestClient, game_id: str, seat: int) -> None:
-    with client.websocket_connect(socket_url(game_id, seat)) as page:
+    with live_socket(client, game_id, seat) as page:
         while True:
             message = receive_until(page, lambda m: m["legal"] or m["over"])
             if message["over"]:
@@ -155,7 +161,7 @@ def bot_game(client: TestClient, game: str, seats: list[str], **options) -> str:
 
 def test_a_hint_is_for_the_held_seat_to_move_and_flags_the_game(client):
     game_id = bot_game(client, "dead-cat", ["you", "bot:random"])
-    with client.websocket_connect(socket_url(game_id, 0)) as page:
+    with live_socket(client, game_id, 0) as page:
         mine = receive_until(page, lambda m: m["legal"])
     answer = client.post(f"/api/games/{game_id}/hint?seat=0")
     assert answer.status_code == 200, answer.text
@@ -177,8 +183,8 @@ def test_hints_are_refused_without_bots_and_off_turn(client):
     game_id, tokens = created["id"], created["seat_tokens"]
     state = true_states(client, game_id)[-1]
     seat = state.current_player()
-    answer = client.post(f"/api/games/{game_id}/hint", params={"token": tokens[seat],
-                                                               "seat": seat})
+    answer = client.post(f"/api/games/{game_id}/hint", params={"seat": seat},
+                         headers=bearer(tokens[seat]))
     assert answer.status_code == 409 and "against bots" in answer.json()["error"]
     # Seats 0 (here), 1 (a friend) and 2 (a bot) move in turn: once the bot has moved (if
     # it began), seat 0 or the friend is to move; after seat 0's move the friend is to
@@ -194,7 +200,7 @@ def test_hints_are_refused_without_bots_and_off_turn(client):
     mine = client.cookies[cookie]
     join(client, game_id, invite["url"])
     client.cookies.set(cookie, mine)
-    with client.websocket_connect(socket_url(game_id, 0)) as page:
+    with live_socket(client, game_id, 0) as page:
         now = receive_until(page, lambda m: m["to_move"] in (0, 1))
     assert client.post(f"/api/games/{game_id}/hint?seat=1").status_code == 403
     if now["to_move"] == 0:
@@ -206,8 +212,9 @@ def test_hints_are_refused_without_bots_and_off_turn(client):
     assert refused.status_code == 409 and "not seat 0's turn" in refused.json()["error"]
 
 
-def finished_friend_game(client: TestClient, game: str, **options) -> tuple[str, dict]:
-    created = friend_game(client, game, **options)
+def finished_friend_game(client: TestClient, game: str, visibility: str = "unlisted",
+                         **options) -> tuple[str, dict]:
+    created = friend_game(client, game, visibility=visibility, **options)
     game_id, tokens = created["id"], created["seat_tokens"]
     for _ in range(2000):
         state = true_states(client, game_id)[-1]
@@ -220,7 +227,7 @@ def finished_friend_game(client: TestClient, game: str, **options) -> tuple[str,
 
 
 def test_a_review_runs_in_the_background_and_is_cached_with_the_game(client, db_url):
-    game_id, _ = finished_friend_game(client, "card-commons")
+    game_id, _ = finished_friend_game(client, "card-commons", visibility="public")
     url = f"/api/games/{game_id}/review"
     assert client.get(url).json()["state"] == "none"
     started = client.post(url).json()
@@ -234,6 +241,24 @@ def test_a_review_runs_in_the_background_and_is_cached_with_the_game(client, db_
     assert client.get(f"/games/{game_id}/review").status_code == 200
     with TestClient(create_app(db_url, review_budget=QUICK)) as again:
         assert again.get(url).json() == done  # from the database, not computed again
+        assert again.post(url).json() == done
+        assert again.app.state.site.ctx.work.started["review"] == 0
+
+
+def test_a_game_one_did_not_play_is_reviewed_only_once_finished_and_public(client):
+    """Reviews cost the server a search: another player's game is reviewed for a
+    spectator only once it is over and public (a seat's own player may review it
+    whatever its visibility)."""
+    game_id, tokens = finished_friend_game(client, "card-commons")  # unlisted
+    url = f"/api/games/{game_id}/review"
+    refused = client.post(url)
+    assert refused.status_code == 403 and "public" in refused.json()["error"]
+    assert client.post(url, headers=bearer(tokens[0])).status_code == 200
+    wait_for_learning(client)
+    assert client.get(url, headers=bearer(tokens[0])).json()["state"] == "done"
+    playing = friend_game(client, "card-commons", visibility="public")["id"]
+    unfinished = client.post(f"/api/games/{playing}/review")
+    assert unfinished.status_code == 409 and "not finished" in unfinished.json()["error"]
 
 
 def test_a_hidden_game_is_reviewed_only_for_a_held_seat_and_never_unfinished(client):
@@ -242,12 +267,12 @@ def test_a_hidden_game_is_reviewed_only_for_a_held_seat_and_never_unfinished(cli
     refused = client.post(url)
     assert refused.status_code == 403 and "spectator" in refused.json()["error"]
     assert client.get(f"/games/{game_id}/review").status_code == 403
-    assert client.post(url, params={"seat": 1, "token": tokens[0]}).status_code == 403
-    client.post(url, params={"seat": 1, "token": tokens[1]})
+    assert client.post(url, params={"seat": 1}, headers=bearer(tokens[0])).status_code == 403
+    client.post(url, params={"seat": 1}, headers=bearer(tokens[1]))
     wait_for_learning(client)
-    review = client.get(url, params={"seat": 1, "token": tokens[1]}).json()["review"]
+    review = client.get(url, params={"seat": 1}, headers=bearer(tokens[1])).json()["review"]
     assert review["viewer"] == 1 and {d["seat"] for d in review["decisions"]} == {1}
     unfinished = friend_game(client, "dead-cat")
     answer = client.post(f"/api/games/{unfinished['id']}/review",
-                         params={"seat": 0, "token": unfinished["seat_tokens"][0]})
+                         params={"seat": 0}, headers=bearer(unfinished["seat_tokens"][0]))
     assert answer.status_code == 409 and "not finished" in answer.json()["error"]

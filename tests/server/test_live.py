@@ -1,26 +1,20 @@
 """Live play over WebSocket: a move reaches every page at once, a page that reconnects
 catches up, bots move on the server, and a slow bot stalls no other game."""
 
-import time
+import json
 
 from starlette.testclient import TestClient
 
 from quarkade.server import create_app
-from tests.server.helpers import friend_game, play_moves, true_states
-
-
-def socket_url(game_id, seat=None, token=None):
-    query = "&".join(part for part in (f"seat={seat}" if seat is not None else "",
-                                        f"token={token}" if token else "") if part)
-    return f"/ws/games/{game_id}" + (f"?{query}" if query else "")
-
-
-def receive_until(socket, done):
-    for _ in range(10_000):
-        message = socket.receive_json()
-        if message["type"] == "state" and done(message):
-            return message
-    raise AssertionError("the awaited state never came")
+from tests.server.helpers import (
+    bearer,
+    friend_game,
+    live_socket,
+    play_moves,
+    receive_state,
+    receive_until,
+    true_states,
+)
 
 
 def test_a_move_shows_on_every_page_at_once_and_a_returning_page_catches_up(client):
@@ -28,9 +22,9 @@ def test_a_move_shows_on_every_page_at_once_and_a_returning_page_catches_up(clie
     game_id, tokens = created["id"], created["seat_tokens"]
     state = true_states(client, game_id)[-1]
     mover = state.current_player()
-    pages = {seat: client.websocket_connect(socket_url(game_id, seat, tokens[seat]))
+    pages = {seat: live_socket(client, game_id, seat, tokens[seat])
              for seat in range(3)}
-    pages["spectator"] = client.websocket_connect(socket_url(game_id))
+    pages["spectator"] = live_socket(client, game_id)
     try:
         first = {key: page.__enter__().receive_json() for key, page in pages.items()}
         assert {m["step"] for m in first.values()} == {len(state.history())}
@@ -45,7 +39,7 @@ def test_a_move_shows_on_every_page_at_once_and_a_returning_page_catches_up(clie
         away = (mover + 2) % 3
         pages.pop(away).__exit__(None, None, None)
         play_moves(client, game_id, tokens, 2, min)
-        with client.websocket_connect(socket_url(game_id, away, tokens[away])) as back:
+        with live_socket(client, game_id, away, tokens[away]) as back:
             caught_up = back.receive_json()
         latest = true_states(client, game_id)
         assert caught_up["step"] == len(latest[-1].history())
@@ -60,7 +54,7 @@ def test_bots_play_on_the_server_until_a_person_must_move(client):
     answer = client.post("/api/games", json={"game": "hadronize", "options": {"players": 3},
                                              "seats": ["you", "bot:greedy", "bot:random"]})
     game_id = answer.json()["id"]
-    with client.websocket_connect(socket_url(game_id, 0)) as page:
+    with live_socket(client, game_id, 0) as page:
         for _ in range(5):
             mine = receive_until(page, lambda m: m["legal"] or m["over"])
             if mine["over"]:
@@ -73,35 +67,26 @@ def test_bots_play_on_the_server_until_a_person_must_move(client):
     assert {1, 2} <= players  # both bots moved
 
 
-def test_a_slow_bot_does_not_stall_other_games(db_url, tmp_path, monkeypatch):
-    monkeypatch.setenv("QUARKADE_TEST_GATE", str(tmp_path))
+def test_a_slow_bot_does_not_stall_other_games(db_url, bot_gate):
     with TestClient(create_app(db_url, agent_factory="tests.server.agents:gated")) as client:
         slow = client.post("/api/games", json={"game": "hadronize",
                                                "seats": ["bot:random", "bot:random"]}).json()
-        wait_for_file(tmp_path / "asked")
+        bot_gate.thinking()
         # While that bot thinks, another game is played move after move.
         other = friend_game(client, "hadronize")
         play_moves(client, other["id"], other["seat_tokens"], 6, min)
         stuck = len(true_states(client, slow["id"])[-1].history())
-        with client.websocket_connect(socket_url(slow["id"])) as page:
-            assert page.receive_json()["step"] == stuck
-            (tmp_path / "open").touch()
+        with live_socket(client, slow["id"]) as page:
+            assert receive_state(page)["step"] == stuck
+            bot_gate.let_move()
             receive_until(page, lambda m: m["step"] > stuck)
-
-
-def wait_for_file(path, timeout=60.0):
-    """The bot worker (another process) says it started by writing ``path``."""
-    deadline = time.monotonic() + timeout
-    while not path.exists():
-        assert time.monotonic() < deadline, f"{path.name} never appeared"
-        time.sleep(0.01)
 
 
 def test_a_rematch_keeps_the_table_and_every_seat_follows_it(client):
     created = friend_game(client, "hadronize", goal=1)
     game_id, tokens = created["id"], created["seat_tokens"]
     assert play_moves(client, game_id, tokens, 1000, min).is_terminal()
-    with client.websocket_connect(socket_url(game_id, 1, tokens[1])) as page:
+    with live_socket(client, game_id, 1, tokens[1]) as page:
         assert page.receive_json()["over"]
         page.send_json({"type": "rematch"})
         announced = page.receive_json()  # every page of the game hears of it
@@ -109,7 +94,7 @@ def test_a_rematch_keeps_the_table_and_every_seat_follows_it(client):
         answer = page.receive_json()  # and the page that asked is told where to go
         assert answer["id"] == announced["rematch"]
         assert answer["type"] == "rematch" and answer["url"] == f"/games/{game_id}/rematch"
-    again = client.post(f"/api/games/{game_id}/rematch", params={"token": tokens[0]}).json()
+    again = client.post(f"/api/games/{game_id}/rematch", headers=bearer(tokens[0])).json()
     assert again["id"] == answer["id"]  # one rematch, shared
     for seat in (0, 1):
         client.cookies.clear()
@@ -129,8 +114,38 @@ def test_the_perfect_bot_plays_the_tutorial_game_in_the_web_app(client):
         "seats": ["bot:perfect:nodes=200000", "bot:greedy"]})
     assert answer.status_code == 201, answer.text
     game_id = answer.json()["id"]
-    with client.websocket_connect(socket_url(game_id)) as page:
+    with live_socket(client, game_id) as page:
         receive_until(page, lambda m: m["over"])
     final = true_states(client, game_id)
     assert final[-1].is_terminal()
     assert 0 in {state.current_player() for state in final[2:-1]}  # the perfect seat moved
+
+
+def test_what_a_move_sends_a_page_does_not_grow_with_the_game(client):
+    """Each move sends the pages their table and only the log entries they do not hold:
+    over 300 moves, a spectator's frame carries just that move's own log lines, and its
+    size does not grow with the move number (the whole log, resent, would grow it
+    past 50 kB here)."""
+    made = client.post("/api/games", json={"game": "hadronize", "options": {"goal": 200},
+                                           "seats": ["you", "hotseat"]}).json()
+    game_id, tokens = made["id"], made["tokens"]
+    sizes: list[int] = []
+    with live_socket(client, game_id, 0, tokens["0"]) as ann, \
+            live_socket(client, game_id, 1, tokens["1"]) as bob, \
+            live_socket(client, game_id, "spectator") as spectator:
+        seats = [receive_state(ann), receive_state(bob)]
+        held = len(json.loads(spectator.receive_text())["log"])
+        for _ in range(300):
+            mover = 0 if seats[0]["legal"] else 1
+            shown = seats[mover]
+            assert not shown["over"], "the game ended before 300 moves"
+            (ann, bob)[mover].send_json({"type": "act", "action": shown["legal"][0]["id"],
+                                         "step": shown["step"]})
+            seats = [receive_state(ann), receive_state(bob)]
+            raw = spectator.receive_text()
+            frame = json.loads(raw)
+            assert frame["log_from"] == held and len(frame["log"]) == frame["step"] - held
+            held = frame["step"]
+            sizes.append(len(raw))
+    early, late = sizes[10:60], sizes[-50:]
+    assert max(late) <= 1.25 * max(early), (max(early), max(late))

@@ -11,7 +11,7 @@ import json
 from sqlalchemy import insert
 from starlette.testclient import TestClient
 
-from quarkade.server.ratings import anchor, shown
+from quarkade.server.people.skill import anchor, shown
 from quarkade.server.storage.tables import ratings_table
 from tests.server.helpers import refused, true_states
 from tests.server.test_players import named
@@ -91,7 +91,7 @@ def test_each_player_chooses_their_own_deck_on_taking_a_seat(client):
     game_id = public_game(client, "decoherence", deck0="surge", deck1="surge")
     devices.use("bo")
     named(client, "Bob")
-    live = client.app.state.hub.games[game_id]
+    live = client.app.state.site.hub.games[game_id].session
     assert live.options["deck1"] == "balanced"  # the host did not choose seat 1's deck
     before = dict(live.options)
     refused(client.post(f"/api/games/{game_id}/seats/1/take",
@@ -169,9 +169,29 @@ def test_guests_and_bots_without_a_level_are_not_rated_and_hints_can_unrate(clie
     assert client.get(f"/api/games/{level}").json()["rated"] is True
     assert client.get(f"/api/games/{other}").json()["rated"] is False
     store = client.app.state.store
-    assert store.set_unrated(level)  # issue 19's hint hook
+    assert store.games.set_unrated(level)  # issue 19's hint hook
     client.post(f"/api/games/{level}/resign", json={"seat": 0})
     assert client.get(f"/api/games/{level}").json()["rating_changes"] == []
+    assert [e for e in client.get("/api/leaderboard/hadronize").json()["ratings"]
+            if not e["bot"]] == []
+
+
+def test_a_hint_unrates_a_rated_game_at_once_and_for_good(client):
+    """RULINGS S-5 and issue 19: the moment a seat asks for a hint its game is marked
+    unrated, and it stays so: when it ends, nobody's rating moves."""
+    from tests.server.helpers import live_socket, receive_until
+
+    named(Devices(client).use("ann"), "Ann", "ann-password")
+    game_id = public_game(client, seats=("you", "bot:medium"))
+    assert client.get(f"/api/games/{game_id}").json()["rated"] is True
+    with live_socket(client, game_id, 0) as page:
+        receive_until(page, lambda m: m["legal"])  # seat 0 is to move
+    asked = client.post(f"/api/games/{game_id}/hint?seat=0")
+    assert asked.status_code == 200, asked.text
+    assert client.get(f"/api/games/{game_id}").json()["rated"] is False
+    client.post(f"/api/games/{game_id}/resign", json={"seat": 0})
+    over = client.get(f"/api/games/{game_id}").json()
+    assert over["over"] and over["rated"] is False and over["rating_changes"] == []
     assert [e for e in client.get("/api/leaderboard/hadronize").json()["ratings"]
             if not e["bot"]] == []
 

@@ -7,6 +7,7 @@ reveal, chat and decks) comes after it."""
 
 from __future__ import annotations
 
+import base64
 import json
 import sqlite3
 from pathlib import Path
@@ -14,12 +15,15 @@ from pathlib import Path
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
+from itsdangerous import TimestampSigner
 from sqlalchemy import MetaData, create_engine, insert, update
 from starlette.testclient import TestClient
 
 from quarkade.server import create_app
+from quarkade.server.clock import ManualClock
 from quarkade.server.storage import migrate
 from quarkade.server.storage.tables import metadata
+from tests.server.helpers import bearer, seat_payload
 
 DATA = Path(__file__).parent / "data"
 SEEN = json.loads((DATA / "release-0.1-seen.json").read_text())
@@ -58,7 +62,7 @@ def previous_release(url: str) -> None:
 def check_games_intact(client: TestClient) -> None:
     store = client.app.state.store
     for game_id, then in SEEN.items():
-        stored = store.load_game(game_id)
+        stored = store.games.load(game_id)
         assert stored is not None
         for seat, token in then["tokens"].items():
             kind = stored.seats[int(seat)].kind
@@ -67,14 +71,16 @@ def check_games_intact(client: TestClient) -> None:
                 assert answer.status_code == 200, answer.text
                 token = answer.json()["token"]
             client.cookies.clear()
-            now = client.get(f"/api/games/{game_id}", params={"token": token, "seat": seat})
+            now = client.get(f"/api/games/{game_id}", params={"seat": seat}, headers=bearer(token))
             assert now.status_code == 200, now.text
             for key, value in then["seen"][seat].items():
                 assert now.json()[key] == value, (game_id, seat, key)
-        host = client.get(f"/api/games/{game_id}", params={"token": then["host_token"]}).json()
+        host = client.get(f"/api/games/{game_id}", headers=bearer(then["host_token"])).json()
         for invite in host.get("invites", []):  # joined just now, or still waiting
             joined = str(invite["seat"]) in then["tokens"]
-            assert invite["joined"] == joined and ("url" in invite) != joined
+            # The database keeps an invite's digest only (issue 24): the server can no
+            # longer show an old link, which the host may renew (a new link) instead.
+            assert invite["joined"] == joined and "url" not in invite
 
 
 @pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
@@ -86,7 +92,7 @@ def test_a_database_of_the_previous_release_is_upgraded_with_its_games_intact(
     with TestClient(create_app(url)) as client:
         assert migrate.current(client.app.state.store.engine) == migrate.head()
         check_games_intact(client)
-        assert client.app.state.store.recent_games() == []  # old games become unlisted
+        assert client.app.state.store.games.recent() == []  # old games become unlisted
     with TestClient(create_app(url)) as client:  # a second start migrates nothing
         assert migrate.current(client.app.state.store.engine) == migrate.head()
 
@@ -114,12 +120,12 @@ def test_a_database_with_players_at_0005_upgrades_to_the_tables_issue_16_adds(
     with TestClient(create_app(url)) as client:
         store = client.app.state.store
         assert migrate.current(store.engine) == migrate.head()
-        stored = store.load_game(game_id)
+        stored = store.games.load(game_id)
         assert stored is not None and stored.seats[0].player_id == "p" * 32
         assert stored.reveal is False and stored.chat == []
-        assert store.decks("p" * 32, "decoherence") == []
+        assert store.decks.of("p" * 32, "decoherence") == []
         check_games_intact(client)
-        assert client.app.state.players.queries.get("p" * 32).name == "Ada"
+        assert client.app.state.store.players.get("p" * 32).name == "Ada"
 
 
 def test_the_tables_the_code_uses_are_what_the_migrations_make(any_db):
@@ -129,3 +135,122 @@ def test_the_tables_the_code_uses_are_what_the_migrations_make(any_db):
         differences = compare_metadata(MigrationContext.configure(connection), metadata)
     engine.dispose()
     assert differences == []
+
+
+# -- issue 24: a database of main at 6830bae, its secrets hashed --------------------------
+
+MAIN = json.loads((DATA / "release-0.2-secrets.json").read_text())
+SECRETS = MAIN["secrets"]
+
+
+def main_rows() -> dict[str, list[dict]]:
+    """The rows of tests/server/data/release-0.2.sql: a database made by the server of
+    main at 6830bae (migration 0006) holding a secret of each kind, which
+    release-0.2-secrets.json lists (games a-d: an invite not spent, a device link not
+    spent, a rematch not followed; a claimed player; a device's tutorial progress)."""
+    old = sqlite3.connect(":memory:")
+    old.row_factory = sqlite3.Row
+    old.executescript((DATA / "release-0.2.sql").read_text())
+    tables = [row[0] for row in old.execute("SELECT name FROM sqlite_master WHERE type = "
+                                            "'table' AND name != 'alembic_version'")]
+    return {table: [dict(row) for row in old.execute(f"SELECT * FROM {table}")]
+            for table in tables}
+
+
+def main_database(url: str) -> None:
+    """The database of main at 6830bae at ``url``."""
+    if url.startswith("sqlite"):
+        connection = sqlite3.connect(url.removeprefix("sqlite:///"))
+        connection.executescript((DATA / "release-0.2.sql").read_text())
+        connection.close()
+        return
+    engine = create_engine(url)
+    migrate.upgrade(engine, "0006")
+    with engine.begin() as db:
+        tables = MetaData()
+        tables.reflect(db)
+        for name, rows in main_rows().items():
+            table = tables.tables[name]
+            flags = [c.name for c in table.columns if c.type.python_type is bool]
+            for row in rows:
+                row.update({flag: bool(row[flag]) for flag in flags if row[flag] is not None})
+            if rows:
+                db.execute(insert(table), rows)
+    engine.dispose()
+
+
+def session_cookie(key: str, player: dict) -> str:
+    """A session cookie as the server of main signed it for ``player`` (Starlette's)."""
+    data = base64.b64encode(json.dumps({"player": player["id"],
+                                        "gen": player["session_gen"]}).encode())
+    return TimestampSigner(key).sign(data).decode()
+
+
+def every_secret() -> list[str]:
+    found = [SECRETS["device"], SECRETS["session_key"], SECRETS["d"]["password"]]
+    for game in ("a", "b", "c", "d"):
+        found += [value for name, value in SECRETS[game].items()
+                  if name not in ("id", "rematch", "password")]
+    return found
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_a_database_of_main_keeps_its_links_working_with_every_secret_hashed(
+        kind, tmp_path, request):
+    url = (f"sqlite:///{tmp_path / 'main.db'}" if kind == "sqlite"
+           else request.getfixturevalue("postgres").empty_database())
+    main_database(url)
+    key_file = tmp_path / "session.key"
+    # The device link lived ten minutes: the server's clock is at the time it was made.
+    made = min(s["link_expires"] for s in main_rows()["seats"] if s["link_expires"]) - 600
+    with TestClient(create_app(url, secret_file=key_file,
+                               clock=ManualClock(made + 60))) as client:
+        store = client.app.state.store
+        assert migrate.current(store.engine) == migrate.head()
+        # The session key left the database for its own file: old sessions stay valid.
+        assert key_file.read_text().strip() == SECRETS["session_key"]
+        assert store.players.old_session_key() is None
+        ada = next(p for p in main_rows()["players"] if p["name"] == "Ada")
+        client.cookies.set("quarkade_session", session_cookie(SECRETS["session_key"], ada))
+        assert client.get("/api/me").json() == {"id": ada["id"], "name": "Ada", "guest": False,
+                                                "settings": {"sound": False, "notify": False}}
+        a, b, c, d = (SECRETS[game] for game in "abcd")
+        assert seat_payload(client, d["id"], None).json()["held"] == [0]  # Ada's own seat
+        client.cookies.clear()
+        # Seat tokens and host tokens held in cookies still open their seats.
+        for game, seat in ((a, 0), (b, 0), (b, 1), (c, 0), (c, 1), (d, 0)):
+            shown = seat_payload(client, game["id"], game[f"seat{seat}"], seat).json()
+            assert shown["held"] == [seat], (game["id"], seat)
+        for seat in ("0", "1"):  # and see what they saw
+            shown = seat_payload(client, b["id"], b[f"seat{seat}"], seat).json()
+            assert {key: shown[key] for key in MAIN["seen"]["b"][seat]} == \
+                MAIN["seen"]["b"][seat]
+        host = client.get(f"/api/games/{a['id']}", headers=bearer(a["host"])).json()
+        assert host["invites"] == [{"seat": 1, "joined": False}]
+        # The invite not spent then is spent now; the device link too.
+        joined = client.post(f"/api/games/{a['id']}/join", json={"invite": a["invite1"]})
+        assert joined.status_code == 200 and joined.json()["seat"] == 1
+        client.cookies.clear()
+        linked = client.get(f"/games/{b['id']}/link/{b['link0']}", follow_redirects=False)
+        assert linked.status_code == 303
+        assert client.get(f"/api/games/{b['id']}").json()["held"] == [0]
+        client.cookies.clear()
+        # The rematch asked for then: seat 0's device holds it; seat 1 follows it now.
+        assert seat_payload(client, c["rematch"], c["rematch_seat0"], 0).json()["held"] == [0]
+        client.cookies.set(f"quarkade_{c['id']}", c["seat1"])
+        followed = client.get(f"/games/{c['id']}/rematch", follow_redirects=False)
+        assert followed.headers["location"] == f"/games/{c['rematch']}"
+        assert client.get(f"/api/games/{c['rematch']}").json()["held"] == [1]
+        client.cookies.clear()
+        # The device's tutorial progress is found by its id (kept as a digest now).
+        client.cookies.set("quarkade_device", SECRETS["device"])
+        lessons = client.get("/api/learn/hadronize").json()["lessons"]
+        assert lessons[0]["done"] is True
+        # The password still logs in.
+        client.cookies.clear()
+        assert client.post("/api/login", json={"name": "Ada", "password": d["password"]}
+                           ).status_code == 200
+    if kind == "sqlite":
+        held = b"".join(path.read_bytes() for path in tmp_path.glob("main.db*"))
+        for secret in every_secret():
+            assert secret.encode() not in held, secret

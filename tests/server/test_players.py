@@ -8,8 +8,8 @@ import pytest
 from starlette.testclient import TestClient
 
 from quarkade.server import create_app
-from quarkade.server.clocks import ManualClock
-from quarkade.server.players import SESSION_COOKIE, check_name, guest_name
+from quarkade.server.clock import ManualClock
+from quarkade.server.people.players import SESSION_COOKIE, check_name, guest_name
 from tests.server.helpers import refused
 
 

@@ -8,9 +8,7 @@ from __future__ import annotations
 import json
 import os
 import re
-import statistics
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -65,30 +63,30 @@ def payload(server: Server, game_id: str, token: str) -> dict:
 
 
 def test_a_move_through_one_process_reaches_a_page_on_the_other(pair, shared):
+    """Each move is made through A; the page connected to B is shown it by B (the state it
+    gets names the process that sent it), having heard of it through the broker. How fast:
+    docs/PERFORMANCE.md (make bench)."""
     a, b = pair
+    on_a, on_b = a.get("/healthz")[1]["process"], b.get("/healthz")[1]["process"]
+    assert on_a != on_b
     game_id, tokens = new_friend_game(a, players=2)
-    latencies = []
     with b.socket(game_id, tokens[1], 1) as page_on_b:
         first = receive_state(page_on_b, lambda m: True)
+        assert first["server"] == on_b
         step = first["step"]
         for _ in range(6):
             mover = payload(a, game_id, tokens[0])["to_move"]
             if mover is None:
                 break
             data = payload(a, game_id, tokens[mover])
-            sent = time.monotonic()
-            status, _ = a.post(f"/api/games/{game_id}/actions", {
+            status, answer = a.post(f"/api/games/{game_id}/actions", {
                 "seat": mover, "action": data["legal"][0]["id"], "step": data["step"]},
                 tokens[mover])
-            assert status == 200
+            assert status == 200, answer
             seen = receive_state(page_on_b, lambda m, s=data["step"]: m["step"] > s)
-            latencies.append(time.monotonic() - sent)
-            assert seen["server"] != first["server"] or seen["server"] == first["server"]
+            assert seen["server"] == on_b and seen["step"] == answer["step"]
             step = seen["step"]
     assert step == len(stored(shared[0], game_id))
-    # The page on B heard of each move (sent to A) well within 100 ms; the figure
-    # includes A's own HTTP answer.
-    assert statistics.median(latencies) < 0.1, latencies
 
 
 def test_simultaneous_moves_through_both_processes_apply_once(pair, shared):

@@ -15,8 +15,10 @@ import random
 import pytest
 
 from quarkade import load_game
-from quarkade.server import seats as seating
+from quarkade.server import keys
+from quarkade.server.play import seats as seating
 from quarkade.server.storage import StoredSeat
+from tests.server.helpers import bearer, live_socket
 from tests.twins import history_with_secrets, twin_history
 
 CASES = [("decoherence", {}), ("decoherence", {"deck0": "random", "deck1": "surge"}),
@@ -29,41 +31,42 @@ def stored_game(client, name, options, history):
     returns its id and each seat's token."""
     game = load_game(name, **options)
     game_id = seating.new_game_id()
-    tokens = {seat: seating.new_token() for seat in range(game.num_players)}
-    seats = [StoredSeat(seat, seating.FRIEND, None, f"seat {seat}", tokens[seat], True)
-             for seat in range(game.num_players)]
+    tokens = {seat: keys.new_secret() for seat in range(game.num_players)}
+    seats = [StoredSeat(seat, seating.FRIEND, None, f"seat {seat}", keys.digest(tokens[seat]),
+                        True) for seat in range(game.num_players)]
     store = client.app.state.store
-    store.create_game(game_id, name, dict(game.options), seating.new_token(), seats)
+    store.games.create(game_id, name, dict(game.options), keys.digest(keys.new_secret()),
+                       seats)
     state = game.new_initial_state()
     moves = []
     for action in history:
         moves.append((state.current_player(), action))
         state.apply_action(action)
-    store.add_actions(game_id, 0, moves, state.returns() if state.is_terminal() else None)
+    store.games.add_actions(game_id, 0, moves, state.returns() if state.is_terminal() else None)
     return game_id, tokens
 
 
 def answers(client, game_id, tokens, seat, ids, step):
     """Every answer to ``seat``'s bad requests, with the game's own id taken out."""
     said = []
-    params = {"token": tokens[seat]}
+    headers = bearer(tokens[seat])
 
     def keep(response):
         said.append((response.status_code, response.text.replace(game_id, "GAME")))
 
     url = f"/api/games/{game_id}/actions"
     for action in [*ids, *NOT_IDS]:
-        keep(client.post(url, params=params, json={"seat": seat, "action": action,
+        keep(client.post(url, headers=headers, json={"seat": seat, "action": action,
                                                    "step": step}))
     for bad_step in (step - 1, step + 1, "x"):
-        keep(client.post(url, params=params, json={"seat": seat, "action": ids[0],
+        keep(client.post(url, headers=headers, json={"seat": seat, "action": ids[0],
                                                    "step": bad_step}))
     for other in tokens:
         if other != seat:  # out of turn, or a seat this device does not hold
-            keep(client.post(url, params=params, json={"seat": other, "action": ids[0]}))
+            keep(client.post(url, headers=headers, json={"seat": other, "action": ids[0]}))
     for bad in (step + 5, -1, "x"):
-        keep(client.get(f"/api/games/{game_id}/steps/{bad}", params=params))
-    with client.websocket_connect(f"/ws/games/{game_id}?seat={seat}&token={tokens[seat]}"
+        keep(client.get(f"/api/games/{game_id}/steps/{bad}", headers=headers))
+    with live_socket(client, game_id, seat, tokens[seat]
                                   ) as socket:
         socket.receive_json()
         for action in [*ids, *NOT_IDS]:

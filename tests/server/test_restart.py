@@ -9,7 +9,16 @@ from starlette.testclient import TestClient
 from quarkade import CHANCE
 from quarkade.server import create_app
 from quarkade.server.storage import actions_table
-from tests.server.helpers import friend_game, join, move, play_moves, true_states
+from tests.server.helpers import (
+    bearer,
+    friend_game,
+    join,
+    live_socket,
+    move,
+    play_moves,
+    receive_state,
+    true_states,
+)
 
 
 def test_a_game_in_progress_survives_a_restart(db_url):
@@ -17,10 +26,10 @@ def test_a_game_in_progress_survives_a_restart(db_url):
         created = friend_game(client, "hadronize", players=3)
         game_id, tokens = created["id"], created["seat_tokens"]
         play_moves(client, game_id, tokens, 4, max)
-        before = {seat: client.get(f"/api/games/{game_id}", params={"token": token}).json()
+        before = {seat: client.get(f"/api/games/{game_id}", headers=bearer(token)).json()
                   for seat, token in tokens.items()}
     with TestClient(create_app(db_url)) as client:
-        after = {seat: client.get(f"/api/games/{game_id}", params={"token": token}).json()
+        after = {seat: client.get(f"/api/games/{game_id}", headers=bearer(token)).json()
                  for seat, token in tokens.items()}
         assert after == before
         assert [s["kind"] for s in after[0]["seats"]] == ["friend"] * 3
@@ -29,7 +38,7 @@ def test_a_game_in_progress_survives_a_restart(db_url):
         assert move(client, game_id, tokens[seat], seat, state.legal_actions()[0],
                     before[0]["step"]).status_code == 200
         assert client.get(f"/api/games/{game_id}").json()["step"] > before[0]["step"]
-        assert client.app.state.store.load_game(game_id).visibility == "unlisted"
+        assert client.app.state.store.games.load(game_id).visibility == "unlisted"
 
 
 def test_a_bot_that_was_about_to_move_moves_after_a_restart(db_url):
@@ -44,9 +53,9 @@ def test_a_bot_that_was_about_to_move_moves_after_a_restart(db_url):
         waiting = client.get(f"/api/games/{game_id}").json()
         assert waiting["to_move"] == 1  # the bot, held back by its long delay
     with TestClient(create_app(db_url)) as client, \
-            client.websocket_connect(f"/ws/games/{game_id}?token={token}") as page:
+            live_socket(client, game_id, None, token) as page:
         for _ in range(100):
-            message = page.receive_json()
+            message = receive_state(page)
             if message["step"] > waiting["step"] and message["to_move"] in (0, None):
                 break
         else:
@@ -62,7 +71,7 @@ def stored_rows(client, game_id):
 
 def test_chance_is_drawn_from_a_secure_source_and_stored_as_actions(db_url):
     with TestClient(create_app(db_url)) as client:
-        assert isinstance(client.app.state.hub.chance_rng, random.SystemRandom)
+        assert isinstance(client.app.state.site.ctx.rng, random.SystemRandom)
         rows = stored_rows(client, friend_game(client, "hadronize")["id"])
     # The starting quarks, the first seat and the first superposition: all chance, stored.
     assert [row.player for row in rows] == [CHANCE] * 10
@@ -73,7 +82,7 @@ def test_a_chance_seed_repeats_the_deals_for_tests(tmp_path):
     for run in ("one", "two", "three"):
         seed = 7 if run != "three" else 8
         with TestClient(create_app(f"sqlite:///{tmp_path / run}.db", chance_seed=seed)) as c:
-            assert not isinstance(c.app.state.hub.chance_rng, random.SystemRandom)
+            assert not isinstance(c.app.state.site.ctx.rng, random.SystemRandom)
             deals.append([tuple(row) for row in stored_rows(c, friend_game(c, "hadronize")["id"])])
     assert deals[0] == deals[1] != deals[2]
 

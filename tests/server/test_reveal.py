@@ -13,9 +13,11 @@ from quarkade import list_games
 from quarkade.core.protocol import SPECTATOR
 from quarkade.core.registry import game_class
 from quarkade.core.rng import random_playout
-from quarkade.server.live import LiveGame
+from quarkade.server.play.session import GameSession
+from quarkade.server.play.views import payload, record_for, step_view
 from quarkade.server.storage import StoredGame, StoredSeat
 from tests.server.helpers import (
+    bearer,
     friend_game,
     play_moves,
     refused,
@@ -48,26 +50,26 @@ def test_reveal_is_chosen_at_creation_and_on_by_default_with_a_bot(client):
                                                  "seats": ["you", "friend"]})
         refused(answer, 400, "reveal", "choose true", "or false")
     # The form too: a refusal names what is allowed, and no game was made.
-    before = client.app.state.store.count_games()
+    before = client.app.state.store.games.count()
     page = client.post("/new/decoherence", data={"seat0": "you", "seat1": "friend",
                                                  "reveal": "perhaps"})
     assert page.status_code == 400 and "choose true" in page.text
-    assert client.app.state.store.count_games() == before
+    assert client.app.state.store.games.count() == before
 
 
 def stored_copy(live, history, reveal):
     """``live``'s game replayed to ``history`` (a twin's, say), with reveal on or off."""
     seats = [StoredSeat(s.seat, s.kind, s.agent, s.name, s.token, s.joined) for s in live.seats]
-    return LiveGame(live.hub, StoredGame(live.id, live.name, live.options, live.host_token,
-                                         live.created, seats, history, None, None,
-                                         reveal=reveal))
+    return GameSession(live.ctx, StoredGame(live.id, live.name, live.options,
+                                            live.host_token, live.created, seats, history,
+                                            None, None, reveal=reveal))
 
 
 def everything_a_seat_gets(live, viewpoint, holder):
     """The payload, the record and a few replay steps, as ``viewpoint`` gets them."""
     steps = sorted({0, live.step // 2, live.step})
-    return (live.payload(viewpoint, holder), live.record_for(viewpoint),
-            [live.step_view(viewpoint, step) for step in steps])
+    return (payload(live, viewpoint, holder), record_for(live, viewpoint),
+            [step_view(live, viewpoint, step) for step in steps])
 
 
 @pytest.mark.parametrize("game", HIDDEN)
@@ -77,7 +79,7 @@ def test_nothing_is_revealed_before_the_end_or_with_reveal_off(client, game):
     record and replay: with reveal on while the game goes on, and with reveal off once it
     is over."""
     created = friend_game(client, game)
-    live = client.app.state.hub.games[created["id"]]
+    live = client.app.state.site.hub.games[created["id"]].session
     for viewpoint in range(live.game.num_players):
         holder = live.holder([created["seat_tokens"][viewpoint]])
         rng = random.Random(viewpoint)
@@ -86,10 +88,10 @@ def test_nothing_is_revealed_before_the_end_or_with_reveal_off(client, game):
         assert twin != history
         first, second = stored_copy(live, history, True), stored_copy(live, twin, True)
         assert not first.state.is_terminal() and first.state.current_player() == viewpoint
-        assert first.payload(viewpoint, holder)["legal"]  # with any warnings of a last move
+        assert payload(first, viewpoint, holder)["legal"]  # with any warnings of a last move
         assert everything_a_seat_gets(first, viewpoint, holder) == \
             everything_a_seat_gets(second, viewpoint, holder)
-        assert first.payload(viewpoint, holder)["revealed"] is False
+        assert payload(first, viewpoint, holder)["revealed"] is False
         # The whole game, reveal off: its twin to the end looks the same too.
         whole, twin = finished_twins(live.game, viewpoint, rng)
         first, second = stored_copy(live, whole, False), stored_copy(live, twin, False)
@@ -99,9 +101,9 @@ def test_nothing_is_revealed_before_the_end_or_with_reveal_off(client, game):
         # The same pair with reveal on: now the seat is shown what differed (in the log,
         # which reads every action in full, and the record).
         first, second = stored_copy(live, whole, True), stored_copy(live, twin, True)
-        assert first.payload(viewpoint, holder)["log"] != \
-            second.payload(viewpoint, holder)["log"]
-        assert first.record_for(viewpoint) != second.record_for(viewpoint)
+        assert payload(first, viewpoint, holder)["log"] != \
+            payload(second, viewpoint, holder)["log"]
+        assert record_for(first, viewpoint) != record_for(second, viewpoint)
 
 
 def finished_twins(game, seat, rng):
@@ -149,19 +151,21 @@ def test_a_finished_game_with_reveal_on_shows_everyone_everything(client, game):
     history = final.history()
     for viewpoint in viewpoints(final):
         token = tokens.get(viewpoint)
-        params = {"seat": "spectator" if viewpoint == SPECTATOR else viewpoint,
-                  **({"token": token} if token else {})}
-        payload = client.get(f"/api/games/{game_id}", params=params).json()
+        params = {"seat": "spectator" if viewpoint == SPECTATOR else viewpoint}
+        headers = bearer(token)
+        payload = client.get(f"/api/games/{game_id}", params=params, headers=headers).json()
         assert payload["revealed"] is True and payload["secret"] is False
         assert payload["view"] == final.revealed_view()
         assert payload["options"] == dict(final.game.options)
         assert [e["text"] for e in payload["log"]] == [
             states[step].action_to_string(action) for step, action in enumerate(history)]
-        record = client.get(f"/games/{game_id}/record", params=params).json()
+        record = client.get(f"/games/{game_id}/record", params=params,
+                            headers=headers).json()
         assert record["revealed"] is True
         assert [a["id"] for a in record["actions"]] == history
         for step in (0, len(history) // 3, len(history)):
-            shown = client.get(f"/api/games/{game_id}/steps/{step}", params=params).json()
+            shown = client.get(f"/api/games/{game_id}/steps/{step}", params=params,
+                               headers=headers).json()
             assert shown["view"] == states[step].revealed_view()
 
 
@@ -175,14 +179,14 @@ def test_a_resignation_ends_the_game_and_reveals_only_if_the_table_chose_it(clie
     assert not state.is_terminal() and state.history()
     quitter = state.current_player()
     answer = client.post(f"/api/games/{game_id}/resign", json={"seat": quitter},
-                         params={"token": tokens[quitter]})
+                         headers=bearer(tokens[quitter]))
     assert answer.status_code == 200, answer.text
     other = 1 - quitter
     seen = seat_payload(client, game_id, tokens[other], other).json()
     record = client.get(f"/games/{game_id}/record",
-                        params={"seat": other, "token": tokens[other]}).json()
+                        params={"seat": other}, headers=bearer(tokens[other])).json()
     last = client.get(f"/api/games/{game_id}/steps/{seen['step']}",
-                      params={"seat": other, "token": tokens[other]}).json()
+                      params={"seat": other}, headers=bearer(tokens[other])).json()
     assert seen["over"] is True and seen["outcome"]["winners"] == [other]
     assert seen["revealed"] is reveal and record["revealed"] is reveal
     if reveal:

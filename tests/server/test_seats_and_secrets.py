@@ -10,10 +10,13 @@ import pytest
 from quarkade import list_games
 from quarkade.core.protocol import SPECTATOR
 from quarkade.core.registry import game_class
-from quarkade.server.live import LiveGame
+from quarkade.server.play.session import GameSession
+from quarkade.server.play.views import payload
 from quarkade.server.storage import StoredGame, StoredSeat
 from tests.server.helpers import (
+    bearer,
     friend_game,
+    live_socket,
     move,
     play_moves,
     seat_payload,
@@ -93,10 +96,10 @@ def test_a_token_cannot_act_or_read_for_another_seat(client, game):
     # Reading another seat's view, record or replay steps.
     for path in (f"/api/games/{game_id}", f"/games/{game_id}/record",
                  f"/api/games/{game_id}/steps/0", f"/games/{game_id}/replay"):
-        answer = client.get(path, params={"token": tokens[other], "seat": mover})
+        answer = client.get(path, params={"seat": mover}, headers=bearer(tokens[other]))
         assert answer.status_code == 403, (path, answer.text)
     # The live socket refuses it too, and says why.
-    with client.websocket_connect(f"/ws/games/{game_id}?seat={mover}&token={tokens[other]}"
+    with live_socket(client, game_id, mover, tokens[other]
                                   ) as socket:
         refusal = socket.receive_json()
         assert refusal["type"] == "error" and refusal["status"] == 403
@@ -117,9 +120,8 @@ def test_the_record_a_seat_downloads_is_redacted_like_its_log(client, game):
     history = states[-1].history()
     for viewpoint in viewpoints(states[-1]):
         params = {"seat": "spectator" if viewpoint == SPECTATOR else viewpoint}
-        if viewpoint in tokens:
-            params["token"] = tokens[viewpoint]
-        answer = client.get(f"/games/{game_id}/record", params=params)
+        headers = bearer(tokens.get(viewpoint))
+        answer = client.get(f"/games/{game_id}/record", params=params, headers=headers)
         assert answer.status_code == 200
         assert "attachment" in answer.headers["content-disposition"]
         record = answer.json()
@@ -129,7 +131,8 @@ def test_the_record_a_seat_downloads_is_redacted_like_its_log(client, game):
             full = states[step].action_to_string(action)
             assert recorded["id"] == (action if texts[step] == full else -1)
         for step in (0, len(history) // 2, len(history)):
-            shown = client.get(f"/api/games/{game_id}/steps/{step}", params=params).json()
+            shown = client.get(f"/api/games/{game_id}/steps/{step}", params=params,
+                               headers=headers).json()
             assert shown["view"] == states[step].view(viewpoint)
 
 
@@ -140,13 +143,13 @@ def test_a_seat_cannot_tell_games_apart_that_differ_only_in_what_it_cannot_see(c
     nothing hidden leaks through the server. Each twin really differs from its game."""
     created = friend_game(client, game)
     game_id, tokens = created["id"], created["seat_tokens"]
-    live = client.app.state.hub.games[game_id]
+    live = client.app.state.site.hub.games[game_id].session
     seats = [StoredSeat(s.seat, s.kind, s.agent, s.name, s.token, s.joined)
              for s in live.seats]
 
     def stored(history):
-        return LiveGame(live.hub, StoredGame(game_id, game, live.options, live.host_token,
-                                             live.created, seats, history, None, None))
+        return GameSession(live.ctx, StoredGame(game_id, game, live.options, live.host_token,
+                                                live.created, seats, history, None, None))
 
     for viewpoint in range(live.game.num_players):
         history = history_with_secrets(live.game, viewpoint, random.Random(viewpoint), 30)
@@ -154,7 +157,7 @@ def test_a_seat_cannot_tell_games_apart_that_differ_only_in_what_it_cannot_see(c
         assert twin_history_ != history
         original, twin = stored(history), stored(twin_history_)
         holder = live.holder([tokens[viewpoint]])
-        assert twin.payload(viewpoint, holder) == original.payload(viewpoint, holder)
+        assert payload(twin, viewpoint, holder) == payload(original, viewpoint, holder)
 
 
 def test_the_creating_device_holds_its_seats_and_sees_the_invites(client):
@@ -192,7 +195,7 @@ def test_a_seat_sees_only_its_own_deck_option(client):  # D-21
         assert payload["options"][f"deck{seat}"] == mine
         assert payload["options"][theirs] == "hidden"
         record = client.get(f"/games/{game_id}/record",
-                            params={"token": tokens[seat], "seat": seat}).json()
+                            params={"seat": seat}, headers=bearer(tokens[seat])).json()
         assert record["options"][f"deck{seat}"] == mine and record["options"][theirs] == "hidden"
         other = "observer" if seat == 0 else "surge"
         assert other not in json.dumps(payload) and other not in json.dumps(record)

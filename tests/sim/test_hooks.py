@@ -1,10 +1,12 @@
 """The analysis hook: found when a game has one, optional, and read by the replay walk."""
 
+import dataclasses
 import random
 
 import pytest
 
 from quarkade import load_game
+from quarkade.core.registry import game_parts
 from quarkade.core.rng import random_playout
 from quarkade.sim import hooks, play
 from quarkade.sim.hooks import GameAnalysis
@@ -21,7 +23,8 @@ def finished():
 
 def test_a_game_without_an_analysis_module_has_an_empty_hook(monkeypatch):
     hooks.game_analysis.cache_clear()
-    monkeypatch.setattr(hooks, "game_package", lambda game: "quarkade.games")
+    parts = dataclasses.replace(game_parts("hadronize"), analysis=None)
+    monkeypatch.setattr(hooks, "game_parts", lambda game: parts)
     try:
         assert hooks.game_analysis("hadronize") == GameAnalysis()
     finally:

@@ -1,14 +1,14 @@
 """What every adapter needs from a game beside the protocol: its observation encoding and
 its terminal rendering as plain text.
 
-A game's ``encode`` module (found with ``quarkade.core.registry.game_part``) turns a seat's
+A game's ``encode`` part (``quarkade.core.parts.EncodePart``) turns a seat's
 view into a flat list of floats in [0, 1] whose length depends only on the game's options.
 It offers ``encode(view)``, ``observation_size(options)``, ``slices(options)`` (the named
 parts, in order, for docs/RESEARCH.md) and ``max_decisions(options)`` (a bound on the
-decisions in one game, or None when the game has none). It may also offer the fast path
+decisions in one game, or None when the game has none), and the fast path
 ``encode_state(state, seat, out)``: the same floats as ``encode(state.view(seat))``, written
-into a zeroed ``out`` straight from the state, without building the view dict; the
-adapters use it when it is there (``tests/adapters/test_encode_state.py`` proves it equal
+into a zeroed ``out`` straight from the state, without building the view dict
+(``tests/adapters/test_encode_state.py`` proves it equal
 to encoding the view, for every game, player count and variant, so it shows no more than
 the view does).
 """
@@ -23,8 +23,9 @@ from typing import Any
 import numpy as np
 from rich.console import Console
 
+from quarkade.core.parts import GamePartsError
 from quarkade.core.protocol import SPECTATOR, Game, State
-from quarkade.core.registry import game_part
+from quarkade.core.registry import game_parts
 
 # Bounds the length of a game that has no bound of its own (Hadronize without a turn cap)
 # where a library insists on one (OpenSpiel's max_game_length).
@@ -57,11 +58,13 @@ class Encoding:
 
 def encoding(game: Game) -> Encoding:
     """The observation encoding of ``game`` (its options fix the size)."""
-    module = game_part(game.name, "encode")
+    module = game_parts(game.name).encode
+    if module is None:
+        raise GamePartsError(f"{game.name} has no observation encoding (an encode part)")
     options: Mapping[str, Any] = game.options
     return Encoding(module.encode, module.observation_size(options),
                     tuple(module.slices(options)), module.max_decisions(options),
-                    getattr(module, "encode_state", None))
+                    module.encode_state)
 
 
 class Observations:
@@ -104,7 +107,7 @@ def render_text(game: Game, view: dict[str, Any], names: Sequence[str],
                 you: int | None = None, width: int = 100) -> str:
     """The game's terminal rendering of ``view`` as plain text (no colour codes, no
     trailing spaces)."""
-    renderable = game_part(game.name, "text").render(view, names, you)
+    renderable = game_parts(game.name).text.render(view, names, you)
     console = Console(file=io.StringIO(), width=width, color_system=None,
                       force_terminal=False, highlight=False)
     console.print(renderable)

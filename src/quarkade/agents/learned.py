@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from quarkade.core.agent import Agent, Turn
+from quarkade.core.options import Option
 from quarkade.core.registry import game_part
 
 if TYPE_CHECKING:
@@ -42,6 +43,16 @@ def named_checkpoints() -> dict[str, str]:
     return found
 
 
+def _named(name: str) -> str:
+    """``name`` if the operator named a checkpoint so (or "", none), else ``ValueError``
+    naming those."""
+    folders = named_checkpoints()
+    if name.strip() and name.strip() not in folders:
+        named = ", ".join(sorted(folders)) or "none"
+        raise ValueError(f"no checkpoint is named {name.strip()!r} here; named: {named}")
+    return name.strip()
+
+
 def read_checkpoint(folder: Path) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
     """(what the checkpoint says about itself, its parameters); ``ValueError`` says why a
     folder is not one."""
@@ -60,7 +71,17 @@ def read_checkpoint(folder: Path) -> tuple[dict[str, Any], dict[str, np.ndarray]
 
 
 class LearnedAgent(Agent):
-    """Plays a checkpoint's network, alone or leading a search (see the module docstring)."""
+    """Plays a network trained by self-play (quarkade train), alone or leading a search."""
+
+    spec = "learned"
+    parameters = (
+        Option("path", "", "the folder of a checkpoint of quarkade train (learned:PATH)",
+               str, local_only=True),
+        Option("name", "", "a checkpoint this site's operator named", str, check=_named),
+        Option("simulations", -1, "searches a move makes: 0 plays the network alone; -1 "
+               "the number it was trained with", int, minimum=-1, maximum=MAX_SIMULATIONS,
+               server_maximum=256),
+    )
 
     def __init__(self, path: str = "", name: str = "", simulations: int = -1) -> None:
         if bool(path) == bool(name):
@@ -68,15 +89,15 @@ class LearnedAgent(Agent):
             raise ValueError("learned takes a checkpoint folder (learned:PATH) or the name "
                              f"of one the operator named (learned:name=NAME; named: {named})")
         if name:
-            folders = named_checkpoints()
-            if name not in folders:
-                named = ", ".join(sorted(folders)) or "none"
-                raise ValueError(f"no checkpoint is named {name!r} here; named: {named}")
-            path = folders[name]
+            path = named_checkpoints()[_named(name)]
         self.folder = Path(str(path)).expanduser()
-        self.about, self.params = read_checkpoint(self.folder)
+        try:
+            self.about, self.params = read_checkpoint(self.folder)
+        except ImportError as missing:
+            raise ValueError(f"the learned bot needs the jax extra ({missing.name} is "
+                             "missing): pip install 'quarkade[jax]'") from None
         chosen = int(self.about.get("simulations", 0)) if simulations == -1 else simulations
-        if not 0 <= chosen <= MAX_SIMULATIONS:
+        if not 0 <= chosen <= MAX_SIMULATIONS:  # a checkpoint's own, or a direct caller
             raise ValueError(f"simulations is 0 (the policy alone) to {MAX_SIMULATIONS}, "
                              f"not {simulations}")
         self.simulations = chosen

@@ -1,10 +1,11 @@
 """Agent specs: the text that names a bot, such as ``random``, ``greedy`` or
 ``mcts:iterations=2000``, and the agent it makes for a game.
 
-Generic agents (``random``) play every game; each game adds its own in its ``bots``
-module (a ``BOTS`` dict of name -> agent class, whose keyword arguments are the spec's
-parameters); installed packages add plug-in bots (``quarkade.agents.plugins``), which play
-under containment (``quarkade.agents.contained``).
+Generic agents (``random``, ``mcts``, ``ismcts``) play every game; each game adds its own
+in its parts (``GameParts.bots``: name -> agent class); a built-in agent declares the
+parameters a spec may set (``Agent.parameters``), a plug-in takes its constructor's
+keyword arguments. Installed packages add plug-in bots (``quarkade.agents.plugins``), which
+play under containment (``quarkade.agents.contained``).
 
 ``plugins`` says which plug-ins a caller may use: ``None`` (the default) for every one
 installed, as the terminal and the simulator do, or a collection of names (the web
@@ -15,34 +16,24 @@ from __future__ import annotations
 
 import inspect
 import random
-from collections.abc import Callable, Collection
-from types import ModuleType
+from collections.abc import Callable, Collection, Mapping
+from typing import Any
 
 from quarkade.agents import plugins as plugin_bots
 from quarkade.agents.contained import DEFAULT_MOVE_TIME, ContainedAgent
+from quarkade.agents.learned import LearnedAgent
 from quarkade.agents.search import ISMCTSAgent, MCTSAgent
 from quarkade.core.agent import Agent, RandomAgent, Turn
-from quarkade.core.errors import AgentSpecError
-from quarkade.core.registry import game_class, game_part
+from quarkade.core.errors import AgentSpecError, GameOptionError
+from quarkade.core.options import Option, parse_options
+from quarkade.core.parts import LEVEL_NAMES, LevelSpec
+from quarkade.core.registry import game_class, game_parts
 
-
-def learned(path: str = "", name: str = "", simulations: int = -1) -> Agent:
-    """A checkpoint of ``quarkade train`` (``quarkade.agents.learned``; numpy needed, and
-    the ``jax`` extra to search)."""
-    from quarkade.agents.learned import LearnedAgent
-
-    try:
-        return LearnedAgent(path, name, simulations)
-    except ImportError as missing:
-        raise ValueError(f"the learned bot needs the jax extra ({missing.name} is missing): "
-                         "pip install 'quarkade[jax]'") from None
-
-
-GENERIC: dict[str, Callable[..., Agent]] = {
+GENERIC: dict[str, type[Agent]] = {
     "random": RandomAgent,
     "mcts": MCTSAgent,
     "ismcts": ISMCTSAgent,
-    "learned": learned,
+    "learned": LearnedAgent,
 }
 
 
@@ -65,23 +56,19 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     return name.lower(), params
 
 
-LEVEL_NAMES = ("easy", "medium", "hard")
 # Names no plug-in may take: the levels, and the person at the terminal.
 RESERVED = (*LEVEL_NAMES, "human")
-
-
-LevelSpec = str | dict[int | str, str]
 
 
 def levels(game: str) -> dict[str, LevelSpec]:
     """The agent spec behind each difficulty level of ``game``.
 
-    A game's ``bots`` module may set ``LEVELS``; otherwise easy is ``random``, medium is
+    A game's parts may set ``levels``; otherwise easy is ``random``, medium is
     ``greedy`` (or ``random``) and hard is a one-second search: ``mcts`` where everything
     is open, ``ismcts`` where something is hidden. A level may also be a dict from player
     counts to specs, with ``"more"`` for any count not listed.
     """
-    own: dict[str, LevelSpec] = getattr(_bots(game), "LEVELS", {})
+    own = game_parts(game).levels
     search = "mcts" if game_class(game).perfect_information else "ismcts"
     medium = "greedy" if "greedy" in game_agents(game) else "random"
     return {"easy": "random", "medium": medium, "hard": f"{search}:time=1", **own}
@@ -97,9 +84,9 @@ def game_agents(game: str, plugins: Collection[str] | None = None
     return {**own, **found}
 
 
-def builtin_agents(game: str) -> dict[str, Callable[..., Agent]]:
+def builtin_agents(game: str) -> dict[str, type[Agent]]:
     """The agents that come with Quarkade for ``game``, by name."""
-    return {**GENERIC, **getattr(_bots(game), "BOTS", {})}
+    return {**GENERIC, **game_parts(game).bots}
 
 
 def plugin_names(game: str, plugins: Collection[str] | None = None) -> list[str]:
@@ -129,7 +116,7 @@ def make_agent(spec: str, game: str, plugins: Collection[str] | None = None,
 
     A plug-in bot comes wrapped in a ``ContainedAgent`` with ``move_time`` seconds a move,
     unless ``contained`` is False: the caller contains it its own way (the web server runs
-    it in a worker process under a hard deadline, ``quarkade.server.bots``).
+    it in a worker process under a hard deadline, ``quarkade.server.play.botmove``).
     """
     name, params = parse_spec(spec)
     if name in LEVEL_NAMES and not params:
@@ -139,42 +126,73 @@ def make_agent(spec: str, game: str, plugins: Collection[str] | None = None,
         agent.spec = name
         return agent
     factory, builtin = agent_factory(spec, game, plugins)
+    if builtin:
+        try:
+            agent = factory(**_coerced(name, builtin_agents(game)[name], params))
+        except (TypeError, ValueError) as problem:  # what the parameters cannot say alone
+            raise AgentSpecError(f"agent spec {spec!r}: {problem}") from None
+        if getattr(agent, "game_name", game) != game:  # a checkpoint of another game (learned)
+            raise AgentSpecError(f"agent spec {spec!r}: the checkpoint plays "
+                                 f"{agent.game_name}, not {game}")  # type: ignore[attr-defined]
+        agent.spec = spec.strip()
+        return agent
     try:
         agent = factory(**{key: _number(value) for key, value in params.items()})
-    except (TypeError, ValueError) as problem:
-        raise AgentSpecError(f"agent spec {spec!r}: {problem}") from None
     except Exception as problem:  # a plug-in's constructor may fail any way it likes
-        if builtin:
-            raise
         raise AgentSpecError(f"agent spec {spec!r}: the plug-in bot failed to start: "
                              f"{type(problem).__name__}: {problem}") from None
-    if not builtin:
-        return ContainedAgent(agent, spec.strip(), move_time) if contained else agent
-    if getattr(agent, "game_name", game) != game:  # a checkpoint of another game (learned)
-        raise AgentSpecError(f"agent spec {spec!r}: the checkpoint plays "
-                             f"{agent.game_name}, not {game}")  # type: ignore[attr-defined]
-    agent.spec = spec.strip()
-    return agent
+    return ContainedAgent(agent, spec.strip(), move_time) if contained else agent
 
 
 def agent_factory(spec: str, game: str, plugins: Collection[str] | None = None
                   ) -> tuple[Callable[..., Agent], bool]:
     """What makes the agent ``spec`` names (not a level), and whether it is built in: the
     checks of ``make_agent`` without running any of the agent's code (its name is known
-    and allowed, its parameters are ones it takes); ``AgentSpecError`` says what is wrong."""
+    and allowed, its parameters are ones it takes, a built-in's with values its
+    declarations allow); ``AgentSpecError`` says what is wrong."""
     name, params = parse_spec(spec)
     agents = game_agents(game, plugins)
     if name not in agents:
         raise AgentSpecError(_unknown(name, game, plugins))
     factory = agents[name]
-    builtin = name in builtin_agents(game)
-    accepted = list(inspect.signature(factory).parameters) if builtin \
-        else plugin_bots.parameters(factory)
+    own = builtin_agents(game).get(name)
+    if own is not None:
+        _coerced(name, own, params)
+        return factory, True
+    accepted = plugin_bots.parameters(factory)
     for key in params:
         if key not in accepted:
             allowed = ", ".join(accepted) or "none"
             raise AgentSpecError(f"agent {name!r} has no parameter {key!r}; parameters: {allowed}")
-    return factory, builtin
+    return factory, False
+
+
+def agent_parameters(game: str, name: str) -> tuple[Option, ...]:
+    """The parameters built-in agent ``name`` of ``game`` declares (none for a level);
+    ``AgentSpecError`` when ``game`` has no such built-in agent."""
+    if name in LEVEL_NAMES:
+        return ()
+    own = builtin_agents(game).get(name)
+    if own is None:
+        raise AgentSpecError(f"no built-in agent {name!r} for {game}; agents: "
+                             f"{', '.join(sorted(builtin_agents(game)))}")
+    return own.parameters
+
+
+def agent_summary(agent: type[Agent]) -> str:
+    """What a bot does, in a line: its class docstring's first paragraph, as plain text."""
+    first = (inspect.getdoc(agent) or "").split("\n\n")[0]
+    return " ".join(first.split()).replace("``", "")
+
+
+def _coerced(name: str, agent: type[Agent], params: dict[str, str]) -> dict[str, Any]:
+    """The spec's parameters for a built-in agent, each checked and converted as the
+    agent declares it (``Agent.parameters``)."""
+    try:
+        parsed = parse_options(f"agent {name!r}", agent.parameters, params, "parameter")
+    except GameOptionError as problem:
+        raise AgentSpecError(str(problem)) from None
+    return {key: parsed[key] for key in params}
 
 
 def is_plugin(spec: str, game: str) -> bool:
@@ -204,7 +222,7 @@ def _unknown(name: str, game: str, plugins: Collection[str] | None) -> str:
 class ByPlayersAgent(Agent):
     """A level whose bot depends on the number of seats at the table."""
 
-    def __init__(self, specs: dict[int | str, str], game: str) -> None:
+    def __init__(self, specs: Mapping[int | str, str], game: str) -> None:
         self.specs = specs
         self.game = game
         self._made: dict[str, Agent] = {}
@@ -217,17 +235,6 @@ class ByPlayersAgent(Agent):
         if spec not in self._made:
             self._made[spec] = make_agent(spec, self.game)
         return self._made[spec].act(turn, rng)
-
-
-def _bots(game: str) -> ModuleType | None:
-    """The game's ``bots`` module, or None if it has none (other import errors surface)."""
-    try:
-        module: ModuleType = game_part(game, "bots")
-    except ModuleNotFoundError as missing:
-        if missing.name and missing.name.endswith(".bots"):
-            return None
-        raise
-    return module
 
 
 def _number(text: str) -> int | float | str:

@@ -2,9 +2,9 @@
 
 ``mcts`` is UCT for open-information games: each iteration copies the root state, walks
 the tree (UCB1 at decision nodes, a sampled outcome at chance nodes), adds one node,
-plays out to the end (uniformly random by default, or with the game's ``greedy`` bot)
-and backs the returns up. Each node keeps the reward of the seat that moved into it, so
-the same code plays 2 to 6 seats (max-n style).
+plays out to the end (uniformly random by default, or with the game's ``rollout`` policy,
+its greedy bot's move: ``rollout=greedy``) and backs the returns up. Each node keeps the
+reward of the seat that moved into it, so the same code plays 2 to 6 seats (max-n style).
 
 ``ismcts`` is single-observer information-set MCTS for hidden-information games. It never
 sees the true state: every iteration it draws a full state consistent with its own view
@@ -16,18 +16,20 @@ drawn uniformly among the legal moves it stands for. Children carry availability
 (how often they were legal when their parent was visited), since the legal set varies
 from one sampled state to the next.
 
-Endgames: a game's ``bots`` module may define ``endgame(state, rng) -> action | None``, an
-exact solver for small positions (Card Commons has one). ``mcts`` asks it first at the
+The game's hooks are its declared parts (``quarkade.core.parts.GameParts``):
+
+Endgames: a game may declare ``endgame(state, rng) -> action | None``, an exact solver for
+small positions (Card Commons and Hadronize have one). ``mcts`` asks it first at the
 root and plays its answer when it has one (``endgame=0`` turns this off).
 
-Candidates: with ``candidates=1`` an ``mcts`` tree holds only the moves the game's ``bots``
-module keeps in ``candidate_actions(legal) -> list`` (Card Commons: an inversion with one
+Candidates: with ``candidates=1`` an ``mcts`` tree holds only the moves the game's
+``candidate_actions(legal) -> list`` keeps (Card Commons: an inversion with one
 discard, the card its mover can best spare, instead of up to eleven inversions that differ
 only in the discard); playouts still draw from every legal move. A game without the hook
 searches every move.
 
-Estimates: with ``rollout_depth=N`` a playout stops after N actions; a game's ``bots``
-module may define ``estimate(state) -> list[float]``, each seat's expected return in
+Estimates: with ``rollout_depth=N`` a playout stops after N actions; a game may declare
+``estimate(state) -> list[float]``, each seat's expected return in
 [-1, 1] for a full state, and the cut playout scores that (without it, a draw).
 
 Compiled: on a game with a compiled engine (``games/<game>/compiled.py``, with numba, the
@@ -44,7 +46,6 @@ gives the same move.
 
 from __future__ import annotations
 
-import importlib.util
 import math
 import random
 import time as _time
@@ -52,9 +53,11 @@ from collections.abc import Callable, Hashable
 from functools import cache
 from typing import Any
 
-from quarkade.core.agent import Agent, Turn, turn_for
+from quarkade.core.agent import Agent, Turn
 from quarkade.core.errors import AgentSpecError
+from quarkade.core.options import Option
 from quarkade.core.protocol import CHANCE, State
+from quarkade.core.registry import game_parts, has_numba
 from quarkade.core.rng import sample_chance
 
 
@@ -69,6 +72,22 @@ class Node:
         self.reward = 0.0  # sum of the mover's rewards, each in [0, 1]
         self.available = 0  # times this edge was legal when its parent was visited
         self.children: dict[Hashable, Node] = {}
+
+
+BUDGET = (
+    Option("iterations", 0, "iterations a move (0 with no time either: 1000)", int,
+           minimum=0, server_maximum=20_000),
+    Option("time", 0.0, "seconds a move may search (0: no limit; with iterations, "
+           "whichever runs out first)", float, minimum=0, server_maximum=5),
+    Option("c", 1.4, "the exploration constant of UCB1", float, minimum=0,
+           server_maximum=10),
+    Option("rollout", "random", "how playouts play: random moves, or the game's greedy "
+           "bot's", str, choices=("random", "greedy")),
+    Option("rollout_depth", 0, "actions a playout plays before the game's estimate scores "
+           "it (0: to the end)", int, minimum=0, server_maximum=1000),
+)
+COMPILED = Option("compiled", 1, "1: search on the game's compiled engine where it has one "
+                  "(with numba); 0: in Python", int, minimum=0, maximum=1)
 
 
 class _Search(Agent):
@@ -98,8 +117,6 @@ class _Search(Agent):
         self.c = float(c)
         self.rollout = rollout
         self.rollout_depth = int(rollout_depth)
-        self._greedy: Agent | None = None
-        self._estimate: Any = False  # the game's estimate hook, looked up on first use
         self.last_iterations = 0
         self.last_root: Node | None = None
 
@@ -186,12 +203,29 @@ class _Search(Agent):
             else:
                 existing.available += 1
         if untried:
-            key = rng.choice(untried)
+            key = self._draw_untried(untried, player, rng)
             child = children[key] = Node(player)
             child.available = 1
             return key, child, True
         key = self._ucb(node, keys)
         return key, children[key], False
+
+    # The search's random draws, each in one place: the compiled search makes the same
+    # ones from its own streams (tests/agents/test_compiled_search.py feeds this search
+    # those and compares the trees node for node).
+
+    def _draw_world(self, turn: Turn, rng: random.Random) -> State:
+        """The full state an iteration starts from: one the searching seat cannot tell
+        from the real one (a copy, where nothing is hidden)."""
+        return turn.sample_state(rng)
+
+    def _draw_untried(self, untried: list[Any], player: int, rng: random.Random) -> Any:
+        """Which untried move of ``player`` (a key of ``untried``) an iteration adds."""
+        return rng.choice(untried)
+
+    def _draw_chance(self, state: State, rng: random.Random) -> int:
+        """A chance outcome on the way down the tree, by its probability."""
+        return sample_chance(state, rng)
 
     @staticmethod
     def _backup(path: list[Node], rewards: list[float]) -> None:
@@ -203,6 +237,7 @@ class _Search(Agent):
     def _playout(self, state: State, rng: random.Random) -> list[float]:
         limit = self.rollout_depth or -1
         greedy = self.rollout == "greedy"
+        policy = self._rollout_policy(state)
         # Bound methods and locals: this loop is where search spends most of its time.
         is_terminal = state.is_terminal
         is_chance = state.is_chance_node
@@ -221,31 +256,38 @@ class _Search(Agent):
                         break
                 apply(action)
             elif greedy:
-                apply(self._greedy_agent(state).act(turn_for(state), rng))
+                apply(policy(state, rng))
             else:
                 apply(choice(legal()))
         if not is_terminal():  # cut short by rollout_depth: the game's estimate, if any
-            estimate = self._estimator(state)
+            estimate = game_parts(state.game.name).estimate
             if estimate is not None:
                 return [(r + 1.0) / 2.0 for r in estimate(state)]
         return [(r + 1.0) / 2.0 for r in state.returns()]
 
-    def _estimator(self, state: State) -> Any:
-        if self._estimate is False:
-            self._estimate = _game_hook(state.game.name, "estimate")
-        return self._estimate
-
-    def _greedy_agent(self, state: State) -> Agent:
-        if self._greedy is None:
-            from quarkade.agents.registry import make_agent
-            self._greedy = make_agent("greedy", state.game.name)
-        return self._greedy
+    def _rollout_policy(self, state: State) -> Any:
+        """The game's greedy playout policy, for ``rollout=greedy`` (random without one)."""
+        if self.rollout != "greedy":
+            return None
+        policy = game_parts(state.game.name).rollout
+        if policy is None:
+            raise AgentSpecError(f"{state.game.name} has no greedy playout policy; "
+                                 "use rollout=random")
+        return policy
 
 
 class MCTSAgent(_Search):
     """UCT with sampled chance outcomes, for open-information games."""
 
     spec = "mcts"
+    parameters = (
+        *BUDGET,
+        Option("endgame", 1, "1: play the game's solver's move where it solves the "
+               "position; 0: search there too", int, minimum=0, maximum=1),
+        COMPILED,
+        Option("candidates", 0, "1: search only the game's candidate moves; 0: every "
+               "legal move", int, minimum=0, maximum=1),
+    )
 
     def __init__(self, iterations: int = 0, time: float = 0.0, c: float = 1.4,
                  rollout: str = "random", rollout_depth: int = 0, endgame: int = 1,
@@ -255,11 +297,10 @@ class MCTSAgent(_Search):
             raise AgentSpecError("endgame and candidates are 1 (on) or 0 (off)")
         self.endgame = bool(endgame)
         self.candidates = bool(candidates)
-        self._prune: Any = None  # the game's candidate_actions hook, looked up on first use
 
     def act(self, turn: Turn, rng: random.Random) -> int:
         if self.endgame and len(turn.legal_actions) > 1:
-            solver = _game_hook(turn.game.name, "endgame")
+            solver = game_parts(turn.game.name).endgame
             if solver is not None:
                 solved: int | None = solver(turn.sample_state(rng), rng)
                 if solved is not None:
@@ -268,14 +309,14 @@ class MCTSAgent(_Search):
         return super().act(turn, rng)
 
     def _iterate(self, root: Node, turn: Turn, rng: random.Random) -> None:
-        state = turn.sample_state(rng)  # a copy: nothing is hidden in these games
+        state = self._draw_world(turn, rng)  # a copy: nothing is hidden in these games
         node = root
         path = [root]
         expanded = False
         while not expanded and not state.is_terminal():
             player = state.current_player()
             if player == CHANCE:
-                action = sample_chance(state, rng)
+                action = self._draw_chance(state, rng)
                 node, expanded = self._chance_child(node, action)
             else:
                 legal = state.legal_actions()
@@ -287,27 +328,26 @@ class MCTSAgent(_Search):
         self._backup(path, self._playout(state, rng))
 
     def _candidate_actions(self, state: State, legal: list[int]) -> list[int]:
-        if self._prune is None:
-            self._prune = _game_hook(state.game.name, "candidate_actions") or list
-        pruned: list[int] = self._prune(legal)
-        return pruned
+        prune = game_parts(state.game.name).candidate_actions
+        return legal if prune is None else prune(legal)
 
 
 class ISMCTSAgent(_Search):
     """Single-observer information-set MCTS: samples a full state from its view each time."""
 
     spec = "ismcts"
+    parameters = (*BUDGET, COMPILED)
 
     def _iterate(self, root: Node, turn: Turn, rng: random.Random) -> None:
         me = turn.player
-        state = turn.sample_state(rng)
+        state = self._draw_world(turn, rng)
         node = root
         path = [root]
         expanded = False
         while not expanded and not state.is_terminal():
             player = state.current_player()
             if player == CHANCE:
-                action = sample_chance(state, rng)
+                action = self._draw_chance(state, rng)
                 node, expanded = self._chance_child(node, state.action_string_for(me, action))
             else:
                 legal = state.legal_actions()
@@ -331,18 +371,11 @@ class ISMCTSAgent(_Search):
 @cache
 def _has_compiled_search(game: str) -> bool:
     """Whether ``game`` has a compiled engine the search can run on, numba installed."""
-    if importlib.util.find_spec("numba") is None:
+    if not has_numba():
         return False
     from quarkade.agents.compiled_search import GAMES
 
     return game in GAMES
-
-
-def _game_hook(game: str, name: str) -> Any:
-    """A hook of the game's bots module (``endgame``, ``estimate``), or None."""
-    from quarkade.agents.registry import _bots
-
-    return getattr(_bots(game), name, None)
 
 
 def search_stats(agent: Any) -> dict[str, Any]:

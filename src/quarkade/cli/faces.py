@@ -1,12 +1,13 @@
 """What the terminal needs from each game: its renderer, plus the words every face shares.
 
-Every game's ``text`` module provides ``render(view, names, you)`` (a rich renderable);
+Every game's ``text`` part provides ``render(view, names, you)`` (a rich renderable);
 the log lines, action labels and rules page live in ``quarkade.core.words`` so the web
-app reads them without importing the terminal. Optional, for the terminal only:
-``action_menu(view, texts, names)``, lines shown at a move prompt instead of the numbered
-list of moves (or None for the list); and ``prompt_command(view, text, names)``, which
-answers a game's own commands typed at the prompt (Card Commons: ``lit 3H``) with
-something to print, or None when ``text`` is not one.
+app reads them without importing the terminal. Optional parts, for the terminal only
+(``quarkade.core.parts.GameParts``): ``action_menu(view, texts, names)``, lines shown at a
+move prompt instead of the numbered list of moves (or None for the list); and
+``prompt_command(view, text, names)``, which answers a game's own commands typed at the
+prompt (Card Commons: ``lit 3H``) with something to print, or None when ``text`` is not
+one.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Any
 
 from rich.console import RenderableType
 
-from quarkade.core.registry import game_part
+from quarkade.core.registry import game_parts
 from quarkade.core.words import action_label, log_line, rules_page
 
 __all__ = ["action_label", "action_menu", "log_line", "prompt_command", "render", "rules_page"]
@@ -24,17 +25,17 @@ __all__ = ["action_label", "action_menu", "log_line", "prompt_command", "render"
 
 def render(game: str, view: dict[str, Any], names: Sequence[str],
            you: int | None = None) -> RenderableType:
-    renderable: RenderableType = game_part(game, "text").render(view, names, you)
+    renderable: RenderableType = game_parts(game).text.render(view, names, you)
     return renderable
 
 
 def action_menu(game: str, view: dict[str, Any], texts: Sequence[str],
                 names: Sequence[str]) -> list[str] | None:
-    menu = getattr(game_part(game, "text"), "action_menu", None)
+    menu = game_parts(game).action_menu
     return None if menu is None else menu(view, texts, names)
 
 
 def prompt_command(game: str, view: dict[str, Any], text: str,
                    names: Sequence[str]) -> RenderableType | None:
-    command = getattr(game_part(game, "text"), "prompt_command", None)
+    command = game_parts(game).prompt_command
     return None if command is None else command(view, text, names)

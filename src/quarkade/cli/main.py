@@ -18,6 +18,7 @@ from quarkade.agents import plugins as plugin_bots
 from quarkade.agents.contained import DEFAULT_MOVE_TIME, ContainedAgent
 from quarkade.agents.registry import plugin_names, plugin_problems
 from quarkade.cli import faces
+from quarkade.cli.bot_help import bot_help
 from quarkade.cli.human import HumanAgent, Quit
 from quarkade.cli.ladder import DEFAULT_RESULTS, ladder
 from quarkade.cli.learn import hint_source, learn
@@ -79,9 +80,16 @@ def rules(game: Annotated[str, typer.Argument(help="A game, as `quarkade games` 
 
 
 @app.command()
-def agents(game: Annotated[str, typer.Argument(help="A game, as `quarkade games` lists it.")]
+def agents(game: Annotated[str, typer.Argument(help="A game, as `quarkade games` lists it.")],
+           bot: Annotated[str | None, typer.Argument(
+               help="A bot: say what it does and which parameters its spec may set.")] = None,
            ) -> None:
-    """List the agents (bots) that can play a game: built-in and plug-in, then the levels."""
+    """List the agents (bots) that can play a game: built-in and plug-in, then the levels;
+    with a bot's name, what that bot does and its parameters."""
+    if bot is not None:
+        with user_errors():
+            console.print(bot_help(game, bot))
+        return
     with user_errors():
         names = available_agents(game)
         plugins = plugin_names(game)

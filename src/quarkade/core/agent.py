@@ -10,7 +10,9 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
+from typing import ClassVar
 
+from quarkade.core.options import Option
 from quarkade.core.protocol import JSON, Game, State
 
 
@@ -71,9 +73,17 @@ def turn_for(state: State) -> Turn:
 
 
 class Agent(ABC):
-    """Chooses actions for one seat. ``spec`` is the text that names it (``"greedy"``)."""
+    """Chooses actions for one seat. ``spec`` is the text that names it (``"greedy"``).
+
+    ``parameters`` declares what a spec may set (``mcts:iterations=500``): one ``Option``
+    per keyword argument of the constructor, with its default, the values it takes and a
+    line of help. The registry checks a spec against them, the server bounds them
+    (``Option.server_maximum``), and ``quarkade agents GAME BOT`` and the new-game page
+    show them; the first line of the class's docstring says what the bot does.
+    """
 
     spec: str = "agent"
+    parameters: ClassVar[tuple[Option, ...]] = ()
 
     @abstractmethod
     def act(self, turn: Turn, rng: random.Random) -> int:

@@ -23,7 +23,7 @@ from typing import Any
 
 from quarkade.core.errors import IllegalActionError, QuarkadeError
 from quarkade.core.protocol import JSON, State, normalize_notation
-from quarkade.core.registry import game_part, load_game
+from quarkade.core.registry import game_parts, load_game
 
 # A task whose goal is ``ANY`` is completed by any legal move (its traps are the lesson).
 ANY: tuple[str, ...] = ("*",)
@@ -123,12 +123,11 @@ class Tutorial:
 
 
 def tutorial(game: str) -> Tutorial:
-    """The tutorial of ``game`` (its package's ``lessons.TUTORIAL``)."""
-    try:
-        module = game_part(game, "lessons")
-    except ModuleNotFoundError:
-        raise LessonError(f"{game} has no tutorial yet") from None
-    found: Tutorial = module.TUTORIAL
+    """The tutorial of ``game`` (its ``lessons`` part's ``TUTORIAL``)."""
+    parts = game_parts(game)
+    if parts.lessons is None:
+        raise LessonError(f"{game} has no tutorial yet")
+    found: Tutorial = parts.load("lessons").TUTORIAL
     return found
 
 

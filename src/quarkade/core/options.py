@@ -1,13 +1,16 @@
-"""Game options: declared once per game, checked in one place, explained on refusal.
+"""Options: declared once, checked in one place, explained on refusal.
 
-Values may arrive as Python values (``players=3``) or as text from the command line or a
-web form (``players="3"``, ``torus="yes"``); both are coerced and range-checked here.
+A game declares its options (``Game.option_specs``) and a bot its parameters
+(``Agent.parameters``) as ``Option``s. Values may arrive as Python values (``players=3``)
+or as text from the command line, an agent spec or a web form (``players="3"``,
+``torus="yes"``, ``time=0.5``); both are coerced and range-checked here.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from quarkade.core.errors import GameOptionError
@@ -18,21 +21,28 @@ _FALSE = {"false", "no", "off", "0"}
 
 @dataclass(frozen=True)
 class Option:
-    """One option of a game: its name, default, allowed values and a line of help.
+    """One option of a game (or parameter of a bot): its name, default, allowed values
+    and a line of help.
 
-    ``kind`` is ``int``, ``bool`` or ``str``. An ``int`` option may set ``minimum`` and
-    ``maximum``; a ``str`` option may list ``choices`` or give a ``check`` that returns the
-    normalised value or raises ``ValueError`` with a reason.
+    ``kind`` is ``int``, ``float``, ``bool`` or ``str``. A number may set ``minimum`` and
+    ``maximum`` (a ``float`` is always finite), and ``server_maximum``: the most a server
+    lets its visitors ask for, where the value is what a move costs (search time,
+    iterations); None leaves ``maximum``. ``local_only`` marks a parameter only the person
+    at this machine may set (a file path): a server neither takes it from its visitors nor
+    shows it. A ``str`` option may list ``choices`` or give a
+    ``check`` that returns the normalised value or raises ``ValueError`` with a reason.
     """
 
     name: str
     default: Any
     help: str
     kind: type = int
-    minimum: int | None = None
-    maximum: int | None = None
+    minimum: int | float | None = None
+    maximum: int | float | None = None
     choices: tuple[str, ...] = ()
     check: Callable[[Any], Any] | None = field(default=None, compare=False)
+    server_maximum: int | float | None = None
+    local_only: bool = False
 
     def allowed(self) -> str:
         """A short phrase saying which values this option takes."""
@@ -40,19 +50,34 @@ class Option:
             return "true or false"
         if self.choices:
             return "one of " + ", ".join(self.choices)
-        if self.kind is int:
-            low = "" if self.minimum is None else str(self.minimum)
-            high = "" if self.maximum is None else str(self.maximum)
+        if self.kind in (int, float):
+            number = "a whole number" if self.kind is int else "a number"
+            low = "" if self.minimum is None else _shown(self.minimum)
+            high = "" if self.maximum is None else _shown(self.maximum)
+            if self.kind is int and self.minimum is not None and \
+                    self.maximum == self.minimum + 1:
+                return f"{low} or {high}"
             if low and high:
-                return f"a whole number from {low} to {high}"
+                return f"{number} from {low} to {high}"
             if low:
-                return f"a whole number of at least {low}"
-            return "a whole number"
+                return f"{number} of at least {low}"
+            if high:
+                return f"{number} of at most {high}"
+            return number
         return "text"
 
-    def coerce(self, game: str, value: Any) -> Any:
-        """The value converted to ``kind`` and checked, or a ``GameOptionError``."""
-        problem = f"{game}: option {self.name}={value!r} is not allowed; it takes {self.allowed()}"
+    def on_server(self) -> Option:
+        """This option as a server allows it: ``maximum`` lowered to ``server_maximum``."""
+        if self.server_maximum is None:
+            return self
+        return replace(self, maximum=self.server_maximum if self.maximum is None
+                       else min(self.maximum, self.server_maximum))
+
+    def coerce(self, game: str, value: Any, word: str = "option") -> Any:
+        """The value converted to ``kind`` and checked, or a ``GameOptionError``
+        (``game`` and ``word`` name what it is an option of, and what it is called)."""
+        problem = (f"{game}: {word} {self.name}={value!r} is not allowed; it takes "
+                   f"{self.allowed()}")
         if self.kind is bool:
             if isinstance(value, bool):
                 return value
@@ -69,11 +94,21 @@ class Option:
                     raise GameOptionError(problem) from None
             if not isinstance(value, int):
                 raise GameOptionError(problem)
-            if (self.minimum is not None and value < self.minimum) or (
-                self.maximum is not None and value > self.maximum
-            ):
+            if not self._in_range(value):
                 raise GameOptionError(problem)
             return value
+        if self.kind is float:
+            if isinstance(value, bool):
+                raise GameOptionError(problem)
+            if isinstance(value, str):
+                try:
+                    value = float(value.strip())
+                except ValueError:
+                    raise GameOptionError(problem) from None
+            if not isinstance(value, int | float) or not math.isfinite(value) \
+                    or not self._in_range(value):
+                raise GameOptionError(problem)
+            return float(value)
         if not isinstance(value, str):
             raise GameOptionError(problem)
         if self.choices:
@@ -85,8 +120,19 @@ class Option:
             try:
                 return self.check(value)
             except ValueError as reason:
-                raise GameOptionError(f"{game}: option {self.name}: {reason}") from None
+                raise GameOptionError(f"{game}: {word} {self.name}: {reason}") from None
         return value
+
+    def _in_range(self, value: int | float) -> bool:
+        return (self.minimum is None or value >= self.minimum) and (
+            self.maximum is None or value <= self.maximum)
+
+
+def _shown(number: int | float) -> str:
+    """A bound as people write it: 20000, 0.5, 5 (never 5.0 or 2e+04)."""
+    if isinstance(number, float) and not number.is_integer():
+        return repr(number)
+    return str(int(number))
 
 
 def players_option(minimum: int, maximum: int, default: int | None = None) -> Option:
@@ -101,15 +147,19 @@ def players_option(minimum: int, maximum: int, default: int | None = None) -> Op
     )
 
 
-def parse_options(game: str, specs: Sequence[Option], given: Mapping[str, Any]) -> dict[str, Any]:
-    """Defaults overlaid with ``given``, each value coerced; unknown names are refused."""
+def parse_options(game: str, specs: Sequence[Option], given: Mapping[str, Any],
+                  word: str = "option") -> dict[str, Any]:
+    """Defaults overlaid with ``given``, each value coerced; unknown names are refused
+    (``word`` is what the message calls an option: a bot's are parameters)."""
     by_name = {spec.name: spec for spec in specs}
     unknown = sorted(set(given) - set(by_name))
     if unknown:
         known = ", ".join(by_name) or "none"
-        raise GameOptionError(f"{game} has no option {unknown[0]!r}; its options are: {known}")
+        raise GameOptionError(f"{game} has no {word} {unknown[0]!r}; its {word}s are: "
+                              f"{known}")
     return {
-        spec.name: spec.coerce(game, given[spec.name]) if spec.name in given else spec.default
+        spec.name: spec.coerce(game, given[spec.name], word) if spec.name in given
+        else spec.default
         for spec in specs
     }
 

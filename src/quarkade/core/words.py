@@ -1,9 +1,10 @@
 """What each game says in words, for every face (terminal, web): its rules page, a log line
 per action and a label per legal action.
 
-A game's ``text`` module provides ``log_line(view, actor, notation, names)`` and may provide
-``action_label(view, notation, names)``; both read a seat's view, never the state, and
-return plain text. The rules page is the game package's ``rules.md``.
+A game's parts (``quarkade.core.parts.GameParts``) give ``log_line(view, actor, notation,
+names)`` (its ``text`` module) and may give ``action_label(view, notation, names)``; both
+read a seat's view, never the state, and return plain text. The rules page is the game
+package's ``rules.md``.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from collections.abc import Sequence
 from importlib import resources
 from typing import Any
 
-from quarkade.core.registry import game_package, game_part
+from quarkade.core.registry import game_package, game_parts
 
 
 def rules_page(game: str) -> str:
@@ -24,11 +25,10 @@ def log_line(game: str, view: dict[str, Any], actor: int, notation: str,
              names: Sequence[str]) -> str | None:
     """The log line after ``notation`` was played (``view`` is the state after it), or None
     when the game folds this action into a later line."""
-    line: str | None = game_part(game, "text").log_line(view, actor, notation, names)
-    return line
+    return game_parts(game).text.log_line(view, actor, notation, names)
 
 
 def action_label(game: str, view: dict[str, Any], notation: str, names: Sequence[str]) -> str:
     """A legal action as a person reads it in a list of choices (the notation by default)."""
-    labeller = getattr(game_part(game, "text"), "action_label", None)
-    return notation if labeller is None else str(labeller(view, notation, names))
+    labeller = game_parts(game).action_label
+    return notation if labeller is None else labeller(view, notation, names)

@@ -4,7 +4,7 @@ Needs the ``web`` extra (``pip install 'quarkade[web]'``). ``create_app`` builds
 app; ``quarkade serve`` runs it with uvicorn (see ``quarkade.server.run``).
 
 ``create_app`` is imported when first asked for, so a bot worker process (which imports
-``quarkade.server.bots``) starts without the web stack.
+``quarkade.server.work``) starts without the web stack.
 """
 
 from __future__ import annotations

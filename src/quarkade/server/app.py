@@ -21,7 +21,8 @@ named beside each route.
 - learning (``learning``): ``/learn``, ``/learn/{game}``, ``/games/{id}/review`` and their
   JSON routes, hints (``/api/games/{id}/hint``).
 
-Who is asking is a player in a signed session cookie (``players``).
+The routes are ``quarkade.server.web``; the parts they reach (``web.site.Site``) share one
+``Context``. Who is asking is a player in a signed session cookie (``people.players``).
 
 Bad input is answered 4xx with a JSON or page error and nothing changes; a database that
 does not answer is a 503; secrets never reach the log.
@@ -31,7 +32,8 @@ from __future__ import annotations
 
 import logging
 import math
-import os
+import random
+import secrets
 from collections.abc import AsyncIterator, Collection
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -40,25 +42,28 @@ from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware.sessions import SessionMiddleware
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from quarkade.agents.contained import DEFAULT_MOVE_TIME
 from quarkade.learn.review import Budget
-from quarkade.server import api, decks, html, ladder, learning, pages, sockets
-from quarkade.server.bots import DEFAULT_FACTORY, BotPool
+from quarkade.server import keys
 from quarkade.server.broker import make_broker
-from quarkade.server.clocks import Clock, SystemClock
-from quarkade.server.common import STATIC
+from quarkade.server.clock import Clock, SystemClock
+from quarkade.server.context import Context
 from quarkade.server.errors import ApiError
-from quarkade.server.hub import Hub
-from quarkade.server.learn_store import LearnStore
-from quarkade.server.limits import Limits, RateLimiter, without_rates
-from quarkade.server.live import UNAVAILABLE
-from quarkade.server.players import SESSION_AGE, SESSION_COOKIE, Players
+from quarkade.server.events import Bus
+from quarkade.server.limits import Limits, without_rates
+from quarkade.server.people.players import SESSION_AGE, SESSION_COOKIE
+from quarkade.server.play.session import UNAVAILABLE
 from quarkade.server.storage import DEFAULT_URL, Store, Unavailable
+from quarkade.server.web import api, decks, ladder, learning, pages, sockets
+from quarkade.server.web.rendering import STATIC, error_page
+from quarkade.server.web.site import Site
+from quarkade.server.work.pool import DEFAULT_FACTORY, WorkerPool
+from quarkade.server.work.scheduler import Scheduler
 
 log = logging.getLogger("quarkade.server")
 
@@ -79,7 +84,8 @@ def create_app(db: str = DEFAULT_URL, bot_delay: float = 0.0, broker: str | None
                rate_limits: bool = True, session_secret: str | None = None,
                allow_bots: Collection[str] = (), move_time: float = DEFAULT_MOVE_TIME,
                ladder_dir: str | Path = "ladder", review_budget: Budget | None = None,
-               chance_seed: int | None = None) -> Starlette:
+               chance_seed: int | None = None, secret_file: str | Path | None = None
+               ) -> Starlette:
     """The ASGI app over the database ``db`` (a SQLAlchemy URL or a SQLite file path).
 
     ``broker`` (``redis://...``) connects several server processes; ``bot_delay`` is a
@@ -87,17 +93,16 @@ def create_app(db: str = DEFAULT_URL, bot_delay: float = 0.0, broker: str | None
     and ``agent_factory`` (``module:function`` making an agent from a spec) are for tests
     and operators; ``busy_timeout`` is how long a database call may wait for a lock;
     ``rate_limits=False`` lifts the per-client rates (benchmarks, trusted networks);
-    ``session_secret`` signs session cookies (default: the key in ``QUARKADE_SECRET``, else
-    one made once and kept in the database, so every process shares it).
-    ``allow_bots`` names the plug-in bots seats may use (none by default: a plug-in runs
-    its code on the server, in the bot workers); each of their moves gets ``move_time``
-    seconds of thinking (at most the bot deadline of ``limits``). ``ladder_dir`` is where
-    ``quarkade ladder`` writes the ladders the ``/ladder`` pages show.
-    ``review_budget`` is the search time of a game's review (tests shorten it).
+    ``session_secret`` signs session cookies (default: the key in ``QUARKADE_SECRET``,
+    else the one in ``secret_file``, made once: ``keys.key_file`` says where; never in
+    the database). ``allow_bots`` names the plug-in bots seats may use (none by default: a
+    plug-in runs its code on the server, in the worker processes); each of their moves
+    gets ``move_time`` seconds of thinking (at most the bot deadline of ``limits``).
+    ``ladder_dir`` is where ``quarkade ladder`` writes the ladders the ``/ladder`` pages
+    show. ``review_budget`` is the search time of a game's review (tests shorten it).
     ``chance_seed`` makes the deals and other chance outcomes repeatable (tests only: by
     default they come from the system's secure source).
     """
-    session_secret = session_secret or os.environ.get("QUARKADE_SECRET")
     clock = clock or SystemClock()
     limits = limits or Limits()
     if not rate_limits:
@@ -106,22 +111,22 @@ def create_app(db: str = DEFAULT_URL, bot_delay: float = 0.0, broker: str | None
         raise ValueError(f"move_time={move_time!r}: a number of seconds above 0")
     store = Store(db, busy_timeout=busy_timeout)
     allowed = frozenset(allow_bots)
-    pool = BotPool(limits.bot_workers, limits.bot_seconds, agent_factory, sorted(allowed))
-    hub = Hub(store, make_broker(broker), pool, clock, limits, bot_delay=bot_delay,
-              allowed_bots=allowed, move_time=min(move_time, limits.bot_seconds),
-              chance_seed=chance_seed)
-    players = Players(store, clock, limits)
-    learn = learning.Learning(LearnStore(store.engine), review_budget or Budget())
-    hub.ratings.vetoes.append(learning.hints_veto(learn.store))  # hinted: never rated
+    work = Scheduler(WorkerPool(agent_factory, sorted(allowed)), limits.workers,
+                     limits.reserve_workers, limits.jobs_per_client)
+    ctx = Context(store, clock, limits, make_broker(broker), work, Bus(),
+                  random.SystemRandom() if chance_seed is None else random.Random(chance_seed),
+                  secrets.token_hex(6), allowed, min(move_time, limits.bot_seconds),
+                  bot_delay)
+    site = Site.build(ctx, review_budget or Budget(), Path(ladder_dir))
+    path = Path(secret_file) if secret_file is not None else keys.key_file(store.url)
+    session_key = session_secret or keys.session_key(path, store.players.old_session_key)
+    store.players.forget_session_key()  # kept outside the database from now on
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        await hub.open()
+        await site.open()
         yield
-        learn.close()
-        await hub.close()
-        players.close()
-        store.close()
+        await site.close()
 
     routes = [
         Route("/", pages.home),
@@ -174,17 +179,10 @@ def create_app(db: str = DEFAULT_URL, bot_delay: float = 0.0, broker: str | None
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={
         ApiError: _api_error, HTTPException: _http_error, Unavailable: _unavailable,
         Exception: _server_error})
-    app.state.hub = hub
-    app.state.store = store
-    app.state.players = players
-    app.state.learning = learn
-    app.state.ladder_dir = Path(ladder_dir)
-    app.state.limiters = {"create": RateLimiter(limits.create_games, clock),
-                          "moves": RateLimiter(limits.http_moves, clock),
-                          "deck tests": RateLimiter(limits.deck_tests, clock)}
-    app.add_middleware(SessionMiddleware, secret_key=session_secret or
-                       players.session_secret(), session_cookie=SESSION_COOKIE,
-                       max_age=SESSION_AGE, same_site="lax")
+    app.state.site = site
+    app.state.store = store  # for tests and tools: the database
+    app.add_middleware(SessionMiddleware, secret_key=session_key,
+                       session_cookie=SESSION_COOKIE, max_age=SESSION_AGE, same_site="lax")
     app.add_middleware(BodyLimit, limit=limits.body_bytes)
     app.add_middleware(SecurityHeaders)
     return app
@@ -222,7 +220,7 @@ async def _server_error(request: Request, exc: Exception) -> Response:
 def _error(request: Request, status: int, message: str) -> Response:
     if _wants_json(request):
         return JSONResponse({"error": message, "status": status}, status_code=status)
-    return HTMLResponse(html.error(status, message), status_code=status)
+    return error_page(request, status, message)
 
 
 class BodyLimit:

@@ -1,9 +1,6 @@
 """Fan-out between server processes: after a process stores a change to a game, every
-other process holding that game in memory hears of it. A move's message carries its
-``(player, action)`` pairs and first step, which the others play on their copies; any
-other change ("game G changed") is reloaded from the database, which stays the truth. A
-message holds no view, log line or secret, but action ids include chance outcomes (the
-deal): the broker is as private as the database's ``actions`` table.
+other process holding that game in memory hears of it. What the messages say, and their
+wire format, is ``quarkade.server.messages``; this module only carries them.
 
 One interface, two back ends: ``LocalBroker`` (one process: nothing to tell anyone) and
 ``RedisBroker`` (Redis pub/sub through redis-py's asyncio client, one channel for all
@@ -19,17 +16,18 @@ from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 from urllib.parse import parse_qs, urlencode, urlsplit, urlunsplit
 
+from quarkade.server.messages import Message, Resync, decode, encode
+
 log = logging.getLogger("quarkade.server")
 
-Deliver = Callable[[dict[str, Any]], Awaitable[None]]
-RESYNC = {"type": "resync"}  # delivered after a lost connection: reload every game held
+Deliver = Callable[[Message], Awaitable[None]]
 
 
 class Broker(Protocol):
     async def start(self, deliver: Deliver) -> None:
         """Begin delivering other processes' messages to ``deliver``."""
 
-    async def publish(self, message: dict[str, Any]) -> None:
+    async def publish(self, message: Message) -> None:
         """Tell every other process (never raises: the database already has the change)."""
 
     async def close(self) -> None: ...
@@ -43,7 +41,7 @@ class LocalBroker:
     async def start(self, deliver: Deliver) -> None:
         return None
 
-    async def publish(self, message: dict[str, Any]) -> None:
+    async def publish(self, message: Message) -> None:
         return None
 
     async def close(self) -> None:
@@ -89,17 +87,17 @@ class RedisBroker:
                 if not ready.done():
                     ready.set_result(None)
                 if not first:
-                    await deliver(dict(RESYNC))
+                    await deliver(Resync())
                 first = False
                 async for message in pubsub.listen():
                     if message.get("type") != "message":
                         continue
                     try:
-                        data = json.loads(message["data"])
+                        heard = decode(json.loads(message["data"]))
                     except ValueError:
                         continue
-                    if isinstance(data, dict):
-                        await deliver(data)
+                    if heard is not None:
+                        await deliver(heard)
             except asyncio.CancelledError:
                 raise
             except Exception as problem:  # the broker went away: retry, then resync
@@ -110,9 +108,9 @@ class RedisBroker:
                 await asyncio.sleep(pause)
                 pause = min(pause * 2, 5.0)
 
-    async def publish(self, message: dict[str, Any]) -> None:
+    async def publish(self, message: Message) -> None:
         try:
-            await self.client.publish(self.channel, json.dumps(message))
+            await self.client.publish(self.channel, json.dumps(encode(message)))
         except Exception as problem:
             log.warning("could not publish to the broker (%s)", type(problem).__name__)
 

@@ -1,11 +1,13 @@
 """Reading what a client sends, within bounds: bodies counted while they are read, JSON
-whose numbers and nesting are bounded, small whole numbers in paths and queries, and the
-tokens a device holds. Anything else is an ``ApiError`` saying what is allowed."""
+whose numbers and nesting are bounded, small whole numbers in paths and queries, and
+short texts (chat, names) folded. Anything else is an ``ApiError`` saying what is
+allowed."""
 
 from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from typing import Any
 
 from starlette.requests import HTTPConnection, Request
@@ -73,11 +75,18 @@ async def json_body(request: Request, limit: int, digits: int = 18) -> dict[str,
     return body
 
 
-def tokens(connection: HTTPConnection, game_id: str) -> list[str]:
-    from quarkade.server import seats as seating
-
-    return seating.tokens_in(connection.cookies.get(seating.cookie_name(game_id)),
-                             connection.query_params.getlist("token"))
+def fold_text(text: str, limit: int, what: str) -> str:
+    """``text`` with its whitespace folded to single spaces: 1 to ``limit`` characters and
+    no control characters, else ``ApiError(400)`` saying so (chat messages, deck names)."""
+    folded = " ".join(text.split())
+    if not folded:
+        raise ApiError(400, f"{what} is empty; write 1 to {limit} characters")
+    if len(folded) > limit:
+        raise ApiError(400, f"{what} is at most {limit} characters; this one has "
+                       f"{len(folded)}")
+    if any(unicodedata.category(c) in ("Cc", "Cs", "Co", "Cn") for c in folded):
+        raise ApiError(400, f"{what} holds no control characters; write plain text")
+    return folded
 
 
 def client_key(connection: HTTPConnection) -> str:

@@ -7,9 +7,9 @@ injected clock.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from quarkade.server.clocks import Clock
+from quarkade.server.clock import Clock
 
 
 @dataclass(frozen=True)
@@ -31,7 +31,13 @@ class Limits:
     live_games: int = 2000  # games kept in memory; idle ones beyond it leave first
     idle_seconds: float = 600.0  # a game nobody watches leaves memory after this
     bot_seconds: float = 15.0  # a bot move's hard deadline (then a fallback move)
-    bot_workers: int = 2  # processes that compute bot moves
+    bot_think_seconds: float = 5.0  # a bot's thinking, whatever its spec (its time cap)
+    workers: int = 2  # processes for CPU work (bots, hints, reviews, deck tests), shared
+    reserve_workers: int = 1  # more, only for a client with no job running
+    jobs_per_client: int = 8  # jobs one client may have waiting (then 429)
+    hint_seconds: float = 60.0  # a hint's hard deadline
+    review_seconds: float = 300.0  # a review's hard deadline
+    deck_chunk_seconds: float = 300.0  # a deck test's chunk's hard deadline
     invite_seconds: float = 7 * 24 * 3600.0  # an invite link's life
     link_seconds: float = 600.0  # a link-another-device code's life
     logins: Rate = field(default=Rate(5, 1 / 30))  # per address, and per name
@@ -39,9 +45,10 @@ class Limits:
     abandon_seconds: float = 7 * 24 * 3600.0  # a seat with no clock idle this long
     chat_characters: int = 300  # one chat message
     chat_messages: Rate = field(default=Rate(5, 0.5))  # per seat of a game
+    chat_per_game: int = 2000  # messages one game's chat may hold
+    keys_per_seat: int = 20  # devices that hold one seat by its secret (the oldest go)
     saved_decks: int = 50  # decks one player may keep
     deck_test_games: int = 2000  # "test this deck": games against each preset
-    deck_test_workers: int = 1  # processes that play deck tests (a bounded pool)
     deck_tests_waiting: int = 4  # deck tests queued or running on one process
     deck_tests: Rate = field(default=Rate(3, 1 / 60))  # per client address
 
@@ -51,8 +58,6 @@ UNLIMITED = Rate(float("inf"), float("inf"))
 
 def without_rates(limits: Limits) -> Limits:
     """The same limits with no rate limits (benchmarks, trusted networks)."""
-    from dataclasses import replace
-
     return replace(limits, create_games=UNLIMITED, http_moves=UNLIMITED,
                    socket_messages=UNLIMITED, logins=UNLIMITED, guests=UNLIMITED,
                    chat_messages=UNLIMITED, deck_tests=UNLIMITED)

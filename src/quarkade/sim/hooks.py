@@ -1,6 +1,7 @@
-"""A game's optional analysis hook: what the simulator asks of ``games/<pkg>/analysis.py``.
+"""A game's optional analysis part: what the simulator asks of a game's ``analysis`` part
+(``quarkade.core.parts.Analysis``, usually built from ``games/<pkg>/analysis.py``).
 
-The module is optional, and so is each of its functions; every one takes the final
+The part is optional, and so is each of its functions; every one takes the final
 state of a finished game and returns plain JSON-ready data:
 
 ``key_events(state) -> dict``
@@ -25,7 +26,7 @@ state of a finished game and returns plain JSON-ready data:
     simulator replays each game and counts lead changes and when the winner took the
     lead for good.
 
-Beside the functions the module may hold ``NOTES``, a dict from a tag's or tally's name to
+Beside the functions the part may hold ``notes``, a dict from a tag's or tally's name to
 one sentence that the summary and the report print under its table (what the values mean,
 whose seats are counted). A name ending in a parenthesis, such as ``"... (3 players)"``,
 also finds the note of the name without it.
@@ -37,51 +38,16 @@ what happened along the way.
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable
-from dataclasses import dataclass, field
 from functools import cache
-from types import ModuleType
-from typing import Any
 
-from quarkade.core.protocol import State
-from quarkade.core.registry import game_package
+from quarkade.core.parts import Analysis
+from quarkade.core.registry import game_parts
 
-
-@dataclass(frozen=True)
-class GameAnalysis:
-    """The hook functions a game provides (``None`` for each it leaves out)."""
-
-    key_events: Callable[[State], dict[str, Any]] | None = None
-    game_tags: Callable[[State], dict[str, Any]] | None = None
-    seat_tags: Callable[[State], list[dict[str, Any]]] | None = None
-    tallies: Callable[[State], list[dict[str, dict[Any, tuple[int, int]]]]] | None = None
-    running_score: Callable[[State], list[float]] | None = None
-    notes: dict[str, str] = field(default_factory=dict)
-
-    def note(self, name: str) -> str:
-        """The note for the table of tag or tally ``name`` (``""`` without one)."""
-        return self.notes.get(name) or self.notes.get(name.split(" (")[0], "")
+# The simulator's name for it.
+GameAnalysis = Analysis
 
 
 @cache
-def game_analysis(game: str) -> GameAnalysis:
-    """The analysis hook of ``game`` (all ``None`` when it has no ``analysis`` module)."""
-    module = _analysis_module(game)
-    if module is None:
-        return GameAnalysis()
-    return GameAnalysis(**{name: getattr(module, name, None)
-                           for name in ("key_events", "game_tags", "seat_tags", "tallies",
-                                        "running_score")},
-                        notes=dict(getattr(module, "NOTES", {})))
-
-
-def _analysis_module(game: str) -> ModuleType | None:
-    name = f"{game_package(game)}.analysis"
-    try:
-        return importlib.import_module(name)
-    except ModuleNotFoundError as missing:
-        if missing.name == name:
-            return None
-        raise
-
+def game_analysis(game: str) -> Analysis:
+    """The analysis part of ``game`` (every function ``None`` when it declares none)."""
+    return game_parts(game).analysis or Analysis()

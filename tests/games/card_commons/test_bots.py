@@ -7,7 +7,7 @@ import pytest
 from quarkade import load_game
 from quarkade.agents import make_agent, turn_for
 from quarkade.core.errors import AgentSpecError
-from quarkade.games.card_commons.bots import candidate_actions
+from quarkade.games.card_commons.policy import candidate_actions
 from quarkade.sim import play_match
 from tests.games.card_commons.helpers import arrange, example_position
 
@@ -54,7 +54,7 @@ def test_greedy_reads_only_its_turn():
 
 
 def test_greedy_refuses_a_bad_parameter():
-    with pytest.raises(AgentSpecError, match="reply is 0"):
+    with pytest.raises(AgentSpecError, match="reply='2' is not allowed; it takes 0 or 1"):
         make_agent("greedy:reply=2", "card-commons")
 
 

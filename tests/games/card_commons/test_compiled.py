@@ -11,8 +11,8 @@ import pytest
 from quarkade import load_game
 from quarkade.agents import make_agent
 from quarkade.games.card_commons import compiled
-from quarkade.games.card_commons.bots import candidate_actions
 from quarkade.games.card_commons.notation import PASS
+from quarkade.games.card_commons.policy import candidate_actions
 from tests.compiled import (
     Checked,
     agree_at_positions,

@@ -50,5 +50,6 @@ def test_lookahead_repeats_itself_for_a_seed_and_plays_legal_moves():
 
 
 def test_bad_lookahead_parameters_are_refused():
-    with pytest.raises(AgentSpecError, match="worlds and top must be at least 1"):
+    with pytest.raises(AgentSpecError, match="worlds='0' is not allowed; it takes a whole "
+                                             "number of at least 1"):
         make_agent("lookahead:worlds=0", "decoherence")

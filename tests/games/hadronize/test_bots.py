@@ -6,9 +6,11 @@ import pytest
 
 from quarkade import load_game
 from quarkade.agents import make_agent, turn_for
-from quarkade.games.hadronize.bots import greedy_action
+from quarkade.games.hadronize.bots import RolloutAgent
 from quarkade.games.hadronize.notation import OBSERVE_BASE
+from quarkade.games.hadronize.policy import greedy_action
 from quarkade.sim import play_match
+from tests.agents.test_search import SteppingClock
 from tests.games.hadronize.helpers import dealt
 
 
@@ -75,12 +77,19 @@ def test_rollout_takes_the_winning_hadronization_and_repeats_itself():
     assert _choice(again.clone(), spec, seed=4) == _choice(again, spec, seed=4)
 
 
-def test_rollout_keeps_to_its_time():
+@pytest.mark.parametrize(("engine", "each"), [(1, RolloutAgent.BATCH), (0, 1)])
+def test_rollout_keeps_to_its_time(engine, each):
+    """rollout reads its clock before each batch of playouts but the first (a batch is
+    ``BATCH`` playouts on the compiled engine, one in Python) and stops at the first
+    reading past its deadline. With a clock that moves an eighth of the time at each
+    reading, that is the tenth reading, after nine batches."""
     state = dealt([["top", "bottom", "down", "down"]] + [["strange", "charm", "up", "top"]] * 5)
     state.apply_action(state.string_to_action("superpose c/s/u"))
-    agent = make_agent("rollout:playouts=100000,time=0.05", "hadronize")
+    agent = make_agent(f"rollout:playouts=100000,time=0.05,compiled={engine}", "hadronize")
+    agent.clock = SteppingClock(0.05 / 8)
     assert agent.act(turn_for(state), random.Random(0)) in state.legal_actions()
-    assert 1 <= agent.last_playouts < 100000
+    assert agent.last_playouts == 9 * each
+    assert agent.clock.readings == 10
 
 
 def _tunnel_or_keep():

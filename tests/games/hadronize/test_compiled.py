@@ -11,7 +11,6 @@ import pytest
 from quarkade import load_game
 from quarkade.agents import make_agent, turn_for
 from quarkade.games.hadronize import compiled
-from quarkade.games.hadronize.notation import OBSERVE_BASE
 from tests.compiled import (
     agree_at_positions,
     assert_bridge_round_trips,
@@ -78,20 +77,20 @@ def test_compiled_greedy_ties_between_the_moves_greedy_rates_best():
                     best = set(buffer[:count].tolist())
                     # every move greedy was seen to choose is one the compiled greedy ties
                     # between, and a single best move is the one both play
-                    assert chosen <= best, state.history()
+                    assert chosen <= best <= set(state.legal_actions()), state.history()
                     if count == 1:
                         assert chosen == best
                     compared += 1
                 state.apply_action(action)
     assert compared > 1000
-    assert OBSERVE_BASE == 20
 
 
 def test_compiled_rollout_returns_agree_with_the_python_ones():
     # The same playouts (greedy everywhere, this turn's collapse spread over its flavours)
     # on both engines, with their own random streams: each choice's mean return and its
     # paired difference from greedy's choice agree within noise.
-    from quarkade.games.hadronize.bots import RolloutAgent, greedy_action
+    from quarkade.games.hadronize.bots import RolloutAgent
+    from quarkade.games.hadronize.policy import greedy_action
 
     state = load_game("hadronize", players=4, goal=4).new_initial_state()
     rng = random.Random(11)

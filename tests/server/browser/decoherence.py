@@ -21,7 +21,8 @@ from quarkade.agents import make_agent
 from quarkade.core.agent import turn_for
 from quarkade.core.protocol import State
 from quarkade.core.rng import sample_chance
-from quarkade.server.seats import new_game_id, new_token
+from quarkade.server.keys import digest, new_secret
+from quarkade.server.play.seats import new_game_id
 from quarkade.server.storage import Store, StoredSeat
 from tests.server.browser.helpers import moved
 
@@ -188,14 +189,14 @@ def stored_game(db: str, actions: list[int]) -> tuple[str, str]:
     for action in actions:
         moves.append((state.current_player(), action))
         state.apply_action(action)
-    game_id, token = new_game_id(), new_token()
+    game_id, token = new_game_id(), new_secret()
     store = Store(db)
     try:
-        store.create_game(game_id, "decoherence", game.options, new_token(), [
-            StoredSeat(0, "friend", None, "seat 0", new_token(), False, token,
+        store.games.create(game_id, "decoherence", game.options, digest(new_secret()), [
+            StoredSeat(0, "friend", None, "seat 0", None, False, digest(token),
                        time.time() + 24 * 3600),
             StoredSeat(1, "bot", "greedy", "seat 1 (greedy)", None, True)])
-        store.add_actions(game_id, 0, moves, None)
+        store.games.add_actions(game_id, 0, moves, None)
     finally:
         store.close()
     return game_id, token

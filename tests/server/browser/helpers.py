@@ -11,7 +11,8 @@ from playwright.sync_api import Page
 
 from quarkade import load_game
 from quarkade.core.protocol import State
-from quarkade.server.seats import new_game_id, new_token
+from quarkade.server.keys import digest, new_secret
+from quarkade.server.play.seats import new_game_id
 from quarkade.server.storage import Store, StoredSeat
 from tests.server.browser.accessibility import audit
 
@@ -69,16 +70,17 @@ def store_actions(db: str, game: str, options: dict[str, Any], played: list[tupl
     token."""
     game_id = new_game_id()
     bots = bots or {}
-    tokens = {seat: new_token() for seat in range(state.game.num_players) if seat not in bots}
-    seats = [StoredSeat(seat, "friend", None, f"seat {seat}", new_token(), False, invite,
+    tokens = {seat: new_secret() for seat in range(state.game.num_players) if seat not in bots}
+    seats = [StoredSeat(seat, "friend", None, f"seat {seat}", None, False, digest(invite),
                         time.time() + 24 * 3600) for seat, invite in tokens.items()]
     seats += [StoredSeat(seat, "bot", agent, f"seat {seat} ({agent})", None, True)
               for seat, agent in bots.items()]
     store = Store(db)
-    store.create_game(game_id, game, dict(options), new_token(),
-                      sorted(seats, key=lambda s: s.seat), reveal=reveal)
+    store.games.create(game_id, game, dict(options), digest(new_secret()),
+                       sorted(seats, key=lambda s: s.seat), reveal=reveal)
     if played:
-        store.add_actions(game_id, 0, played, state.returns() if state.is_terminal() else None)
+        store.games.add_actions(game_id, 0, played,
+                                state.returns() if state.is_terminal() else None)
     store.close()
     return game_id, tokens, state
 
@@ -86,7 +88,7 @@ def store_actions(db: str, game: str, options: dict[str, Any], played: list[tupl
 def stored_state(db: str, game_id: str) -> State:
     """The current state of a stored game, replayed from its actions."""
     store = Store(db)
-    stored = store.load_game(game_id)
+    stored = store.games.load(game_id)
     store.close()
     assert stored is not None
     state = load_game(stored.game, **stored.options).new_initial_state()

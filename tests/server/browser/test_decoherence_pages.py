@@ -54,7 +54,7 @@ def true_state(server, page: Page) -> tuple[State, int]:
     step = int(page.locator("#game").get_attribute("data-step") or "0")
     store = Store(server.db)
     try:
-        stored = store.load_game(game_id)
+        stored = store.games.load(game_id)
     finally:
         store.close()
     assert stored is not None

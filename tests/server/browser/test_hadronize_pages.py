@@ -12,7 +12,8 @@ from playwright.sync_api import Page, expect
 
 from quarkade import load_game
 from quarkade.agents import make_agent
-from quarkade.server.seats import new_game_id, new_token
+from quarkade.server.keys import digest, new_secret
+from quarkade.server.play.seats import new_game_id
 from quarkade.server.storage import Store, StoredSeat
 from quarkade.sim import play_match
 from tests.server.browser.accessibility import audit
@@ -148,10 +149,10 @@ def finished_game(db: str) -> tuple[str, int]:
                                       make_agent("random", "hadronize")], seed=8)
     game_id = new_game_id()
     store = Store(db)
-    store.create_game(game_id, "hadronize", game.options, new_token(), [
+    store.games.create(game_id, "hadronize", game.options, digest(new_secret()), [
         StoredSeat(0, "bot", "greedy", "seat 0 (greedy)", None, True),
         StoredSeat(1, "bot", "random", "seat 1 (random)", None, True)])
-    store.add_actions(game_id, 0, [(a.player, a.id) for a in record.actions], final.returns())
+    store.games.add_actions(game_id, 0, [(a.player, a.id) for a in record.actions], final.returns())
     store.close()
     return game_id, len(record.actions)
 

@@ -14,7 +14,8 @@ from collections.abc import Callable, Iterator
 import pytest
 from playwright.sync_api import Page, expect
 
-from quarkade.server.clocks import DAY, ManualClock
+from quarkade.server.clock import ManualClock
+from quarkade.server.play.clocks import DAY
 from quarkade.server.run import ServerThread
 from tests.server.browser.accessibility import audit
 from tests.server.browser.conftest import PHONE

@@ -1,5 +1,6 @@
 """At the table, in a real browser: chat between two seats (a spectator reads only, markup
-shows as text, the chat hides), the reveal after a game (every hidden card in the final
+shows as text, the chat hides; a long chat shows its newest 200 messages, earlier ones on
+request), the reveal after a game (every hidden card in the final
 table, the replay and the record; none with reveal off), Decoherence's losing pass asking
 first, Card Commons fitting a phone's screen, and what a screen reader is told: another
 seat's move in the polite live region, the focus kept on the table after a move, and what
@@ -17,6 +18,7 @@ from quarkade import load_game
 from quarkade.agents import make_agent
 from quarkade.core.protocol import SPECTATOR
 from quarkade.core.rng import sample_chance
+from quarkade.server.storage import Store
 from quarkade.sim import play_match
 from tests.server.browser.accessibility import audit
 from tests.server.browser.conftest import PHONE
@@ -78,6 +80,28 @@ def test_two_seats_chat_a_spectator_reads_and_markup_stays_text(device, server) 
     expect(host.locator("#chat-body")).to_be_hidden()
     host.click("#chat-toggle")
     expect(host.locator("#chat li")).to_have_count(2)  # kept with the game
+
+
+def test_a_long_chat_shows_its_newest_200_and_earlier_ones_on_request(device, server) -> None:
+    game_id, tokens, _ = store_position(server.db, "hadronize", [])
+    store = Store(server.db)
+    try:
+        for number in range(205):
+            store.chat.add(game_id, 0, "seat 0", f"line {number}", 1_700_000_000.0 + number,
+                           1000)
+    finally:
+        store.close()
+    page = device()
+    page.goto(f"{server.url}games/{game_id}/join/{tokens[0]}")
+    expect(page.locator("#chat li")).to_have_count(200)
+    expect(page.locator("#chat li").first).to_contain_text("line 5")
+    expect(page.locator("#chat-earlier")).to_be_visible()
+    audit(page, "a game page whose chat has earlier messages")
+    page.click("#chat-earlier")
+    expect(page.locator("#chat li")).to_have_count(205)
+    expect(page.locator("#chat li").first).to_contain_text("line 0")
+    expect(page.locator("#chat li").last).to_contain_text("line 204")
+    expect(page.locator("#chat-earlier")).to_be_hidden()
 
 
 def finished_decoherence(server, reveal: bool):

@@ -5,21 +5,10 @@ solved endgames perfectly. With numba (the ``solve`` extra) it is the compiled s
 (``solve.endgame``: Classic from 8 empty cells, the Tutorial from 11); without, the Python
 one (``solver``: 6 empty cells).
 
-
 ``greedy`` looks one whole turn ahead for itself and one for its opponent: for each way to
 finish its turn (a placement with its Repel or Polarize choice, or a pass) it assumes the
 reply that is worst for it, and plays the move whose worst reply is best (ties broken by
-the rng). A position is scored for the bot as
-
-* Classic: a finished game is worth +-WIN; otherwise open cells on its own side minus the
-  opponent's (the first scoring step) weigh most, then the opponent's particles on their
-  side minus its own (the second step), then a little for each card kept in hand;
-* Tutorial: a finished game is worth +-WIN; otherwise the number of places the seat to
-  move can put a card (being left with none loses): good for the bot when it is the one
-  to move, bad when it is the opponent.
-
-Inversions that differ only in the discarded card are searched once, with the discard the
-bot needs least: the card with the fewest cells to go to, extremes (Aces, 6s) first.
+the rng). It scores positions and cuts the inversions to consider as ``policy.py`` says.
 The bot gets a full state from ``turn.sample_state``: nothing is hidden in this game.
 """
 
@@ -28,15 +17,10 @@ from __future__ import annotations
 import random
 from typing import cast
 
-from quarkade.core.agent import Agent, Turn
-from quarkade.games.card_commons.notation import (
-    HAND_SIZE,
-    INVERT_BASE,
-    NUM_CELLS,
-    REPEL_BASE,
-    decode_invert,
-    decode_place,
-)
+from quarkade.core.agent import Agent, Turn, turn_for
+from quarkade.core.options import Option
+from quarkade.core.parts import LevelSpec
+from quarkade.games.card_commons.policy import candidate_actions, evaluate
 from quarkade.games.card_commons.rules import CardCommonsState as State
 from quarkade.games.card_commons.solver import (
     ENDGAME_CELLS,
@@ -46,47 +30,6 @@ from quarkade.games.card_commons.solver import (
     empty_cells,
 )
 from quarkade.games.card_commons.solver import endgame as python_endgame
-
-WIN = 100_000.0
-OPEN_CELL = 100.0
-PARTICLE = 10.0
-CARD_IN_HAND = 2.0
-
-
-def evaluate(state: State, me: int) -> float:
-    """The position's worth to seat ``me`` (see the module docstring)."""
-    if state.is_terminal():
-        return state.returns()[me] * WIN
-    other = 1 - me
-    if state.variant == "tutorial":
-        mobility = float(len(_distinct_placements(state.legal_actions())))
-        return mobility if state.current_player() == me else -mobility
-    open_cells = state.open_cells(me) - state.open_cells(other)
-    particles = state.particles(other) - state.particles(me)
-    cards = len(state.hand(me)) - len(state.hand(other))
-    return OPEN_CELL * open_cells + PARTICLE * particles + CARD_IN_HAND * cards
-
-
-def candidate_actions(legal: list[int]) -> list[int]:
-    """``legal`` with each group of inversions that differ only in the discard cut to one,
-    whose discard is the card the mover can best spare."""
-    placements_per_card = [0] * HAND_SIZE
-    for action in legal:
-        if action < INVERT_BASE:
-            placements_per_card[decode_place(action)[0]] += 1
-    chosen: dict[int, int] = {}
-    kept = []
-    for action in legal:
-        if not INVERT_BASE <= action < REPEL_BASE:
-            kept.append(action)
-            continue
-        local, cell, discard = decode_invert(action)
-        key = local * NUM_CELLS + cell
-        best = chosen.get(key)
-        if best is None or _spare(discard, placements_per_card) < \
-                _spare(decode_invert(best)[2], placements_per_card):
-            chosen[key] = action
-    return sorted(kept + list(chosen.values()))
 
 
 def endgame(state: State, rng: random.Random) -> int | None:
@@ -104,6 +47,8 @@ class GreedyAgent(Agent):
     """Best move against the opponent's best immediate reply (``reply=0``: no reply look)."""
 
     spec = "greedy"
+    parameters = (Option("reply", 1, "1: assume the opponent's best reply; 0: look at "
+                         "its own turn only", int, minimum=0, maximum=1),)
 
     def __init__(self, reply: int = 1) -> None:
         if reply not in (0, 1):
@@ -148,23 +93,6 @@ def _after(state: State, action: int) -> State:
     return child
 
 
-def _spare(local: int, placements_per_card: list[int]) -> tuple[int, float]:
-    """Lower is easier to give up: fewer places to go, then levels far from the middle."""
-    return placements_per_card[local], -abs(local % 6 + 1 - 3.5)
-
-
-def _distinct_placements(legal: list[int]) -> set[int]:
-    """(card, cell) pairs among the legal actions: each inversion counted once."""
-    pairs = set()
-    for action in legal:
-        if action < INVERT_BASE:
-            pairs.add(action)
-        elif action < REPEL_BASE:
-            local, cell, _ = decode_invert(action)
-            pairs.add(local * NUM_CELLS + cell)
-    return pairs
-
-
 class SolverAgent(Agent):
     """Perfect once the position is small enough to solve (see ``solver``); greedy before.
 
@@ -174,6 +102,12 @@ class SolverAgent(Agent):
     """
 
     spec = "solver"
+    parameters = (
+        Option("cells", ENDGAME_CELLS, "the most empty cells at which it tries to solve",
+               int, minimum=0, maximum=16, server_maximum=9),
+        Option("nodes", ENDGAME_NODES, "the most positions one solve may visit", int,
+               minimum=1, server_maximum=200_000),
+    )
 
     def __init__(self, cells: int = ENDGAME_CELLS, nodes: int = ENDGAME_NODES) -> None:
         self.cells = cells
@@ -207,6 +141,8 @@ class PerfectAgent(Agent):
     """
 
     spec = "perfect"
+    parameters = (Option("nodes", 50_000_000, "the most positions one search may visit "
+                         "(past it: greedy's move)", int, minimum=1, server_maximum=200_000),)
 
     def __init__(self, nodes: int = 50_000_000) -> None:
         if nodes < 0:
@@ -239,14 +175,24 @@ class PerfectAgent(Agent):
         return fallback
 
 
+_ROLLOUT = GreedyAgent()
+
+
+def rollout(state: State, rng: random.Random) -> int:
+    """A search playout's move for the seat to move (``mcts:rollout=greedy``): greedy's."""
+    return _ROLLOUT.act(turn_for(state), rng)
+
+
 # Difficulty levels (see docs/AGENTS.md): hard searches 20,000 playouts (capped at 1.8 s;
 # about 0.2 s on the compiled engine) over greedy's candidate moves (one discard per
 # inversion) with a low exploration constant, and plays solved endgames perfectly
 # (the compiled endgame solver: Classic from 8 empty cells, the Tutorial from 11).
-LEVELS = {"easy": "random", "medium": "greedy",
+LEVELS: dict[str, LevelSpec] = {"easy": "random", "medium": "greedy",
           "hard": "mcts:iterations=20000,time=1.8,c=0.5,candidates=1"}
 
 
-BOTS = {"greedy": GreedyAgent, "perfect": PerfectAgent, "solver": SolverAgent}
+BOTS: dict[str, type[Agent]] = {"greedy": GreedyAgent, "perfect": PerfectAgent,
+                                "solver": SolverAgent}
 
-__all__ = ["BOTS", "GreedyAgent", "PerfectAgent", "SolverAgent", "endgame", "evaluate"]
+__all__ = ["BOTS", "LEVELS", "GreedyAgent", "PerfectAgent", "SolverAgent", "endgame", "evaluate",
+           "rollout"]

@@ -36,7 +36,7 @@ from quarkade.core.jit import (
     warm_up_engine,
 )
 from quarkade.core.protocol import CHANCE, TERMINAL
-from quarkade.games.card_commons import bots
+from quarkade.games.card_commons import policy
 from quarkade.games.card_commons.notation import (
     DECLINE,
     HAND_SIZE,
@@ -81,8 +81,8 @@ MAX_ACTIONS = NUM_ACTIONS
 # The compiled agents, by spec: a seat's policy id.
 RANDOM, GREEDY = 0, 1
 AGENTS = {"random": RANDOM, "greedy": GREEDY}
-WIN, OPEN_CELL, PARTICLE, CARD_IN_HAND = (bots.WIN, bots.OPEN_CELL, bots.PARTICLE,
-                                          bots.CARD_IN_HAND)
+WIN, OPEN_CELL, PARTICLE, CARD_IN_HAND = (policy.WIN, policy.OPEN_CELL, policy.PARTICLE,
+                                          policy.CARD_IN_HAND)
 
 
 def _geometry_tables() -> tuple[np.ndarray, ...]:
@@ -632,7 +632,7 @@ def returns(s: np.ndarray, out: np.ndarray) -> None:
 
 @njit
 def candidate_actions(legal: np.ndarray, count: int, out: np.ndarray) -> int:
-    """``bots.candidate_actions``: the legal actions with each group of inversions that
+    """``policy.candidate_actions``: the legal actions with each group of inversions that
     differ only in the discard cut to the one whose discard the mover can best spare."""
     placements = np.zeros(HAND_SIZE, np.int64)
     for i in range(count):
@@ -659,7 +659,7 @@ def candidate_actions(legal: np.ndarray, count: int, out: np.ndarray) -> int:
 
 @njit_inline
 def _spares_better(discard: int, than: int, placements: np.ndarray) -> bool:
-    """``bots._spare``: fewer places to go, then levels further from the middle."""
+    """``policy._spare``: fewer places to go, then levels further from the middle."""
     if placements[discard] != placements[than]:
         return placements[discard] < placements[than]
     return abs(2 * (discard % 6 + 1) - 7) > abs(2 * (than % 6 + 1) - 7)
@@ -667,7 +667,7 @@ def _spares_better(discard: int, than: int, placements: np.ndarray) -> bool:
 
 @njit
 def evaluate(s: np.ndarray, me: int, scratch: np.ndarray) -> float:
-    """``bots.evaluate``: the position's worth to seat ``me``."""
+    """``policy.evaluate``: the position's worth to seat ``me``."""
     if s[PHASE] == OVER:
         return WIN if s[WINNER] == me else -WIN
     other = 1 - me

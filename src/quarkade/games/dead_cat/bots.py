@@ -29,6 +29,8 @@ from __future__ import annotations
 import random
 
 from quarkade.core.agent import Agent, Turn
+from quarkade.core.parts import LevelSpec
+from quarkade.core.protocol import State
 from quarkade.games.dead_cat.notation import ANNOUNCE
 from quarkade.games.dead_cat.policies import bayes_action, greedy_action
 from quarkade.games.dead_cat.sleuth import SleuthAgent
@@ -52,10 +54,17 @@ class GreedyAgent(Agent):
         return greedy_action(turn.view, turn.player, ANNOUNCE in turn.legal_actions)
 
 
+def rollout(state: State, rng: random.Random) -> int:
+    """A search playout's move for the seat to move (``ismcts:rollout=greedy``): greedy's,
+    from that seat's view of the playout's state."""
+    player = state.current_player()
+    return greedy_action(state.view(player), player, ANNOUNCE in state.legal_actions())
+
+
 # Difficulty levels (see docs/AGENTS.md). Search alone does not pay here: ismcts samples
 # the other seats' cards as if their bets said nothing and loses to greedy, and so does the
 # sleuth's own search when it treats bets as noise. Reading the bets does pay, so hard is
 # the sleuth (with two seats; with more it plays as bayes).
-LEVELS = {"easy": "random", "medium": "greedy", "hard": "sleuth"}
+LEVELS: dict[str, LevelSpec] = {"easy": "random", "medium": "greedy", "hard": "sleuth"}
 
-BOTS = {"bayes": BayesAgent, "greedy": GreedyAgent, "sleuth": SleuthAgent}
+BOTS: dict[str, type[Agent]] = {"bayes": BayesAgent, "greedy": GreedyAgent, "sleuth": SleuthAgent}

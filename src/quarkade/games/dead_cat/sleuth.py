@@ -65,6 +65,7 @@ from itertools import product
 from typing import Any
 
 from quarkade.core.agent import Agent, Turn
+from quarkade.core.options import Option
 from quarkade.games.dead_cat.notation import ANNOUNCE, BET_BASE, PEEK
 from quarkade.games.dead_cat.policies import bayes_action, greedy_action
 from quarkade.games.dead_cat.rules import NO_ANNOUNCER, round_winners
@@ -343,9 +344,19 @@ class RoundSearch:
 
 class SleuthAgent(Agent):
     """Infers the other seats' cards from their bets; with two seats it also searches the
-    next turns, with more it plays for the next reveal (see the module docstring)."""
+    next turns, with more it plays for the next reveal.
+
+    The module docstring says how."""
 
     spec = "sleuth"
+    parameters = (
+        Option("depth", 2, "turns of its own it searches ahead (two seats)", int, minimum=1,
+               maximum=4, server_maximum=3),
+        Option("models", "greedy+bayes+random", "the models of the other seats it weighs",
+               str, choices=tuple("+".join(chosen) for chosen in (
+                   ("greedy",), ("bayes",), ("random",), ("greedy", "bayes"),
+                   ("greedy", "random"), ("bayes", "random"), ("greedy", "bayes", "random")))),
+    )
 
     def __init__(self, depth: int = 2, models: str = "greedy+bayes+random") -> None:
         if not 1 <= depth <= 4:

@@ -15,7 +15,8 @@ import math
 import random
 from typing import cast
 
-from quarkade.core.agent import Agent, Turn
+from quarkade.core.agent import Agent, Turn, turn_for
+from quarkade.core.parts import LevelSpec
 from quarkade.games.decoherence.lines import GREEDY, LinePlayer, score
 from quarkade.games.decoherence.lookahead import LookaheadAgent
 from quarkade.games.decoherence.rules import DecoherenceState
@@ -47,9 +48,18 @@ class GreedyAgent(Agent):
         return self.player.choose(state, turn.player, legal)
 
 
+_ROLLOUT = GreedyAgent()
+
+
+def rollout(state: DecoherenceState, rng: random.Random) -> int:
+    """A search playout's move for the seat to move (``ismcts:rollout=greedy``): greedy's,
+    on a world drawn from that seat's view of the playout's state."""
+    return _ROLLOUT.act(turn_for(state), rng)
+
+
 # Difficulty levels (see docs/AGENTS.md): hard looks a turn of each seat ahead on sampled
 # worlds. Against greedy, information-set search (``ismcts``) scored 0.56 over 200 games,
 # lookahead 0.750 [0.714, 0.783] over 600.
-LEVELS = {"easy": "random", "medium": "greedy", "hard": "lookahead"}
+LEVELS: dict[str, LevelSpec] = {"easy": "random", "medium": "greedy", "hard": "lookahead"}
 
-BOTS = {"greedy": GreedyAgent, "lookahead": LookaheadAgent}
+BOTS: dict[str, type[Agent]] = {"greedy": GreedyAgent, "lookahead": LookaheadAgent}

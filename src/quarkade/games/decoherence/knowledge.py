@@ -49,7 +49,6 @@ import functools
 import math
 import random
 from itertools import accumulate, product
-from typing import TYPE_CHECKING
 
 from quarkade.games.decoherence.decks import PER_KIND
 from quarkade.games.decoherence.notation import (
@@ -60,8 +59,10 @@ from quarkade.games.decoherence.notation import (
     KIND_WORDS,
     LULU,
     MAX_TABLE,
+    NOUN,
     NUM_WORDS,
 )
+from quarkade.games.decoherence.slots import StateSlots
 from quarkade.games.decoherence.table import (
     BASE_SIZE,
     FIELDS,
@@ -75,9 +76,6 @@ from quarkade.games.decoherence.table import (
     SPIN,
     VIS,
 )
-
-if TYPE_CHECKING:
-    from quarkade.games.decoherence.rules import DecoherenceState
 
 # Proof kinds. Item 1 of every proof is the tuple of card ids it reads.
 SETTLE, PUSH, COUNT, NOT, ANY, ALL = range(6)
@@ -146,7 +144,7 @@ def holds(proof: tuple, words: list[int]) -> bool:
     return all(holds(p, words) for p in proof[2])
 
 
-def world_words(state: DecoherenceState) -> list[int]:
+def world_words(state: StateSlots) -> list[int]:
     """Every card id's word in ``state`` (on the table, or public since it left)."""
     words = state._id_words[:]
     table = state._table
@@ -159,11 +157,11 @@ def world_words(state: DecoherenceState) -> list[int]:
 
 # -- proofs: recording (called by ``sentences`` as rules read nouns) ----------------------
 
-def _add(state: DecoherenceState, proof: tuple) -> None:
+def _add(state: StateSlots, proof: tuple) -> None:
     state._proofs = (*state._proofs, proof)
 
 
-def _unseen(state: DecoherenceState, ids: tuple[int, ...]) -> bool:
+def _unseen(state: StateSlots, ids: tuple[int, ...]) -> bool:
     """Whether any of these cards is on the table face-down (public: the SEEN flags)."""
     table = state._table
     on_table = state._ids
@@ -173,7 +171,7 @@ def _unseen(state: DecoherenceState, ids: tuple[int, ...]) -> bool:
     return False
 
 
-def _spin_ids(state: DecoherenceState, g: int, spin: int) -> tuple[int, ...]:
+def _spin_ids(state: StateSlots, g: int, spin: int) -> tuple[int, ...]:
     """Ids of the other things of ``g``'s holder in ``spin``."""
     table = state._table
     ids = state._ids
@@ -183,7 +181,7 @@ def _spin_ids(state: DecoherenceState, g: int, spin: int) -> tuple[int, ...]:
                  if table[b] >= 0 and b != skip and table[b + SPIN] == spin)
 
 
-def _settle_proof(state: DecoherenceState, g: int, wanted: int, current: int,
+def _settle_proof(state: StateSlots, g: int, wanted: int, current: int,
                   result: int) -> tuple:
     same = _spin_ids(state, g, wanted)
     other = _spin_ids(state, g, 3 - wanted)
@@ -191,13 +189,13 @@ def _settle_proof(state: DecoherenceState, g: int, wanted: int, current: int,
     return (SETTLE, (x, *same, *other), x, wanted, current, same, other, result)
 
 
-def _public_word(state: DecoherenceState, g: int) -> int:
+def _public_word(state: StateSlots, g: int) -> int:
     """The word of the thing at ``g`` if both seats know it, else -1."""
     base = g * FIELDS
     return state._table[base] if state._table[base + SEEN] else -1
 
 
-def note_settle(state: DecoherenceState, g: int, wanted: int, current: int,
+def note_settle(state: StateSlots, g: int, wanted: int, current: int,
                 result: int) -> None:
     """The thing at ``g`` was sent into ``wanted`` (from ``current``; NO_SPIN when it
     arrives) and took ``result`` (NO_SPIN: discarded on arrival). Call it with the other
@@ -212,7 +210,7 @@ def note_settle(state: DecoherenceState, g: int, wanted: int, current: int,
         _add(state, proof)
 
 
-def note_twig_options(state: DecoherenceState, owner: int, g: int, partner_spin: int,
+def note_twig_options(state: StateSlots, owner: int, g: int, partner_spin: int,
                       found: bool) -> None:
     """A twigged up/down/out of ``owner`` (new thing ``g``) had a legal partner among its
     owner's unmeasured, unlinked things (``found``), or none: the partner must be able to
@@ -237,7 +235,7 @@ def note_twig_options(state: DecoherenceState, owner: int, g: int, partner_spin:
         _add(state, (ALL, ids, tuple((NOT, p[1], p) for p in options)))
 
 
-def push_snapshot(state: DecoherenceState, g: int) -> tuple:
+def push_snapshot(state: StateSlots, g: int) -> tuple:
     """What ``note_push`` needs from before a push of thing ``g``."""
     table = state._table
     ids = state._ids
@@ -251,7 +249,7 @@ def push_snapshot(state: DecoherenceState, g: int) -> tuple:
     return (g, table[g * FIELDS + SPIN], partner, partner_old, spins)
 
 
-def note_push(state: DecoherenceState, snapshot: tuple, wanted: int) -> None:
+def note_push(state: StateSlots, snapshot: tuple, wanted: int) -> None:
     """Tapped pushed a thing toward ``wanted``: the spins it and its partner ended with."""
     g, old, partner, partner_old, spins = snapshot
     table = state._table
@@ -271,7 +269,7 @@ def note_push(state: DecoherenceState, snapshot: tuple, wanted: int) -> None:
     _add(state, proof)
 
 
-def note_bunching(state: DecoherenceState, g: int, low: int, high: int) -> None:
+def note_bunching(state: StateSlots, g: int, low: int, high: int) -> None:
     """The size of the thing at ``g`` (face-up now) is known to lie in ``low..high``; for
     a bouba with a spin that counts its holder's other boubas in that spin."""
     base = g * FIELDS
@@ -285,7 +283,7 @@ def note_bunching(state: DecoherenceState, g: int, low: int, high: int) -> None:
     _add(state, (COUNT, same, BOUBA, max(low - offset, 0), high - offset))
 
 
-def note_lulus(state: DecoherenceState, seat: int, lulus: int) -> None:
+def note_lulus(state: StateSlots, seat: int, lulus: int) -> None:
     """Verved through counted ``lulus`` lulus on ``seat``'s table (D-12)."""
     table = state._table
     ids = tuple(state._ids[b // FIELDS] for b in range(seat * SEAT_SPAN, (seat + 1) * SEAT_SPAN,
@@ -294,7 +292,7 @@ def note_lulus(state: DecoherenceState, seat: int, lulus: int) -> None:
         _add(state, (COUNT, ids, LULU, lulus, lulus))
 
 
-def note_gone(state: DecoherenceState, facts: list | tuple) -> None:
+def note_gone(state: StateSlots, facts: list | tuple) -> None:
     """Cards discarded in a resolution are face-up: their words become public by id."""
     for fact in facts:
         if fact[0] == "discard":
@@ -384,7 +382,7 @@ class _Seat:
 
     __slots__ = ("hand_odds", "hands", "known", "seat", "seen", "slots")
 
-    def __init__(self, state: DecoherenceState, seat: int, known: bool) -> None:
+    def __init__(self, state: StateSlots, seat: int, known: bool) -> None:
         self.seat = seat
         start = seat * NUM_WORDS
         table = state._table
@@ -434,6 +432,42 @@ class _Seat:
         self.hands = hands
         self.hand_odds = tuple(accumulate(weights))
 
+    def deal(self, state: StateSlots, noun_split: tuple[int, ...], nouns: dict[int, int],
+             rng: random.Random) -> None:
+        """Redraw in ``state`` what the viewer cannot see of this seat's cards: its
+        decklist where unknown (``noun_split`` for the nouns), the words ``nouns`` of its
+        face-down nouns, then its hand (its kinds by ``hand_odds``) and its deck."""
+        start = self.seat * NUM_WORDS
+        lists: list[int] = []
+        for kind, words in enumerate(KIND_WORDS):
+            split = self.known[kind]
+            if split is None:
+                if kind == NOUN:
+                    split = noun_split
+                else:
+                    options, cumulative = split_odds(kind, tuple(self.seen[w] for w in words))
+                    split = options[_pick(cumulative, rng)]
+            lists.extend(split)
+        state._decklists[start:start + NUM_WORDS] = lists
+        pool = [lists[w] - self.seen[w] for w in range(NUM_WORDS)]
+        table = state._table
+        for g, word in nouns.items():
+            table[g * FIELDS] = word
+            pool[word] -= 1
+        kinds = self.hands[_pick(self.hand_odds, rng)]
+        hand = [0] * NUM_WORDS
+        for kind, words in enumerate(KIND_WORDS):
+            for _ in range(kinds[kind]):
+                point = rng.randrange(sum(pool[w] for w in words))
+                for w in words:
+                    if point < pool[w]:
+                        break
+                    point -= pool[w]
+                pool[w] -= 1
+                hand[w] += 1
+        state._hands[start:start + NUM_WORDS] = hand
+        state._decks[start:start + NUM_WORDS] = pool
+
     def noun_splits(self) -> tuple[tuple, tuple[float, ...]]:
         if self.known[2] is not None:
             return (self.known[2],), (1.0,)
@@ -449,7 +483,7 @@ class Prepared:
     REJECTIONS = 24  # draws tried before enumerating
     MAX_ENUMERATED = 9  # constrained face-down nouns enumerated at most
 
-    def __init__(self, state: DecoherenceState, player: int) -> None:
+    def __init__(self, state: StateSlots, player: int) -> None:
         open_lists = state.game.open_decklists
         self.seats = [_Seat(state, seat, open_lists) for seat in range(2) if seat != player]
         self.slot_ids = state._ids[:]
@@ -463,6 +497,14 @@ class Prepared:
         self.variables = sorted(i for i in hidden if i in used)
         self.table: tuple | None = None
         self.tries = 0
+
+    def deal(self, state: StateSlots, rng: random.Random) -> None:
+        """Redraw in ``state`` (a copy of the state this knowledge came from) everything
+        the viewer cannot see: the face-down nouns' words, then each hidden seat's
+        decklist, hand and deck (``_Seat.deal``)."""
+        splits, nouns = self.draw_nouns(rng)
+        for info, split, found in zip(self.seats, splits, nouns, strict=True):
+            info.deal(state, split, found, rng)
 
     def draw_nouns(self, rng: random.Random) -> tuple[list, list[dict[int, int]]]:
         """Each hidden seat's noun split and the word of each of its face-down nouns."""

@@ -31,6 +31,7 @@ from typing import cast
 
 from quarkade.core.agent import Agent, Turn
 from quarkade.core.errors import AgentSpecError
+from quarkade.core.options import Option
 from quarkade.core.rng import sample_chance
 from quarkade.games.decoherence.lines import GREEDY, LinePlayer, Weights, score
 from quarkade.games.decoherence.rules import DecoherenceState
@@ -43,6 +44,12 @@ class LookaheadAgent(Agent):
     """Plays each of its best few moves a turn of each seat ahead on sampled worlds."""
 
     spec = "lookahead"
+    parameters = (
+        Option("worlds", 8, "worlds drawn from its view at each of its plays", int,
+               minimum=1, server_maximum=32),
+        Option("top", 4, "its best moves played a turn of each seat ahead", int, minimum=1,
+               server_maximum=16),
+    )
 
     def __init__(self, worlds: int = 8, top: int = 4) -> None:
         if worlds < 1 or top < 1:

@@ -1056,9 +1056,7 @@ class DecoherenceState(State):
         copy = self.clone()
         copy._history = []
         copy._prepared = {player: prepared}  # never another seat's knowledge
-        splits, nouns = prepared.draw_nouns(rng)
-        for info, split, found in zip(prepared.seats, splits, nouns, strict=True):
-            copy._deal_unseen(info, split, found, rng)
+        prepared.deal(copy, rng)
         open_lists = self.game.open_decklists
         if not open_lists:
             # The game's options name the real decks: the copy's game names the drawn ones.
@@ -1076,43 +1074,6 @@ class DecoherenceState(State):
             copy._targets = tuple(sorted(sentences.target_action(owner, t)
                                          for t in found_targets))
         return copy
-
-    def _deal_unseen(self, info: knowledge._Seat, noun_split: tuple[int, ...],
-                     nouns: dict[int, int], rng: random.Random) -> None:
-        """Redraw what the viewer cannot see of ``info.seat``'s cards: its decklist where
-        unknown, the words ``nouns`` of its face-down nouns, its hand and its deck."""
-        seat = info.seat
-        start = seat * NUM_WORDS
-        lists: list[int] = []
-        for kind, words in enumerate(KIND_WORDS):
-            split = info.known[kind]
-            if split is None:
-                if kind == NOUN:
-                    split = noun_split
-                else:
-                    options, cumulative = knowledge.split_odds(
-                        kind, tuple(info.seen[w] for w in words))
-                    split = options[knowledge._pick(cumulative, rng)]
-            lists.extend(split)
-        self._decklists[start:start + NUM_WORDS] = lists
-        pool = [lists[w] - info.seen[w] for w in range(NUM_WORDS)]
-        table = self._table
-        for g, word in nouns.items():
-            table[g * FIELDS] = word
-            pool[word] -= 1
-        kinds = info.hands[knowledge._pick(info.hand_odds, rng)]
-        hand = [0] * NUM_WORDS
-        for kind, words in enumerate(KIND_WORDS):
-            for _ in range(kinds[kind]):
-                point = rng.randrange(sum(pool[w] for w in words))
-                for w in words:
-                    if point < pool[w]:
-                        break
-                    point -= pool[w]
-                pool[w] -= 1
-                hand[w] += 1
-        self._hands[start:start + NUM_WORDS] = hand
-        self._decks[start:start + NUM_WORDS] = pool
 
 
 # -- events: what the last action did, as each seat may read it ---------------------------

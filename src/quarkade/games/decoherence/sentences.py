@@ -21,8 +21,6 @@ event, which the view and the log put into words.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from quarkade.games.decoherence import knowledge
 from quarkade.games.decoherence.entanglement import discard, link, push
 from quarkade.games.decoherence.notation import (
@@ -41,6 +39,7 @@ from quarkade.games.decoherence.notation import (
     UP,
     VERVED,
 )
+from quarkade.games.decoherence.slots import StateSlots
 from quarkade.games.decoherence.table import (
     BARE,
     FIELDS,
@@ -66,9 +65,6 @@ from quarkade.games.decoherence.table import (
     settle_spin,
 )
 
-if TYPE_CHECKING:
-    from quarkade.games.decoherence.rules import DecoherenceState
-
 # The phases of a game, in the order it meets them. This module moves a game between
 # PLAY, TARGET (the owner's target decision) and COIN; ``rules`` handles the others.
 DECKS, FIRST, OPENING, DRAW, PLAY, TARGET, COIN, DISCARD, OVER = range(9)
@@ -81,7 +77,7 @@ _CHOOSES = {(TAPPED, UP), (TAPPED, DOWN), (TAPPED, OUT), (BOOD, UP), (BOOD, DOWN
             (TWIGGED, OUT), (RIFFED, UP), (RIFFED, DOWN), (RIFFED, OUT)}
 
 
-def begin(state: DecoherenceState, owner: int, closer: int, chain: int, noun: int) -> None:
+def begin(state: StateSlots, owner: int, closer: int, chain: int, noun: int) -> None:
     """Resolve ``owner``'s chain ``chain`` completed by ``noun`` (from ``closer``'s hand
     when closing, else -1)."""
     chains = state._chains
@@ -144,7 +140,7 @@ def begin(state: DecoherenceState, owner: int, closer: int, chain: int, noun: in
     _finish(state, owner, closer, verb, qualifier, noun, g, facts)
 
 
-def choose(state: DecoherenceState, target: int) -> None:
+def choose(state: StateSlots, target: int) -> None:
     """Apply the pending sentence to table thing ``target`` (a global index)."""
     assert state._pending is not None and state._facts is not None
     owner, closer, verb, qualifier, g = state._pending
@@ -220,7 +216,7 @@ def choose(state: DecoherenceState, target: int) -> None:
     _finish(state, owner, closer, verb, qualifier, noun, left, facts)
 
 
-def coin(state: DecoherenceState, heads: bool) -> None:
+def coin(state: StateSlots, heads: bool) -> None:
     """Tapped through's coin: heads, the owner's opponent loses N."""
     assert state._pending is not None and state._facts is not None
     owner, closer, verb, qualifier, g = state._pending
@@ -294,7 +290,7 @@ def target_action(owner: int, g: int) -> int:
     return (OWN_TARGET_BASE if seat == owner else THEIR_TARGET_BASE) + slot
 
 
-def _verved(state: DecoherenceState, owner: int, g: int, qualifier: int, facts: list) -> None:
+def _verved(state: StateSlots, owner: int, g: int, qualifier: int, facts: list) -> None:
     table = state._table
     verve = state._verve
     own_turn = owner == state._active
@@ -328,7 +324,7 @@ def _verved(state: DecoherenceState, owner: int, g: int, qualifier: int, facts: 
         facts.append(("lose", owner, 1))
 
 
-def _sweep(state: DecoherenceState, owner: int, facts: list) -> bool:
+def _sweep(state: StateSlots, owner: int, facts: list) -> bool:
     """Boo'd through: measure every hidden, unlinked bare particle of the opponent's."""
     table = state._table
     start = (1 - owner) * SEAT_SPAN
@@ -350,7 +346,7 @@ def _reveal(table: list[int], g: int) -> None:
     table[base + SEEN] = 1
 
 
-def _finish(state: DecoherenceState, owner: int, closer: int, verb: int, qualifier: int,
+def _finish(state: StateSlots, owner: int, closer: int, verb: int, qualifier: int,
             noun: int, g: int, facts: list) -> None:
     """The chain's verb and qualifier go to the owner's pile; the event is logged; verve
     is checked once for the whole resolution (D-3)."""

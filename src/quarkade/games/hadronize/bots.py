@@ -1,13 +1,10 @@
-"""Hadronize bots that read only their own view: ``greedy``, ``ev`` and ``exact``.
+"""Hadronize bots that read only their own view: ``greedy``, ``ev``, ``rollout`` and
+``exact``.
 
-``greedy`` scores each choice of observer by its expected result over the three equally
-likely collapses and takes the best (ties broken by the rng):
-
-* hadronizing counts most, and reaching the goal outright beats everything;
-* quarks tunnelled into the bot's chamber are worth something (fuel for later);
-* a quark that lands unreacted in the bot's own chamber is worth a little;
-* a quark handed unreacted to another seat costs a little, more the closer that seat is
-  to the goal.
+``greedy`` plays the policy of ``policy.py``: the observer with the best expected result
+over the three equally likely collapses. ``rollout`` improves on it by one step of paired
+greedy playouts, ``ev`` is issue 18's baseline, and ``exact`` plays the solved two-seat
+game (``exact.py``).
 """
 
 from __future__ import annotations
@@ -17,47 +14,14 @@ import time as _time
 from typing import cast
 
 from quarkade.core.agent import Agent, Turn
+from quarkade.core.options import Option
+from quarkade.core.parts import LevelSpec
+from quarkade.core.registry import has_numba
 from quarkade.core.rng import sample_chance
 from quarkade.games.hadronize.exact import MAX_EXACT_GOAL, solution
 from quarkade.games.hadronize.notation import OBSERVE_BASE
+from quarkade.games.hadronize.policy import greedy_action
 from quarkade.games.hadronize.rules import HadronizeState
-
-WIN = 1000.0
-HADRONIZE = 1.0
-TUNNEL_IN = 0.35
-OWN_QUARK = 0.15
-GIFT = 0.25
-
-
-def observer_value(view: dict, observer: int) -> float:
-    """Expected value, for the seat to move, of making ``observer`` observe the quark."""
-    me = view["player"]
-    goal = view["goal"]
-    flavours = [view["flavours"].index(name) for name in view["superposition"]]
-    chambers = view["chambers"]
-    hadronized = view["hadronized"]
-    total = 0.0
-    for flavour in flavours:
-        held = chambers[observer][flavour]
-        if observer == me:
-            if held:
-                gained = held + 1
-                total += WIN if hadronized[me] + gained >= goal else HADRONIZE * gained
-            else:
-                total += OWN_QUARK
-        elif held:
-            total += TUNNEL_IN * (held + 1)
-        else:
-            closeness = hadronized[observer] / goal
-            total -= GIFT * (1 + closeness)
-    return total / len(flavours)
-
-
-def greedy_action(view: dict, legal: list[int], rng: random.Random) -> int:
-    """``greedy``'s choice: the best ``observer_value``, ties broken by ``rng``."""
-    scored = [(observer_value(view, a - OBSERVE_BASE), a) for a in legal]
-    best = max(score for score, _ in scored)
-    return rng.choice([a for score, a in scored if score >= best - 1e-12])
 
 
 class GreedyAgent(Agent):
@@ -70,13 +34,15 @@ class GreedyAgent(Agent):
 
 
 class RolloutAgent(Agent):
-    """``greedy`` improved by one step of look-ahead: each observer is tried in the same
-    ``playouts`` sampled futures (common random numbers: the same collapses and
-    superpositions whatever the choice, the collapse of this very turn spread evenly over
-    its three flavours), every seat playing ``greedy`` from there to the end; the choice
-    with the best total return in them is played (ties: greedy's choice). Against
-    ``greedy`` this is a policy-improvement step, so it should never do worse than the
-    greedy it rolls out, given enough playouts.
+    """Greedy improved by one step of look-ahead: every choice played out by greedy in
+    the same sampled futures.
+
+    Each observer is tried in the same ``playouts`` sampled futures (common random numbers:
+    the same collapses and superpositions whatever the choice, the collapse of this very
+    turn spread evenly over its three flavours), every seat playing ``greedy`` from there to
+    the end; the choice with the best total return in them is played (ties: greedy's
+    choice). Against ``greedy`` this is a policy-improvement step, so it should never do
+    worse than the greedy it rolls out, given enough playouts.
 
     ``margin``: overrule greedy's choice only when the best one beats it by more than
     ``margin`` standard errors of the paired difference (0: by anything). ``time`` caps the
@@ -86,6 +52,16 @@ class RolloutAgent(Agent):
     """
 
     spec = "rollout"
+    parameters = (
+        Option("playouts", 60, "paired greedy playouts for each choice", int, minimum=1,
+               server_maximum=5000),
+        Option("time", 0.0, "seconds a move may take (0: no limit)", float, minimum=0,
+               server_maximum=5),
+        Option("margin", 0.0, "standard errors by which a choice must beat greedy's to be "
+               "played instead (0: any gain)", float, minimum=0),
+        Option("compiled", 1, "1: play the playouts on the compiled engine (with numba); "
+               "0: in Python", int, minimum=0, maximum=1),
+    )
     clock = staticmethod(_time.perf_counter)
     BATCH = 256  # compiled playouts between two readings of the clock
 
@@ -110,7 +86,7 @@ class RolloutAgent(Agent):
             return legal[0]
         deadline = self.clock() + self.time if self.time else 0.0
         root = cast(HadronizeState, turn.sample_state(rng))  # nothing is hidden
-        if self.compiled and _has_numba():
+        if self.compiled and has_numba():
             totals, squares, done = self._compiled_returns(root, legal, fallback, rng, deadline)
         else:
             totals, squares, done = self._python_returns(root, legal, fallback, rng, deadline)
@@ -202,12 +178,6 @@ def _greedy_playout(state: HadronizeState, chance: random.Random, ties: random.R
     return state
 
 
-def _has_numba() -> bool:
-    from quarkade.agents.search import _has_compiled_search
-
-    return _has_compiled_search("hadronize")
-
-
 def expected_hadronized(view: dict, observer: int) -> float:
     """The quarks the seat to move hadronizes on this turn, on average over the collapse,
     if ``observer`` observes (0 unless it observes itself: only the mover hadronizes)."""
@@ -235,7 +205,9 @@ class ExpectedValueAgent(Agent):
 
 
 class ExactAgent(Agent):
-    """Best play for two seats with a goal up to ``exact.MAX_EXACT_GOAL``; greedy beyond.
+    """Best play for two seats with a goal up to 3, where the game is solved; greedy beyond.
+
+    The bound is ``exact.MAX_EXACT_GOAL``.
 
     After each move ``last_value`` is the solved probability of winning from the position
     it was handed (None when it played greedy), and ``exact`` says which it did.
@@ -287,14 +259,19 @@ def endgame(state: HadronizeState, rng: random.Random) -> int | None:
     return exact_action(state.view(state.current_player()), rng)
 
 
+def rollout(state: HadronizeState, rng: random.Random) -> int:
+    """A search playout's move for the seat to move (``mcts:rollout=greedy``): greedy's."""
+    return greedy_action(state.view(state.current_player()), state.legal_actions(), rng)
+
+
 # Difficulty levels (see docs/AGENTS.md). Hadronize is mostly luck: even the exact bot,
 # where it is exact, beats greedy only narrowly. With two seats hard is a short search
 # whose playouts follow greedy (perfect play where the game is solved, through
 # ``endgame``); with more, greedy improved by one step of paired greedy playouts (UCT
 # searches did no better than greedy itself there).
-LEVELS = {"easy": "random", "medium": "greedy",
+LEVELS: dict[str, LevelSpec] = {"easy": "random", "medium": "greedy",
           "hard": {2: "mcts:iterations=300,rollout=greedy,time=1.8",
                    "more": "rollout:playouts=3000,margin=1,time=0.3"}}
 
-BOTS = {"greedy": GreedyAgent, "ev": ExpectedValueAgent, "exact": ExactAgent,
-        "rollout": RolloutAgent}
+BOTS: dict[str, type[Agent]] = {"greedy": GreedyAgent, "ev": ExpectedValueAgent,
+                                "exact": ExactAgent, "rollout": RolloutAgent}

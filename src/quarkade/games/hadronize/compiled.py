@@ -32,7 +32,7 @@ from quarkade.core.jit import (
     warm_up_engine,
 )
 from quarkade.core.protocol import CHANCE, TERMINAL
-from quarkade.games.hadronize import bots
+from quarkade.games.hadronize import policy
 from quarkade.games.hadronize.notation import (
     FIRST_BASE,
     FLAVOUR_BASE,
@@ -65,9 +65,9 @@ SUPERPOSITIONS = np.array(_SUPERPOSITIONS, dtype=np.int64)
 RANDOM, GREEDY = 0, 1
 AGENTS = {"random": RANDOM, "greedy": GREEDY}
 
-# greedy's weights (bots.py), as compile-time constants.
-WIN, HADRONIZE, TUNNEL_IN = bots.WIN, bots.HADRONIZE, bots.TUNNEL_IN
-OWN_QUARK, GIFT = bots.OWN_QUARK, bots.GIFT
+# greedy's weights (policy.py), as compile-time constants.
+WIN, HADRONIZE, TUNNEL_IN = policy.WIN, policy.HADRONIZE, policy.TUNNEL_IN
+OWN_QUARK, GIFT = policy.OWN_QUARK, policy.GIFT
 
 
 # -- the bridge ---------------------------------------------------------------------------
@@ -242,7 +242,7 @@ def returns(s: np.ndarray, out: np.ndarray) -> None:
 
 @njit
 def observer_value(s: np.ndarray, observer: int) -> float:
-    """greedy's expected value of making ``observer`` observe (``bots.observer_value``)."""
+    """greedy's expected value of making ``observer`` observe (``policy.observer_value``)."""
     me = s[ACTIVE]
     goal = s[GOAL]
     total = 0.0

@@ -2,8 +2,9 @@
 
 A database made by the first release (by ``create_all``, before there were migrations)
 has the tables but no ``alembic_version``: it is stamped at ``0001`` (that schema) and
-upgraded from there. On PostgreSQL an advisory lock makes processes that start together
-migrate one after the other.
+upgraded from there. After a SQLite upgrade the write-ahead log is emptied, so values
+a migration replaced are gone from the files. On PostgreSQL an advisory lock makes
+processes that start together migrate one after the other.
 """
 
 from __future__ import annotations
@@ -49,8 +50,14 @@ def upgrade(engine: Engine, revision: str = "head") -> None:
             if "games" in tables and "alembic_version" not in tables:
                 command.stamp(cfg, "0001")
                 connection.commit()
+            before = MigrationContext.configure(connection).get_current_revision()
             command.upgrade(cfg, revision)
             connection.commit()
+            if connection.dialect.name == "sqlite" and \
+                    MigrationContext.configure(connection).get_current_revision() != before:
+                # What a migration replaced (such as secrets hashed by 0007) leaves the
+                # write-ahead log too, not only the database's pages.
+                connection.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
         finally:
             if postgres:
                 connection.execute(text("SELECT pg_advisory_unlock(:key)"),

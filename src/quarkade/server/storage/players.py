@@ -1,5 +1,5 @@
-"""Queries about players: their names, passwords and settings, the session key, and the
-games each sat in (for ``/me`` and ``/players/<name>``).
+"""Queries about players: their names, passwords and settings, and the games each sat
+in (for ``/me`` and ``/players/<name>``).
 
 Like ``Store``'s, every method blocks; the server calls them through ``Store.run``.
 """
@@ -7,11 +7,10 @@ Like ``Store``'s, every method blocks; the server calls them through ``Store.run
 from __future__ import annotations
 
 import json
-import secrets
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import and_, insert, select, update
+from sqlalchemy import and_, delete, insert, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
@@ -47,20 +46,18 @@ class PlayerQueries:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
 
-    def session_secret(self) -> str:
-        """The key that signs session cookies, made once and shared by every process."""
+    def old_session_key(self) -> str | None:
+        """The session key an earlier version kept in the database (None: none kept)."""
         with self.engine.connect() as db:
             found: str | None = db.execute(select(server_settings_table.c.value).where(
                 server_settings_table.c.key == SESSION_KEY)).scalar()
-        if found:
-            return found
-        try:
-            with self.engine.begin() as db:
-                db.execute(insert(server_settings_table).values(
-                    key=SESSION_KEY, value=secrets.token_urlsafe(48)))
-        except IntegrityError:
-            pass  # another process made it first: use theirs
-        return self.session_secret()
+        return found
+
+    def forget_session_key(self) -> None:
+        """The session key lives outside the database now: remove the old copy."""
+        with self.engine.begin() as db:
+            db.execute(delete(server_settings_table).where(
+                server_settings_table.c.key == SESSION_KEY))
 
     def create(self, player_id: str, name: str, now: float) -> StoredPlayer:
         try:

@@ -10,6 +10,10 @@ control, its clock (``turn_started``, ``deadline``; each seat's ``remaining`` ti
 ending the server decided (resigned, out of time, aborted, abandoned) and whether it is
 rated; ``ratings`` and ``rating_changes`` keep what rated games did.
 
+Secrets at rest (issue 24, migration ``0007``): every secret (a seat's, the host's, an
+invite, a device link) is kept as its SHA-256 only; ``seat_keys`` holds the secrets of
+more devices that hold a seat; ``games.owner`` names whose CPU work a game's bots are.
+
 At the table (issue 16, migration ``0006``): whether a game shows every hidden card once
 it is over (``games.reveal``), its ``chat``, the players' saved ``decks`` (``owner`` is
 the player's id) and the runs of "test this deck" (``deck_tests``).
@@ -38,7 +42,7 @@ games_table = Table(
     Column("id", String(32), primary_key=True),
     Column("game", String(64), nullable=False),
     Column("options", Text, nullable=False),  # JSON
-    Column("host_token", String(64), nullable=False),
+    Column("host_token", String(64), nullable=False),  # its SHA-256, as every secret here
     Column("created", String(32), nullable=False),
     Column("returns", Text),  # JSON, once the game is over
     Column("rematch", String(32)),  # the id of the rematch, once someone asked for one
@@ -58,6 +62,9 @@ games_table = Table(
     # Issue 16 (migration 0006): show every hidden card once the game is over (chosen at
     # creation, shown to every seat before it joins).
     Column("reveal", Boolean, nullable=False, server_default=false()),
+    # Issue 24 (migration 0007): whose CPU work the game's bots are (the worker
+    # scheduler's client: "player:<id>", or "address:<digest>" for a script).
+    Column("owner", String(80)),
 )
 
 seats_table = Table(
@@ -67,11 +74,11 @@ seats_table = Table(
     Column("kind", String(16), nullable=False),  # you, hotseat, friend, bot
     Column("agent", String(200)),  # the agent spec of a bot seat
     Column("name", String(100), nullable=False),
-    Column("token", String(64)),  # the seat's secret, held by its devices; None for bots
+    Column("token", String(64)),  # its secret's SHA-256 (its devices hold it); None for bots
     Column("joined", Boolean, nullable=False, default=False),
-    Column("invite", String(64)),  # a friend seat's invite code until it is used
+    Column("invite", String(64)),  # a friend seat's invite code's SHA-256 until it is used
     Column("invite_expires", Float),  # seconds since the epoch
-    Column("link", String(64)),  # a one-time code that links another device to the seat
+    Column("link", String(64)),  # a one-time code's SHA-256 (links another device)
     Column("link_expires", Float),
     # A stopped plug-in bot's fault as anyone may read it (JSON: agent, move, kind,
     # message; never its detail): the seat then plays random (migration 0003).
@@ -81,6 +88,16 @@ seats_table = Table(
     Column("remaining", Float),  # a real-time clock's seconds left, at the turn's start
     Column("replaced", String(16)),  # why a bot took over: resigned, out of time, abandoned
     Index("seats_player", "player_id"),
+)
+
+# Issue 24 (migration 0007): more devices that hold a seat (seat -1: the host), each by
+# the SHA-256 of its own secret: a device link spent, a rematch followed.
+seat_keys_table = Table(
+    "seat_keys", metadata,
+    Column("game_id", String(32), primary_key=True),
+    Column("digest", String(64), primary_key=True),
+    Column("seat", Integer, nullable=False),
+    Column("made", Integer, nullable=False),  # 1, 2, 3, ... per game: the oldest go first
 )
 
 actions_table = Table(
@@ -101,10 +118,11 @@ bot_claims_table = Table(
     Column("expires", Float, nullable=False),  # seconds since the epoch
 )
 
-# Issue 19, the learning features (quarkade.server.learn_store): the lessons each learner
-# finished (a signed-in player's id, else a device id), the real game a learner started as a
-# tutorial's last lesson, the seats of a game that asked for a hint (such a game is never
-# rated) and finished reviews, cached with their game (per viewer: a seat, or "all").
+# Issue 19, the learning features (storage/learning.py): the lessons each learner
+# finished (a signed-in player's id, else the SHA-256 of a device's id), the real game
+# a learner started as a tutorial's last lesson, the seats of a game that asked for a
+# hint (such a game is never rated) and finished reviews, cached with their game (per
+# viewer: a seat, or "all").
 learn_progress_table = Table(
     "learn_progress", metadata,
     Column("learner", String(64), primary_key=True),
@@ -146,7 +164,8 @@ players_table = Table(
     Column("session_gen", Integer, nullable=False, server_default="0"),  # bump: log out all
 )
 
-# Server-wide values every process must agree on (the session cookie's signing key).
+# Server-wide values every process must agree on. (Until issue 24 it held the session
+# cookie's signing key, which now lives outside the database.)
 server_settings_table = Table(
     "server_settings", metadata,
     Column("key", String(64), primary_key=True),

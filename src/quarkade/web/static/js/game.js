@@ -1,8 +1,9 @@
 // The game page, for any game: the live table of one seat (or a spectator's), its moves as
 // buttons, the log, the seats and invite links, the clocks, resign and abort (confirmed
 // first), the result with rating changes and a rematch, and the chat. Live over a WebSocket
-// that reconnects and catches up; the server sends a whole snapshot each time, and chat
-// messages as they come. When it becomes this device's turn the tab's title and icon
+// that reconnects and catches up; the server sends the whole table each time but only the
+// log entries this page does not hold yet (log_from: how many it holds), and chat
+// messages as they come (the newest 200 first; earlier ones when asked for). When it becomes this device's turn the tab's title and icon
 // change, and (as the player chose) a sound plays and a notification appears; so does one
 // when a watched game ends. Other seats' moves are announced in a polite live region;
 // after a move the focus stays on the table (or the next move); a move that ends the game
@@ -33,7 +34,8 @@ let audio = null;
 const baseTitle = document.title;
 let refocus = false;  // a move was made from this page: keep the focus on the table
 let announced = null;  // the last log step announced in the live region
-const chat = [];  // the chat messages, in order
+const chat = [];  // the chat messages this page holds, in order (the newest at the end)
+let earlierChat = 0;  // how many messages come before those
 
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
@@ -53,6 +55,13 @@ function connect() {
 function receive(message) {
   if (message.type === "state") {
     if (table && message.step < table.step && message.id === table.id) return;
+    if (message.log_from > 0) {  // only the new entries: after the first log_from held
+      if (!table || message.id !== table.id || table.log.length < message.log_from) {
+        socket.close();  // out of step with the server: reconnect for the whole table
+        return;
+      }
+      message.log = table.log.slice(0, message.log_from).concat(message.log);
+    }
     root.dataset.server = message.server || "";  // which server process this page talks to
     table = message;
     receivedAt = performance.now();
@@ -436,9 +445,16 @@ function drawLog() {
 
 function receiveChat(message) {
   if (message.all) chat.length = 0;
-  for (const entry of message.messages) {
-    if (entry.number === chat.length) chat.push(entry);
+  if (message.before !== undefined) {  // earlier messages, asked for
+    const first = chat.length ? chat[0].number : message.before;
+    chat.unshift(...message.messages.filter((entry) => entry.number < first));
+  } else {
+    for (const entry of message.messages) {
+      if (!chat.length || entry.number === chat[chat.length - 1].number + 1) chat.push(entry);
+    }
   }
+  if (message.earlier !== undefined) earlierChat = message.earlier;
+  el("chat-earlier").hidden = earlierChat <= 0;
   const list = el("chat");
   const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 30;
   list.replaceChildren(...chat.map((entry) => h("li", {},
@@ -453,6 +469,12 @@ function drawChatForm() {
   el("chat-form").hidden = !seated;
   el("chat-note").hidden = seated;
 }
+
+el("chat-earlier").addEventListener("click", () => {
+  if (socket && socket.readyState === WebSocket.OPEN && chat.length) {
+    socket.send(JSON.stringify({ type: "chat_before", number: chat[0].number }));
+  }
+});
 
 el("chat-form").addEventListener("submit", (event) => {
   event.preventDefault();

@@ -1,14 +1,14 @@
-// The new-game form: show only as many seat choices as there are players, and fill a deck
-// option from a saved deck.
+// The new-game form: show only as many seat choices (and "More bots" fields) as there are
+// players, and fill a deck option from a saved deck.
 const form = document.querySelector("form.new-game");
 const players = form.elements.namedItem("option.players");
 
 function showSeats() {
   const count = Number(players && players.value) || 0;
-  for (const row of form.querySelectorAll(".seat-choice")) {
+  for (const row of form.querySelectorAll(".seat-choice, .bot-choice")) {
     const hidden = count > 0 && Number(row.dataset.seat) >= count;
     row.hidden = hidden;
-    row.querySelector("select").disabled = hidden;
+    row.querySelector("select, input").disabled = hidden;
   }
 }
 

@@ -1,0 +1,109 @@
+"""What the site offers, in words: every game with its options (labelled, with their help
+and what is allowed), the bots a seat may be, the seat kinds and visibilities; and a
+game's options that differ from the defaults, as the lobby and pages describe them."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection
+from typing import Any
+
+from quarkade.agents import available_agents
+from quarkade.agents.registry import agent_summary, builtin_agents
+from quarkade.core.registry import game_class, list_games
+from quarkade.server.decks.games import deck_games, deck_options, deck_rules
+from quarkade.server.errors import ApiError
+from quarkade.server.play import seats as seating
+
+
+def known_game(name: str) -> str:
+    """``name`` if it is a game here, else ``ApiError(404)`` naming the games."""
+    if name not in list_games():
+        shown = name if len(name) <= 40 else name[:37] + "..."
+        raise ApiError(404, f"no game named {shown!r}; the games are: {', '.join(list_games())}")
+    return name
+
+
+def catalogue(plugins: Collection[str] = ()) -> list[dict[str, Any]]:
+    return [game_entry(name, plugins) for name in list_games()]
+
+
+def game_entry(name: str, plugins: Collection[str] = ()) -> dict[str, Any]:
+    """A game as the new-game form and the home page describe it (with the plug-in bots
+    among ``plugins``, the server's allow-list)."""
+    cls = game_class(name)
+    agents = available_agents(name, plugins)
+    return {
+        "name": name, "title": cls.title, "summary": cls.summary,
+        "min_players": cls.min_players, "max_players": cls.max_players,
+        "options": [{"name": o.name, "default": o.default, "help": option_help(o.help),
+                     "label": option_label(o.name), "kind": o.kind.__name__,
+                     "minimum": o.minimum, "maximum": o.maximum,
+                     "choices": list(o.choices), "allowed": o.allowed(),
+                     "seat": _seat_of_option(cls, o.name),
+                     "deck": o.name in deck_options(name)}
+                    for o in cls.option_specs],
+        "agents": agents,
+        "seat_kinds": [seating.YOU, seating.OPEN, seating.FRIEND, seating.HOTSEAT,
+                       *(f"bot:{agent}" for agent in agents)],
+        "visibilities": list(seating.VISIBILITIES),
+        "deck_builder": name in deck_games(),
+        "presets": list(deck_rules(name).PRESETS) if name in deck_games() else [],
+        "hides": not cls.perfect_information,
+        "more_bots": more_bots(name),
+    }
+
+
+def more_bots(game: str) -> list[dict[str, Any]]:
+    """The built-in bots of ``game`` whose spec may set parameters, each with what it does
+    and its parameters as this server allows them (the "More bots" of the new-game form):
+    all read from the bots' own declarations (``Agent.parameters``)."""
+    found = []
+    for name, agent in sorted(builtin_agents(game).items()):
+        if not agent.parameters:
+            continue
+        found.append({"name": name, "about": agent_summary(agent), "parameters": [
+            {"name": option.name, "default": option.default, "help": option.help,
+             "allowed": option.on_server().allowed()}
+            for option in agent.parameters if not option.local_only]})
+    return found
+
+
+RULING_ID = re.compile(r"\s*\((?:see )?[A-Z]{1,3}-\d+\)|;?\s*see [A-Z]{1,3}-\d+")
+
+
+def option_help(text: str) -> str:
+    """An option's help as players read it: without the rulings' ids (those are for
+    developers, in docs/RULINGS.md)."""
+    return RULING_ID.sub("", text).strip()
+
+
+def option_label(name: str) -> str:
+    """An option's name in words: ``max_turns`` -> ``Max turns``, ``deck1`` -> ``Deck of
+    seat 1``."""
+    found = re.fullmatch(r"([a-z_]+?)(\d+)", name)
+    if found:
+        return f"{found.group(1).replace('_', ' ').capitalize()} of seat {found.group(2)}"
+    return name.replace("_", " ").capitalize()
+
+
+def describe_options(game: str, options: dict[str, Any]) -> list[str]:
+    """The options that differ from the defaults, in words (``Goal: 8``); a seat's own
+    options (a deck) are never shown, since they may be secret."""
+    cls = game_class(game)
+    described = []
+    for option in cls.option_specs:
+        if option.name == "players" or _seat_of_option(cls, option.name) is not None:
+            continue
+        value = options.get(option.name, option.default)
+        if value != option.default:
+            shown = ("yes" if value else "no") if isinstance(value, bool) else str(value)
+            described.append(f"{option_label(option.name)}: {shown}")
+    return described
+
+
+def _seat_of_option(cls: Any, name: str) -> int | None:
+    for seat in range(cls.max_players):
+        if name in cls.seat_option_names(seat):
+            return seat
+    return None

@@ -1,0 +1,105 @@
+"""Hints and reviews, computed in a worker process (``quarkade.server.work``): the jobs
+``hints`` and ``reviews`` hand the scheduler. Each rebuilds the game from its history and
+searches from the seat's information only (``quarkade.learn``).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from quarkade.server.work.pool import JobFailed, WorkerState, rebuild
+
+
+@dataclass(frozen=True)
+class HintSearch:
+    """The hint for ``seat``, to move now: the hard bot's move and a win chance for each
+    legal move, labelled as the seat's page reads them (JSON)."""
+
+    key: str | None
+    game: str
+    options: dict[str, Any]
+    history: list[int]
+    seat: int
+    names: list[str]
+    seed: int
+
+    def run(self, worker: WorkerState, say: Callable[..., None]) -> dict[str, Any]:
+        from quarkade.core.agent import turn_for
+        from quarkade.learn.hints import hint_for
+
+        state = rebuild(self.game, self.options, self.history)
+        turn = turn_for(state)
+        found = hint_for(turn, random.Random(self.seed),
+                         past_turns=_past_turns(self.game, self.options, self.history,
+                                                self.seat))
+        labels = {move.action: self._label(turn, move.text) for move in found.moves}
+        body = found.as_json()
+        for move in body["moves"]:
+            move["label"] = labels[move["id"]]
+        body["bot_move"]["label"] = labels[found.bot_move]
+        return body
+
+    def _label(self, turn: Any, text: str) -> str:
+        from quarkade.core.errors import QuarkadeError
+        from quarkade.core.words import action_label
+
+        try:
+            return " ".join(action_label(self.game, turn.view, text, self.names).split())
+        except QuarkadeError:
+            return text
+
+    def think_limit(self) -> float | None:
+        return None
+
+    def overran(self, seconds: float, thinking: bool) -> JobFailed:
+        return JobFailed(f"no hint within {seconds:g} s", "time")
+
+
+def _past_turns(game: str, options: dict[str, Any], history: list[int],
+                seat: int) -> Iterator[Any]:
+    """The seat's earlier turns of the game, rebuilt from its history (read only by a bot
+    that remembers, such as Dead Cat's sleuth)."""
+    from quarkade.core.agent import turn_for
+
+    state = rebuild(game, options, [])
+    for action in history:
+        if state.current_player() == seat:
+            yield turn_for(state)
+        state.apply_action(action)
+
+
+@dataclass(frozen=True)
+class ReviewRun:
+    """A finished game's review for ``seats`` as ``viewer`` may read it (JSON); says its
+    progress as decisions are judged. ``ended`` is the server's outcome of a game it
+    decided (its rules did not end it)."""
+
+    key: str | None
+    game: str
+    options: dict[str, Any]
+    history: list[int]
+    seats: list[int]
+    viewer: int
+    names: list[str]
+    budget: Any  # quarkade.learn.review.Budget
+    seed: str
+    ended: dict[str, Any] | None = None
+
+    def run(self, worker: WorkerState, say: Callable[..., None]) -> dict[str, Any]:
+        from quarkade.core.registry import load_game
+        from quarkade.learn.review import review_game
+
+        found = review_game(load_game(self.game, **self.options), self.history, self.seats,
+                            viewer=self.viewer, names=self.names, budget=self.budget,
+                            seed=self.seed, progress=lambda done, total:
+                            say("progress", done, total), ended=self.ended)
+        return dict(found.as_json())
+
+    def think_limit(self) -> float | None:
+        return None
+
+    def overran(self, seconds: float, thinking: bool) -> JobFailed:
+        return JobFailed(f"the review took more than {seconds:g} s", "time")

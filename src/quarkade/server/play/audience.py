@@ -1,0 +1,99 @@
+"""The open pages of one game, and what each is sent.
+
+A page is sent its whole table and log when it connects, then after every change its new
+table with only the log entries it has not had (``log_from``: how many it holds, which
+the new ones follow), so what a move costs to send is bounded by that move's own log
+lines, never by the game's length. (Once a game over is revealed, its log reads every
+action in full: that once, the whole log is sent again, from 0.) Chat: the newest
+``CHAT_TAIL`` messages on connecting (``earlier`` says how many come before them, sent on
+request), then each new one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from quarkade.server.play import seats as seating
+from quarkade.server.play.session import GameSession
+from quarkade.server.play.views import chat_json, log_for, table
+from quarkade.server.storage import StoredChat
+
+Send = Callable[[dict[str, Any]], Awaitable[None]]
+
+
+@dataclass(eq=False)
+class Watcher:
+    """One open page: where to send, whose view it shows, what its device holds, and how
+    much of the log it holds."""
+
+    send: Send
+    viewpoint: int
+    holder: seating.Holder
+    logged: int = 0  # log entries sent
+    revealed: bool = False  # whether those were the log in full (a game revealed)
+
+
+class Audience:
+    """The pages watching one game in this process."""
+
+    def __init__(self, session: GameSession) -> None:
+        self.session = session
+        self.watchers: set[Watcher] = set()
+
+    def __len__(self) -> int:
+        return len(self.watchers)
+
+    async def greet(self, watcher: Watcher) -> None:
+        """A page connected: its whole table and log, and the newest chat."""
+        session = self.session
+        self.watchers.add(watcher)
+        await self._send_state(watcher, self._table(watcher, {}), whole=True)
+        if session.chat:
+            earlier = session.chat[0].number
+            await watcher.send({"type": "chat", "all": True, "earlier": earlier,
+                                "messages": [chat_json(m) for m in session.chat]})
+
+    def leave(self, watcher: Watcher) -> None:
+        self.watchers.discard(watcher)
+
+    async def show(self) -> None:
+        """Send every page what changed."""
+        tables: dict[tuple[int, seating.Holder], dict[str, Any]] = {}
+        for watcher in list(self.watchers):
+            try:
+                await self._send_state(watcher, self._table(watcher, tables))
+            except Exception:  # a page that went away; it catches up when it reconnects
+                self.watchers.discard(watcher)
+
+    async def send_chat(self, messages: list[StoredChat] | tuple[StoredChat, ...]) -> None:
+        """Show new chat messages on every open page (the chat is the same for all)."""
+        frame = {"type": "chat", "messages": [chat_json(m) for m in messages]}
+        for watcher in list(self.watchers):
+            try:
+                await watcher.send(frame)
+            except Exception:  # a page that went away; it catches up when it reconnects
+                self.watchers.discard(watcher)
+
+    def _table(self, watcher: Watcher, made: dict[tuple[int, seating.Holder],
+                                                  dict[str, Any]]) -> dict[str, Any]:
+        key = (watcher.viewpoint, watcher.holder)
+        if key not in made:
+            made[key] = {"type": "state", "server": self.session.ctx.process,
+                         **table(self.session, watcher.viewpoint, watcher.holder)}
+        return made[key]
+
+    async def _send_state(self, watcher: Watcher, shown: dict[str, Any],
+                          whole: bool = False) -> None:
+        session = self.session
+        log = log_for(session, watcher.viewpoint)
+        revealed = session.revealing
+        if whole or revealed != watcher.revealed or len(log) < watcher.logged:
+            start = 0  # the log itself changed (revealed): all of it again
+        else:
+            start = watcher.logged
+        await watcher.send({**shown, "log_from": start,
+                            "log": [entry.public() for entry in log[start:]]})
+        watcher.logged = len(log)
+        watcher.revealed = revealed
