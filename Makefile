@@ -22,11 +22,11 @@ play-terminal: $(RUN_STAMP)
 # compiled engines are compiled first, once (about a minute on a fresh clone; kept on disk),
 # rather than by each test worker at once. The JAX tests (tests/jaxenv) run in workers of
 # their own: JAX starts threads, and a worker that forks after it (the simulator's pools)
-# could deadlock.
+# could deadlock; tests that share a compiled function share a worker (their conftest).
 test: $(DEV_STAMP) chromium services
 	$(BIN)/quarkade compile
 	$(BIN)/python -m pytest -n auto --dist loadgroup -q --ignore=tests/jaxenv
-	$(BIN)/python -m pytest -n auto -q tests/jaxenv
+	$(BIN)/python -m pytest -n auto --dist loadgroup -q tests/jaxenv
 
 bench: $(DEV_STAMP)
 	$(BIN)/python bench/bench_engine.py

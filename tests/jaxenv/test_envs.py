@@ -3,7 +3,11 @@ chance kept so a game converts to a reference history and back, and bad input re
 
 from __future__ import annotations
 
+import functools
 import random
+from dataclasses import dataclass, field
+from types import SimpleNamespace
+from typing import Any
 
 import jax
 import jax.numpy as jnp
@@ -18,75 +22,103 @@ from quarkade.jax import make
 from quarkade.jax.records import history, outcomes, replay
 
 # One option set per game for the batch smoke (the differential tests cover them all).
-SMOKE = [("hadronize", {"players": 4}), ("dead-cat", {"players": 3, "peek_first": True}),
-         ("card-commons", {"variant": "classic", "torus": True})]
+SMOKE = {"hadronize": {"players": 4}, "dead-cat": {"players": 3, "peek_first": True},
+         "card-commons": {"variant": "classic", "torus": True}}
 BATCH, STEPS = 256, 200
 
 
-def random_legal(key: jax.Array, mask: jax.Array) -> jax.Array:
+@functools.cache
+def batched(name: str) -> Any:
+    """Game ``name``'s smoke environment with its ``init`` and ``step`` over a batch of
+    ``BATCH`` games, compiled once per test process."""
+    env = make(name, **SMOKE[name])
+    return env, jax.jit(jax.vmap(env.init)), jax.jit(jax.vmap(env.step))
+
+
+@dataclass
+class Played:
+    """``BATCH`` games of random legal moves stepped together ``STEPS`` times (a game
+    over stays over): the first and last states and, per step, what the tests read."""
+
+    first: Any
+    last: Any
+    actions: list[np.ndarray] = field(default_factory=list)
+    chance: list[np.ndarray] = field(default_factory=list)  # outcomes drawn after each
+    ended: list[np.ndarray] = field(default_factory=list)
+    rewards: list[np.ndarray] = field(default_factory=list)
+    stuck: int = 0  # live games with no legal action, over every step
+
+
+def random_legal(rng: np.random.Generator, mask: np.ndarray) -> np.ndarray:
     """A uniformly random legal action per row of a batch of masks."""
-    noise = jax.random.uniform(key, mask.shape)
-    return jnp.argmax(jnp.where(mask, noise, -1.0), axis=-1).astype(jnp.int32)
+    return np.argmax(np.where(mask, rng.random(mask.shape), -1.0), axis=-1).astype(np.int32)
 
 
-@pytest.mark.parametrize(("name", "options"), SMOKE, ids=[name for name, _ in SMOKE])
-def test_256_vmapped_environments_step_200_times(name, options):
-    env = make(name, **options)
+@functools.cache
+def play(name: str) -> Played:
+    """The smoke's games of ``name`` (played once per test process)."""
+    _, init, step = batched(name)
+    rng = np.random.default_rng(0)
+    key = jax.random.PRNGKey(0)
+    state = init(jax.random.split(key, BATCH))
+    played = Played(first=jax.device_get(state), last=None)
+    for _ in range(STEPS):
+        mask = np.asarray(state.legal_action_mask)
+        played.stuck += int((~np.asarray(state.terminated) & ~mask.any(axis=-1)).sum())
+        action = random_legal(rng, mask)
+        key, sub = jax.random.split(key)
+        state = step(state, jnp.asarray(action), jax.random.split(sub, BATCH))
+        played.actions.append(action)
+        played.chance.append(np.asarray(state._chance))
+        played.ended.append(np.asarray(state.terminated))
+        played.rewards.append(np.asarray(state.rewards))
+    played.last = jax.device_get(state)
+    return played
+
+
+@pytest.mark.parametrize("name", SMOKE)
+def test_256_vmapped_environments_step_200_times(name):
+    env = batched(name)[0]
     assert isinstance(env, pgx.Env)
-    init = jax.jit(jax.vmap(env.init))
-    players = env.num_players
-
-    def run(state, key):
-        def one(carry, key):
-            state, live_empty, total = carry
-            pick, step = jax.random.split(key)
-            live = ~state.terminated
-            empty = live & ~state.legal_action_mask.any(axis=-1)
-            action = random_legal(pick, state.legal_action_mask)
-            state = jax.vmap(env.step)(state, action, jax.random.split(step, BATCH))
-            return (state, live_empty + empty.sum(), total + state.rewards), state.terminated
-
-        (state, empty, total), ended = jax.lax.scan(
-            one, (state, jnp.int32(0), jnp.zeros((BATCH, players))),
-            jax.random.split(key, STEPS))
-        return state, empty, total, ended
-
-    state = init(jax.random.split(jax.random.PRNGKey(0), BATCH))
-    assert state.observation.shape == (BATCH, env.rules.observation_size)
-    assert bool(state.legal_action_mask.any(axis=-1).all())
-    final, empty, total, ended = jax.jit(run)(state, jax.random.PRNGKey(1))
-    assert int(empty) == 0  # a seat to move always has a legal action
-    total = np.asarray(total)
+    played = play(name)
+    assert played.first.observation.shape == (BATCH, env.rules.observation_size)
+    assert played.first.legal_action_mask.any(axis=-1).all()
+    assert played.stuck == 0  # a seat to move always has a legal action
+    total = np.sum(played.rewards, axis=0)
     assert np.isfinite(total).all()
     assert np.allclose(total.sum(axis=1), 0, atol=1e-5)  # zero-sum
-    assert np.asarray(ended).any()  # games do end within 200 steps
-    assert final.rewards.dtype == jnp.float32 and final.current_player.dtype == jnp.int32
+    assert played.last.terminated.any()  # games do end within 200 steps
+    assert played.last.rewards.dtype == np.float32
+    assert played.last.current_player.dtype == np.int32
 
 
-@pytest.mark.parametrize(("name", "options"), SMOKE, ids=[name for name, _ in SMOKE])
-def test_a_jax_game_is_a_reference_history_and_back(name, options):
-    env = make(name, **options)
-    game = load_game(name, **options)
-    init, step = jax.jit(env.init), jax.jit(env.step)
-    for seed in range(3):
-        key = jax.random.PRNGKey(seed)
-        first = state = init(key)
-        steps = []
-        rng = random.Random(seed)
-        while not bool(state.terminated) and len(steps) < 300:
-            legal = np.flatnonzero(np.asarray(state.legal_action_mask)).tolist()
-            action = rng.choice(legal)
-            key, sub = jax.random.split(key)
-            state = step(state, jnp.int32(action), sub)
-            steps.append((action, state))
-        actions = history(first, steps)
+@pytest.mark.parametrize("name", SMOKE)
+def test_a_jax_game_is_a_reference_history_and_back(name):
+    env = batched(name)[0]
+    game = load_game(name, **SMOKE[name])
+    played = play(name)
+    ended = np.array(played.ended)
+    lanes = [*np.flatnonzero(ended[-1])[:3], *np.flatnonzero(~ended[-1])[:1]]
+    for lane in lanes:  # three finished games and one still going, if there is one
+        steps = STEPS if not ended[-1][lane] else int(np.argmax(ended[:, lane])) + 1
+        first = lane_of(played.first, lane)
+        assert outcomes(first)  # the setup's chance is in the record
+        actions = history(first, [(played.actions[step][lane],
+                                   SimpleNamespace(_chance=played.chance[step][lane]))
+                                  for step in range(steps)])
         reference = game.new_initial_state()
         for action in actions:  # every action legal on the reference engine, in turn
             reference.apply_action(action)
-        assert (np.asarray(state._board) == env.rules.to_board(reference)).all()
-        assert (np.asarray(replay(env, actions)) == np.asarray(state._board)).all()
-        assert int(state.current_player) == max(reference.current_player(), 0)
-        assert outcomes(first)  # the setup's chance is in the record
+        board = played.last._board[lane]
+        assert (board == env.rules.to_board(reference)).all()
+        assert (np.asarray(replay(env, actions)) == board).all()
+        assert played.last.current_player[lane] == max(reference.current_player(), 0)
+        assert reference.is_terminal() == bool(ended[-1][lane])
+
+
+def lane_of(state: Any, lane: int) -> Any:
+    """One game of a batch's state."""
+    return jax.tree_util.tree_map(lambda leaf: leaf[lane], state)
 
 
 def test_a_reference_game_replays_on_the_jax_rules():
@@ -124,6 +156,6 @@ def test_bad_names_and_options_are_refused_with_what_is_allowed():
         make("decoherence")
     with pytest.raises(GameOptionError, match="players"):
         make("dead-cat", players=9)
-    env = make("card-commons", variant="tutorial")
+    env = batched("card-commons")[0]
     with pytest.raises(ValueError, match="needs a key"):
-        env.step(env.init(jax.random.PRNGKey(0)), jnp.int32(0))
+        env.step(lane_of(play("card-commons").first, 0), jnp.int32(0))

@@ -16,7 +16,7 @@ from quarkade import load_game
 from quarkade.agents import make_agent, turn_for
 from quarkade.cli.main import app
 from quarkade.core.errors import AgentSpecError
-from quarkade.jax import make, network
+from quarkade.jax import network
 from quarkade.jax.alphazero import Config, Trainer
 from quarkade.sim import run_plan, simulation_plan
 from quarkade.sim.match import play_game
@@ -26,10 +26,17 @@ TUTORIAL = {"variant": "tutorial"}
 
 
 @pytest.fixture(scope="module")
-def checkpoint(tmp_path_factory):
-    """An untrained Card Commons Tutorial checkpoint (random weights)."""
+def trainer():
+    """A small Card Commons Tutorial trainer (random weights; its games at their start)."""
+    return Trainer(Config("card-commons", TUTORIAL, games=4, simulations=2, max_steps=40,
+                          width=16, blocks=1))
+
+
+@pytest.fixture(scope="module")
+def checkpoint(trainer, tmp_path_factory):
+    """An untrained Card Commons Tutorial checkpoint."""
     folder = tmp_path_factory.mktemp("learned") / "cc"
-    Trainer(Config("card-commons", TUTORIAL, games=4, width=32, blocks=1)).save(folder)
+    trainer.save(folder)
     return folder
 
 
@@ -41,12 +48,11 @@ def test_the_bot_plays_whole_games_from_its_view(checkpoint):
         assert final.is_terminal()
 
 
-def test_the_bot_reads_the_same_observation_as_the_environment(checkpoint):
+def test_the_bot_reads_the_same_observation_as_the_environment(trainer, checkpoint):
     # numpy's forward pass on encode(turn.view) is the network's on the JAX observation.
     bot = make_agent(f"learned:{checkpoint},simulations=0", "card-commons")
-    env = make("card-commons", **TUTORIAL)
-    state = env.init(jax.random.PRNGKey(3))
-    reference = env.to_reference(state)
+    state = jax.tree_util.tree_map(lambda leaf: leaf[0], trainer.state)  # a game's start
+    reference = trainer.env.to_reference(state)
     turn = turn_for(reference)
     logits, _ = network.forward(bot.params, state.observation[None])
     legal = turn.legal_actions
@@ -97,7 +103,7 @@ def test_quarkade_train_writes_a_checkpoint_and_its_learning_curve(tmp_path):
     out = tmp_path / "cat"
     done = runner.invoke(app, ["train", "dead-cat", "-o", "peek_first=true", "--out", str(out),
                                "--minutes", "0.01", "--games", "4", "--simulations", "2",
-                               "--steps", "4", "--check-games", "2"])
+                               "--steps", "4", "--updates", "2", "--check-games", "2"])
     assert done.exit_code == 0, done.output
     assert (out / "curve.png").stat().st_size > 1000
     about = json.loads((out / "agent.json").read_text())
@@ -105,7 +111,7 @@ def test_quarkade_train_writes_a_checkpoint_and_its_learning_curve(tmp_path):
     history = json.loads((out / "curve.json").read_text())
     assert history[0]["games"] >= 0 and "score_vs_greedy" in history[0]
     assert f"learned:{out}" in done.output.replace("\n", "")
-    bot = make_agent(f"learned:{out}", "dead-cat")  # with its search: hidden cards redrawn
+    bot = make_agent(f"learned:{out},simulations=4", "dead-cat")  # hidden cards redrawn
     final = play_game(load_game("dead-cat", peek_first=True),
                       [bot, make_agent("greedy", "dead-cat")], 1)
     assert final.is_terminal()
@@ -125,12 +131,10 @@ def test_quarkade_train_refuses_bad_input(args, message):
     assert message in done.output
 
 
-def test_self_play_values_are_each_games_result_from_the_movers_side():
+def test_self_play_values_are_each_games_result_from_the_movers_side(trainer):
     # The Tutorial alternates seats and ends in a win: every scored position's target is
     # +1 or -1, flipping from one decision to the next within a game (a game starts at
     # its opening, the phase an observation's second place marks).
-    trainer = Trainer(Config("card-commons", TUTORIAL, games=4, simulations=2, max_steps=40,
-                             width=16, blocks=1))
     _, observation, policy, target, scored, finished = jax.device_get(
         trainer._selfplay(trainer.params, trainer.state, jax.random.PRNGKey(0)))
     assert finished >= 4  # forty decisions finish a Tutorial game in every lane

@@ -120,6 +120,7 @@ class JaxEnv(pgx.Env):
         self.rules = rules
         self._initial = jnp.asarray(rules.initial_board())
         self.apply = jax.jit(rules.apply)  # one action id on a board, chance ones included
+        self._at = jax.jit(self._at_board)  # a board's state, observed (the bridge's way in)
 
     # -- pgx's interface ------------------------------------------------------------------
 
@@ -210,7 +211,9 @@ class JaxEnv(pgx.Env):
         game is over); its ``_chance`` is empty."""
         if state.is_chance_node():
             raise ValueError("a chance node has no pgx state: play its chance first")
-        board = jnp.asarray(self.rules.to_board(state))
+        return self._at(jnp.asarray(self.rules.to_board(state)))
+
+    def _at_board(self, board: jax.Array) -> JaxState:
         wrapped = self.wrap(board, jnp.full(self.rules.max_chance, -1, jnp.int32))
         return wrapped.replace(
             observation=self.rules.observe(board, wrapped.current_player))
