@@ -92,22 +92,22 @@ class LearnedAgent(Agent):
             path = named_checkpoints()[_named(name)]
         self.folder = Path(str(path)).expanduser()
         try:
-            self.about, self.params = read_checkpoint(self.folder)
+            self.checkpoint, self.params = read_checkpoint(self.folder)
         except ImportError as missing:
             raise ValueError(f"the learned bot needs the jax extra ({missing.name} is "
                              "missing): pip install 'quarkade[jax]'") from None
-        chosen = int(self.about.get("simulations", 0)) if simulations == -1 else simulations
+        chosen = int(self.checkpoint.get("simulations", 0)) if simulations == -1 else simulations
         if not 0 <= chosen <= MAX_SIMULATIONS:  # a checkpoint's own, or a direct caller
             raise ValueError(f"simulations is 0 (the policy alone) to {MAX_SIMULATIONS}, "
                              f"not {simulations}")
         self.simulations = chosen
-        self.game_name = str(self.about["game"])
+        self.game_name = str(self.checkpoint["game"])
         self._encode = game_part(self.game_name, "encode").encode
         self._searcher: Any = None
 
     def plays(self, game: Any) -> str | None:
         """Why this checkpoint cannot play ``game`` (a reference Game), or None."""
-        mine = self.about.get("options", {})
+        mine = self.checkpoint.get("options", {})
         if game.name != self.game_name or any(game.options.get(k) != v
                                               for k, v in mine.items()):
             shown = ", ".join(f"{k}={v}" for k, v in mine.items())
