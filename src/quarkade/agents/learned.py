@@ -74,6 +74,8 @@ class LearnedAgent(Agent):
     """Plays a network trained by self-play (quarkade train), alone or leading a search."""
 
     spec = "learned"
+    about = ("Plays with a network that taught itself the game in games against itself, "
+             "alone or guiding a search.")
     parameters = (
         Option("path", "", "the folder of a checkpoint of quarkade train (learned:PATH)",
                str, local_only=True),
