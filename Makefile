@@ -20,10 +20,13 @@ play-terminal: $(RUN_STAMP)
 # Browser tests share one worker (--dist loadgroup), so the run holds one Chromium. The
 # server tests start their own PostgreSQL and redis-server (tests/server/services.py). The
 # compiled engines are compiled first, once (about a minute on a fresh clone; kept on disk),
-# rather than by each test worker at once.
+# rather than by each test worker at once. The JAX tests (tests/jaxenv) run in workers of
+# their own: JAX starts threads, and a worker that forks after it (the simulator's pools)
+# could deadlock; tests that share a compiled function share a worker (their conftest).
 test: $(DEV_STAMP) chromium services
 	$(BIN)/quarkade compile
-	$(BIN)/python -m pytest -n auto --dist loadgroup -q
+	$(BIN)/python -m pytest -n auto --dist loadgroup -q --ignore=tests/jaxenv
+	$(BIN)/python -m pytest -n auto --dist loadgroup -q tests/jaxenv
 
 bench: $(DEV_STAMP)
 	$(BIN)/python bench/bench_engine.py
@@ -37,6 +40,7 @@ bench: $(DEV_STAMP)
 	$(BIN)/python bench/bench_compiled.py
 	$(BIN)/python bench/card_commons_solve.py greedy --positions 20 --empty 12
 	$(BIN)/python bench/bench_decoherence.py
+	$(BIN)/python bench/bench_jax.py
 
 # The reference engines' side of the distribution tests (tests/sim/reference_stats.json):
 # hours of CPU from scratch; --stale replays each configuration's first stored games and
@@ -82,7 +86,7 @@ $(RUN_STAMP): pyproject.toml | $(BIN)/python
 	touch $@
 
 $(DEV_STAMP): pyproject.toml | $(BIN)/python
-	$(PIP) install -e '.[dev,web,postgres,redis,sim,ray,rl,solve]'
+	$(PIP) install -e '.[dev,web,postgres,redis,sim,ray,rl,solve,jax]'
 	touch $@ $(RUN_STAMP)
 
 clean:

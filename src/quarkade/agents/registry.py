@@ -21,6 +21,7 @@ from typing import Any
 
 from quarkade.agents import plugins as plugin_bots
 from quarkade.agents.contained import DEFAULT_MOVE_TIME, ContainedAgent
+from quarkade.agents.learned import LearnedAgent
 from quarkade.agents.search import ISMCTSAgent, MCTSAgent
 from quarkade.core.agent import Agent, RandomAgent, Turn
 from quarkade.core.errors import AgentSpecError, GameOptionError
@@ -32,6 +33,7 @@ GENERIC: dict[str, type[Agent]] = {
     "random": RandomAgent,
     "mcts": MCTSAgent,
     "ismcts": ISMCTSAgent,
+    "learned": LearnedAgent,
 }
 
 
@@ -39,6 +41,10 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     """``"mcts:iterations=2000,c=1.4"`` -> ``("mcts", {"iterations": "2000", "c": "1.4"})``."""
     name, _, rest = spec.strip().partition(":")
     params: dict[str, str] = {}
+    first, comma, others = rest.partition(",")
+    if name.strip().lower() == "learned" and first.strip() and "=" not in first:
+        params["path"] = first.strip()  # learned:PATH, a checkpoint folder
+        rest = others if comma else ""
     for pair in filter(None, (p.strip() for p in rest.split(","))):
         key, sep, value = pair.partition("=")
         if not sep or not key.strip():
@@ -125,6 +131,9 @@ def make_agent(spec: str, game: str, plugins: Collection[str] | None = None,
             agent = factory(**_coerced(name, builtin_agents(game)[name], params))
         except (TypeError, ValueError) as problem:  # what the parameters cannot say alone
             raise AgentSpecError(f"agent spec {spec!r}: {problem}") from None
+        if getattr(agent, "game_name", game) != game:  # a checkpoint of another game (learned)
+            raise AgentSpecError(f"agent spec {spec!r}: the checkpoint plays "
+                                 f"{agent.game_name}, not {game}")  # type: ignore[attr-defined]
         agent.spec = spec.strip()
         return agent
     try:

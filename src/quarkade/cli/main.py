@@ -32,6 +32,7 @@ from quarkade.cli.review import review
 from quarkade.cli.simulate import analyze, compile_engines, simulate, tournament
 from quarkade.cli.solve import solve
 from quarkade.cli.sweep import sweep
+from quarkade.cli.train import train
 from quarkade.core.agent import Agent
 from quarkade.core.errors import QuarkadeError
 from quarkade.core.options import parse_option_pairs
@@ -506,6 +507,9 @@ app.command()(ladder)
 # Card Commons solved (the compiled solver, extra quarkade[solve]).
 app.command()(solve)
 app.command()(puzzles)
+# Self-play training of a learned bot (quarkade.jax, extra quarkade[jax]).
+app.command()(train)
+
 for _info in app.registered_commands:
     if _info.cls in (None, TyperCommand):
         _info.cls = _Command

@@ -27,7 +27,9 @@ class Option:
     ``kind`` is ``int``, ``float``, ``bool`` or ``str``. A number may set ``minimum`` and
     ``maximum`` (a ``float`` is always finite), and ``server_maximum``: the most a server
     lets its visitors ask for, where the value is what a move costs (search time,
-    iterations); None leaves ``maximum``. A ``str`` option may list ``choices`` or give a
+    iterations); None leaves ``maximum``. ``local_only`` marks a parameter only the person
+    at this machine may set (a file path): a server neither takes it from its visitors nor
+    shows it. A ``str`` option may list ``choices`` or give a
     ``check`` that returns the normalised value or raises ``ValueError`` with a reason.
 
     For the web's new-game form: ``label`` names the option in players' words (else its
@@ -46,6 +48,7 @@ class Option:
     choices: tuple[str, ...] = ()
     check: Callable[[Any], Any] | None = field(default=None, compare=False)
     server_maximum: int | float | None = None
+    local_only: bool = False
     label: str = ""
     about: str = ""
     recommended: Any = None

@@ -91,7 +91,7 @@ def more_bots(game: str) -> list[dict[str, Any]]:
         found.append({"name": name, "about": agent_summary(agent), "parameters": [
             {"name": option.name, "default": option.default, "help": option.help,
              "allowed": option.on_server().allowed()}
-            for option in agent.parameters]})
+            for option in agent.parameters if not option.local_only]})
     return found
 
 

@@ -111,8 +111,9 @@ def entrants(game: str, players: int, only: Sequence[str] | None = None) -> list
             named.append((name, _resolve(game, players, name), kind))
     else:
         named += [(level, _resolve(game, players, level), "level") for level in LEVEL_NAMES]
+        # learned needs a checkpoint: it enters by its spec (--only learned:PATH)
         named += [(bot, bot, "bot") for bot in sorted(builtin_agents(game))
-                  if bot not in ("mcts", "ismcts")]
+                  if bot not in ("mcts", "ismcts", "learned")]
         named += [(bot, bot, "plug-in") for bot in plugin_names(game)]
     found: dict[str, Entrant] = {}
     for name, spec, kind in named:

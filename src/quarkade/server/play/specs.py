@@ -47,7 +47,8 @@ def check_spec(game: str, spec: str, plugins: Collection[str] = ()) -> str:
         raise ApiError(400, str(problem)) from None
     if is_plugin(spec, game):
         return _check_plugin_spec(game, spec, name, params, plugins)
-    declared = {option.name: option.on_server() for option in _parameters(game, name)}
+    declared = {option.name: option.on_server() for option in _parameters(game, name)
+                if not option.local_only}
     for key, value in params.items():
         if key not in declared:
             names = ", ".join(declared) or "none"

@@ -1,0 +1,264 @@
+"""The learned bot measured against the truth: docs/RESEARCH.md, "The self-play agent".
+
+    python bench/learned_strength.py grade CHECKPOINT [--positions 1000] [--agents ...]
+        Card Commons' Tutorial: won positions sampled from greedy games (greedy against
+        greedy, every turn position whose value the exact solver settles within --nodes
+        and that the seat to move wins); for each agent, the share of those positions
+        where its move keeps the win (the solver says the opponent then loses).
+    python bench/learned_strength.py games CHECKPOINT --opponent greedy [--games 600]
+            [--game dead-cat --option peek_first=true] [--simulations N] [--simulator]
+        The bot's score against an opponent over seeded games, seats alternating, with
+        Wilson's 95% interval (the bot's searches of all games batched together; with
+        --simulator, the simulator's plans as bench/strength.py, one move at a time).
+
+Dead Cat against OpenSpiel's ISMCTSBot: ``python bench/openspiel_opponent.py dead-cat --hero
+learned:CHECKPOINT --option peek_first=true --games 100 --bot-seconds 1``.
+
+Agents are specs (``learned:CHECKPOINT``, ``learned:CHECKPOINT,simulations=0`` for the
+network alone, ``greedy``, ``hard``, ``random``); ``LEARNED`` in a spec stands for the
+checkpoint's bot (``learned:CHECKPOINT``). Run with ``nice -n 10`` on a shared machine;
+it prints Markdown rows.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from quarkade import load_game
+from quarkade.agents import make_agent
+from quarkade.core.agent import turn_for
+from quarkade.games.card_commons.rules import CardCommonsState
+from quarkade.games.card_commons.solve import tutorial
+from quarkade.sim.match import play_game
+from quarkade.sim.plan import Plan
+from quarkade.sim.runner import run_plan
+from quarkade.sim.stats import wilson
+
+GRADED = ["LEARNED", "LEARNED,simulations=0", "greedy", "hard", "random"]
+
+
+def won_positions(count: int, seed: int, nodes: int, solver: Any, max_empty: int
+                  ) -> tuple[list[CardCommonsState], Counter[str]]:
+    """``count`` turn positions of greedy-against-greedy Tutorial games with at most
+    ``max_empty`` empty cells that the seat to move wins, and what was seen on the way
+    (games, positions, unsettled, lost, too early)."""
+    game = load_game("card-commons", variant="tutorial")
+    greedy = make_agent("greedy", "card-commons")
+    rng = random.Random(seed)
+    found: list[CardCommonsState] = []
+    seen: Counter[str] = Counter()
+    while len(found) < count:
+        final = play_game(game, [greedy, greedy], rng.getrandbits(48))
+        seen["games"] += 1
+        state = game.new_initial_state()
+        for action in final.history():
+            empty = 16 - bin(state._occupied).count("1")
+            if state.phase() == "turn" and empty > max_empty:
+                seen["too early"] += 1
+            elif state.phase() == "turn" and len(found) < count:
+                seen["positions"] += 1
+                value = solver.value(tutorial.position_of(state), budget=nodes).value
+                if value == tutorial.WIN:
+                    found.append(state.clone())
+                elif value == tutorial.LOSS:
+                    seen["lost"] += 1
+                else:
+                    seen["unsettled"] += 1
+            state.apply_action(action)
+    return found, seen
+
+
+def keeps_win(state: CardCommonsState, action: int, solver: Any, nodes: int) -> int:
+    """1 if the seat to move still wins after ``action``, 0 if not, -1 if the solver did not
+    settle it within ``nodes``."""
+    child = state.clone()
+    child.apply_action(action)
+    if child.is_terminal():
+        return int(child.winner() == state.current_player())
+    value = solver.value(tutorial.position_of(child), budget=nodes).value
+    return 1 if value == tutorial.LOSS else 0 if value == tutorial.WIN else -1
+
+
+def moves_of(spec: str, states: list[CardCommonsState], seed: int) -> tuple[list[int], float]:
+    """Each state's move by the agent ``spec`` (the learned bot's searches in batches),
+    and the seconds it took."""
+    agent = make_agent(spec, "card-commons")
+    start = time.perf_counter()
+    simulations = getattr(agent, "simulations", 0)
+    if simulations:
+        from quarkade.agents.learned import searcher
+
+        search = searcher(agent.folder, states[0].game, agent.params)
+        moves: list[int] = []
+        for begin in range(0, len(states), 100):
+            moves += search.choose_many(states[begin:begin + 100], simulations, seed + begin)
+        return moves, time.perf_counter() - start
+    rng = random.Random(seed)
+    moves = [agent.act(turn_for(state), rng) for state in states]
+    return moves, time.perf_counter() - start
+
+
+def grade(checkpoint: str, count: int, seed: int, nodes: int, agents: list[str],
+          max_empty: int, kept: Path | None) -> None:
+    solver = tutorial.TutorialSolver(table_bits=22)
+    start = time.perf_counter()
+    if kept is not None and kept.exists():
+        saved = json.loads(kept.read_text())
+        game = load_game("card-commons", variant="tutorial")
+        states = []
+        for history in saved["histories"]:
+            state = game.new_initial_state()
+            for action in history:
+                state.apply_action(action)
+            states.append(state)
+        seen = Counter(saved["seen"])
+    else:
+        states, seen = won_positions(count, seed, nodes, solver, max_empty)
+        if kept is not None:
+            kept.write_text(json.dumps({"seen": seen, "histories": [s.history()
+                                                                    for s in states]}))
+    empties = Counter(sum(1 for c in tutorial.position_of(s).cells if c == 0) for s in states)
+    print(f"{len(states)} won positions from {seen['games']} greedy games "
+          f"({seen['positions']} turn positions with at most {max_empty} empty cells: "
+          f"{seen['lost']} lost for the mover, {seen['unsettled']} not settled within "
+          f"{nodes:,} nodes; {seen['too early']} earlier ones left out), "
+          f"{time.perf_counter() - start:.0f} s; empty cells: "
+          + ", ".join(f"{e}: {n}" for e, n in sorted(empties.items())), flush=True)
+    print("| agent | positions | keeps the win | 95% interval | not settled | seconds |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    for spec in agents:
+        shown = spec.replace("LEARNED", f"learned:{checkpoint}")
+        moves, seconds = moves_of(shown, states, seed)
+        marks = [keeps_win(state, move, solver, nodes) for state, move in zip(states, moves,
+                                                                              strict=True)]
+        settled = [m for m in marks if m >= 0]
+        kept = sum(settled)
+        low, high = wilson(kept, len(settled))
+        print(f"| `{spec.replace('LEARNED', 'learned:DIR')}` | {len(settled)} | "
+              f"{kept / len(settled):.3f} | [{low:.3f}, {high:.3f}] | "
+              f"{len(marks) - len(settled)} | {seconds:.0f} |", flush=True)
+
+
+def batched_games(checkpoint: str, game_name: str, options: dict[str, Any], opponent: str,
+                  count: int, seed: int, simulations: int | None) -> None:
+    """``games`` with the learned bot's moves searched together: every game is played up
+    to the bot's turn (chance and the opponent, a fresh one per game, in Python), then the
+    bot moves in all of them at once, from a state each seat draws from its own turn
+    (``turn.sample_state``), as the bot's ``act`` does. Seats alternate game by game."""
+    from quarkade.agents.learned import searcher
+    from quarkade.core.rng import derived_rng, sample_chance
+
+    game = load_game(game_name, **options)
+    hero = f"learned:{checkpoint}" + (f",simulations={simulations}"
+                                       if simulations is not None else "")
+    bot = make_agent(hero, game_name)
+    states = [game.new_initial_state() for _ in range(count)]
+    rngs = [derived_rng(seed, f"game{index}") for index in range(count)]
+    rivals = [make_agent(opponent, game_name) for _ in range(count)]
+    start = time.perf_counter()
+    while True:
+        waiting = []
+        for index, state in enumerate(states):
+            rng = rngs[index]
+            while not state.is_terminal():
+                if state.is_chance_node():
+                    state.apply_action(sample_chance(state, rng))
+                elif state.current_player() == index % 2:
+                    waiting.append(index)
+                    break
+                else:
+                    state.apply_action(rivals[index].act(turn_for(state), rng))
+        if not waiting:
+            break
+        turns = [turn_for(states[index]) for index in waiting]
+        if bot.simulations:
+            search = searcher(bot.folder, game, bot.params)
+            drawn = [turn.sample_state(rngs[index]) for turn, index in zip(turns, waiting,
+                                                                          strict=True)]
+            moves = search.choose_many(drawn, bot.simulations, rngs[waiting[0]].getrandbits(31))
+        else:
+            moves = [bot.policy_action(turn) for turn in turns]
+        for index, move in zip(waiting, moves, strict=True):
+            states[index].apply_action(move)
+    score = 0.0
+    for index, state in enumerate(states):
+        winners = state.winners()
+        score += 1 / len(winners) if index % 2 in winners else 0.0 if winners else 0.5
+    low, high = wilson(score, count)
+    print(f"| {game_name} | {options} | `{hero.replace(checkpoint, 'DIR')}` | {opponent} | "
+          f"{count} | {score / count:.3f} | [{low:.3f}, {high:.3f}] | "
+          f"{(time.perf_counter() - start) / 60:.1f} |", flush=True)
+
+
+def games(checkpoint: str, game: str, options: dict[str, Any], opponent: str, count: int,
+          seed: int, workers: int, simulations: int | None) -> None:
+    hero = f"learned:{checkpoint}" + (f",simulations={simulations}"
+                                       if simulations is not None else "")
+    players = load_game(game, **options).num_players
+    plan = Plan(game, dict(options), ((hero, *[opponent] * (players - 1)),), count, seed)
+    start = time.perf_counter()
+    outcome = run_plan(plan, workers=workers, keep_results=False)
+    score = 0.0
+    for (_, seats, winners, _), number in outcome.tally.outcomes.items():
+        if not winners:
+            score += number / len(seats)
+        elif any(seats[w] == hero for w in winners):
+            score += number / len(winners)
+    low, high = wilson(score, count)
+    print(f"| {game} | {options} | `{hero.replace(checkpoint, 'DIR')}` | {opponent} | {count} | "
+          f"{score / count:.3f} | [{low:.3f}, {high:.3f}] | "
+          f"{(time.perf_counter() - start) / 60:.1f} |", flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    graded = sub.add_parser("grade")
+    graded.add_argument("checkpoint")
+    graded.add_argument("--positions", type=int, default=1000)
+    graded.add_argument("--nodes", type=int, default=5_000_000)
+    graded.add_argument("--agents", nargs="+", default=GRADED)
+    graded.add_argument("--max-empty", type=int, default=10,
+                        help="leave out positions with more empty cells (their solve is "
+                        "too long for a thousand)")
+    graded.add_argument("--keep", type=Path,
+                        help="keep the sampled positions in this file (JSON), and read "
+                        "them from it when it exists")
+    played = sub.add_parser("games")
+    played.add_argument("checkpoint")
+    played.add_argument("--game", default="card-commons")
+    played.add_argument("--option", action="append", default=[])
+    played.add_argument("--opponent", default="greedy")
+    played.add_argument("--games", type=int, default=600)
+    played.add_argument("--workers", type=int, default=1)
+    played.add_argument("--simulations", type=int)
+    played.add_argument("--simulator", action="store_true",
+                        help="play through the simulator (one bot move at a time) instead "
+                        "of searching the bot's moves in all games together")
+    for each in (graded, played):
+        each.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    checkpoint = str(Path(args.checkpoint))
+    if args.command == "grade":
+        grade(checkpoint, args.positions, args.seed, args.nodes, args.agents, args.max_empty,
+              args.keep)
+    else:
+        from quarkade.core.options import parse_option_pairs
+
+        options = parse_option_pairs(args.option) or {"variant": "tutorial"}
+        if args.simulator:
+            games(checkpoint, args.game, options, args.opponent, args.games, args.seed,
+                  args.workers, args.simulations)
+        else:
+            batched_games(checkpoint, args.game, options, args.opponent, args.games,
+                          args.seed, args.simulations)
+
+
+if __name__ == "__main__":
+    main()

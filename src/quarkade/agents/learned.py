@@ -1,0 +1,157 @@
+"""``learned``: a bot that plays a checkpoint of ``quarkade train`` (the self-play agent).
+
+``learned:PATH`` (or ``learned:path=PATH``) plays the checkpoint in folder PATH;
+``learned:name=NAME`` plays one the operator named in ``QUARKADE_LEARNED``
+(``NAME=PATH`` pairs separated by ``;``), which is how the web app offers checkpoints
+without letting a client name a file. ``simulations`` is the search it makes per move:
+0 plays the network's policy alone (numpy: no JAX needed), more runs mctx's Gumbel
+MuZero search over the JAX rules (the ``jax`` extra) from ``turn.sample_state``, as in
+training; by default the checkpoint's own (``simulations`` in its ``agent.json``).
+
+The bot reads only its seat's turn: the observation is ``encode(turn.view)`` (the JAX
+environment's observation is held equal to it), and the search starts from a state drawn
+from the seat's knowledge.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from quarkade.core.agent import Agent, Turn
+from quarkade.core.options import Option
+from quarkade.core.registry import game_part
+
+if TYPE_CHECKING:
+    import numpy as np
+
+FORMAT = "quarkade-learned/1"
+NAMED = "QUARKADE_LEARNED"
+MAX_SIMULATIONS = 4096
+
+
+def named_checkpoints() -> dict[str, str]:
+    """The checkpoints the operator named in ``QUARKADE_LEARNED``: name -> folder."""
+    found = {}
+    for pair in os.environ.get(NAMED, "").split(";"):
+        name, sep, path = pair.partition("=")
+        if sep and name.strip() and path.strip():
+            found[name.strip()] = path.strip()
+    return found
+
+
+def _named(name: str) -> str:
+    """``name`` if the operator named a checkpoint so (or "", none), else ``ValueError``
+    naming those."""
+    folders = named_checkpoints()
+    if name.strip() and name.strip() not in folders:
+        named = ", ".join(sorted(folders)) or "none"
+        raise ValueError(f"no checkpoint is named {name.strip()!r} here; named: {named}")
+    return name.strip()
+
+
+def read_checkpoint(folder: Path) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+    """(what the checkpoint says about itself, its parameters); ``ValueError`` says why a
+    folder is not one."""
+    import numpy as np
+
+    try:
+        about = json.loads((folder / "agent.json").read_text())
+        with np.load(folder / "params.npz") as data:
+            params = {key: data[key].astype(np.float32) for key in data.files}
+    except (OSError, ValueError) as problem:
+        raise ValueError(f"{str(folder)!r} holds no checkpoint of quarkade train "
+                         f"(agent.json and params.npz): {problem}") from None
+    if not isinstance(about, dict) or about.get("format") != FORMAT:
+        raise ValueError(f"{str(folder)!r} holds no checkpoint of quarkade train ({FORMAT})")
+    return about, params
+
+
+class LearnedAgent(Agent):
+    """Plays a network trained by self-play (quarkade train), alone or leading a search."""
+
+    spec = "learned"
+    about = ("Plays with a network that taught itself the game in games against itself, "
+             "alone or guiding a search.")
+    parameters = (
+        Option("path", "", "the folder of a checkpoint of quarkade train (learned:PATH)",
+               str, local_only=True),
+        Option("name", "", "a checkpoint this site's operator named", str, check=_named),
+        Option("simulations", -1, "searches a move makes: 0 plays the network alone; -1 "
+               "the number it was trained with", int, minimum=-1, maximum=MAX_SIMULATIONS,
+               server_maximum=256),
+    )
+
+    def __init__(self, path: str = "", name: str = "", simulations: int = -1) -> None:
+        if bool(path) == bool(name):
+            named = ", ".join(sorted(named_checkpoints())) or "none is named"
+            raise ValueError("learned takes a checkpoint folder (learned:PATH) or the name "
+                             f"of one the operator named (learned:name=NAME; named: {named})")
+        if name:
+            path = named_checkpoints()[_named(name)]
+        self.folder = Path(str(path)).expanduser()
+        try:
+            self.checkpoint, self.params = read_checkpoint(self.folder)
+        except ImportError as missing:
+            raise ValueError(f"the learned bot needs the jax extra ({missing.name} is "
+                             "missing): pip install 'quarkade[jax]'") from None
+        chosen = int(self.checkpoint.get("simulations", 0)) if simulations == -1 else simulations
+        if not 0 <= chosen <= MAX_SIMULATIONS:  # a checkpoint's own, or a direct caller
+            raise ValueError(f"simulations is 0 (the policy alone) to {MAX_SIMULATIONS}, "
+                             f"not {simulations}")
+        self.simulations = chosen
+        self.game_name = str(self.checkpoint["game"])
+        self._encode = game_part(self.game_name, "encode").encode
+        self._searcher: Any = None
+
+    def plays(self, game: Any) -> str | None:
+        """Why this checkpoint cannot play ``game`` (a reference Game), or None."""
+        mine = self.checkpoint.get("options", {})
+        if game.name != self.game_name or any(game.options.get(k) != v
+                                              for k, v in mine.items()):
+            shown = ", ".join(f"{k}={v}" for k, v in mine.items())
+            return (f"the checkpoint in {str(self.folder)!r} plays {self.game_name} "
+                    f"({shown}), not this game")
+        return None
+
+    def act(self, turn: Turn, rng: random.Random) -> int:
+        problem = self.plays(turn.game)
+        if problem:
+            raise ValueError(problem)
+        if self.simulations == 0 or len(turn.legal_actions) == 1:
+            return self.policy_action(turn)
+        if self._searcher is None:
+            self._searcher = searcher(self.folder, turn.game, self.params)
+        return self._searcher.choose(turn.sample_state(rng), self.simulations,
+                                     rng.getrandbits(31), turn.legal_actions)
+
+    def policy_action(self, turn: Turn) -> int:
+        """The network's most likely legal action, from the seat's view alone."""
+        import numpy as np
+
+        from quarkade.jax.network import numpy_forward
+
+        observation = np.asarray(self._encode(turn.view), np.float32)
+        logits, _ = numpy_forward(self.params, observation)
+        legal = turn.legal_actions
+        return legal[int(np.argmax(logits[legal]))]
+
+
+_SEARCHERS: dict[tuple[str, str], Any] = {}
+
+
+def searcher(folder: Path, game: Any, params: dict[str, np.ndarray]) -> Any:
+    """The process's searcher for a checkpoint and game (compiled once: the simulator
+    hands every game a fresh copy of the bot)."""
+    key = (str(folder.resolve()), repr(sorted(game.options.items())))
+    if key not in _SEARCHERS:
+        from quarkade.jax.search import Searcher
+
+        _SEARCHERS[key] = Searcher(game, params)
+    return _SEARCHERS[key]
+
+
+__all__ = ["LearnedAgent", "named_checkpoints", "read_checkpoint"]

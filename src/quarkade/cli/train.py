@@ -1,0 +1,147 @@
+"""``quarkade train``: self-play training of a learned bot (the ``jax`` extra).
+
+The work is in ``quarkade.jax.alphazero``; this module reads the command line, shows a
+progress bar, measures the raw policy against ``greedy`` every few minutes, writes the
+checkpoint after every iteration and draws the learning curve (``curve.png``).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+from quarkade.cli.output import console, user_errors
+from quarkade.core.errors import QuarkadeError
+from quarkade.core.options import parse_option_pairs
+from quarkade.core.registry import load_game
+
+TRAINABLE = ("card-commons", "dead-cat")
+
+
+def train(
+    game: Annotated[str, typer.Argument(help="The game: card-commons or dead-cat.")],
+    out: Annotated[Path, typer.Option(
+        "--out", help="The checkpoint's folder (agent.json, params.npz, curve.png); the bot "
+        "learned:FOLDER plays it.")],
+    option: Annotated[list[str] | None, typer.Option(
+        "--option", "-o", help="A game option NAME=VALUE (repeatable): variant=tutorial, "
+        "peek_first=true.")] = None,
+    minutes: Annotated[float, typer.Option(help="How long to train.")] = 60.0,
+    games: Annotated[int, typer.Option(help="Self-play games per iteration, played at "
+                                            "once.")] = 128,
+    simulations: Annotated[int, typer.Option(help="Search simulations per self-play "
+                                                  "decision.")] = 16,
+    steps: Annotated[int, typer.Option(help="Decisions per game of the batch per iteration "
+                                            "(a finished game is replaced at once).")] = 32,
+    updates: Annotated[int, typer.Option(help="Minibatches of learning per iteration, drawn "
+                                              "from the last eight iterations' positions.")
+                       ] = 256,
+    check_minutes: Annotated[float, typer.Option(
+        help="Play the raw policy against greedy this often (0: never).")] = 5.0,
+    check_games: Annotated[int, typer.Option(help="Games per check against greedy.")] = 20,
+    seed: Annotated[int, typer.Option(help="The random seed.")] = 0,
+) -> None:
+    """Train a bot by self-play (AlphaZero-style, mctx's search over the JAX rules)."""
+    with user_errors():
+        config = _config(game, option, minutes, games, simulations, steps, seed)
+        if updates < 1:
+            raise QuarkadeError(f"--updates {updates}: give at least 1")
+        config.updates = updates
+        if check_minutes < 0 or check_games < 2:
+            raise QuarkadeError("--check-minutes is 0 or more and --check-games at least 2")
+        try:
+            from quarkade.jax.alphazero import Trainer
+        except ImportError as missing:
+            raise QuarkadeError(f"training needs the jax extra ({missing.name} is missing): "
+                                "pip install 'quarkade[jax]'") from None
+        console.print(f"Training {game} ({_shown(config.options)}) for {minutes:g} minutes "
+                      f"into {out}: {games} games an iteration, {simulations} simulations a "
+                      "move. The first iteration compiles (a minute or two).")
+        trainer = Trainer(config)
+    _run(trainer, out, minutes, check_minutes, check_games, seed)
+
+
+def _config(game: str, option: list[str] | None, minutes: float, games: int,
+            simulations: int, steps: int, seed: int) -> Any:
+    if game not in TRAINABLE:
+        raise QuarkadeError(f"no self-play training for {game!r}; trainable: "
+                            f"{', '.join(TRAINABLE)}")
+    options: dict[str, Any] = parse_option_pairs(option or [])
+    loaded = load_game(game, **options)
+    if loaded.num_players != 2:
+        raise QuarkadeError(f"self-play training takes two seats, not {loaded.num_players}")
+    if not 0 < minutes <= 24 * 60:
+        raise QuarkadeError(f"--minutes {minutes:g}: give a time above 0, up to a day")
+    for label, value, low in (("--games", games, 2), ("--simulations", simulations, 2),
+                              ("--steps", steps, 1)):
+        if value < low:
+            raise QuarkadeError(f"{label} {value}: give at least {low}")
+    try:
+        from quarkade.jax.alphazero import Config
+    except ImportError as missing:
+        raise QuarkadeError(f"training needs the jax extra ({missing.name} is missing): "
+                            "pip install 'quarkade[jax]'") from None
+    return Config(game=game, options=dict(loaded.options), games=games,
+                  simulations=simulations, max_steps=steps, seed=seed)
+
+
+def _run(trainer: Any, out: Path, minutes: float, check_minutes: float, check_games: int,
+         seed: int) -> None:
+    from quarkade.jax.alphazero import plot_curve
+
+    budget = minutes * 60
+    started = time.perf_counter()
+    next_check = 0.0
+    greedy = None
+    title = f"{trainer.config.game} ({_shown(trainer.config.options)}): self-play"
+    columns = (TextColumn("[bold]{task.description}"), BarColumn(), TimeElapsedColumn(),
+               TextColumn("{task.fields[status]}"))
+    with Progress(*columns, console=console, transient=False) as progress:
+        task = progress.add_task("training", total=budget, status="compiling")
+        while time.perf_counter() - started < budget:
+            found = trainer.iteration()
+            trainer.save(out)
+            elapsed = time.perf_counter() - started
+            if check_minutes and elapsed >= next_check:
+                greedy = score_against_greedy(trainer, out, check_games,
+                                              seed + trainer.iterations)
+                found["score_vs_greedy"] = greedy
+                trainer.save(out)
+                next_check = elapsed + check_minutes * 60
+            status = (f"iteration {found['iteration']}, {found['games']:,} games, "
+                      f"losses {found['policy_loss']:.2f}/{found['value_loss']:.2f}"
+                      + (f", against greedy {greedy:.2f}" if greedy is not None else ""))
+            progress.update(task, completed=min(elapsed, budget), status=status)
+    plot_curve(trainer.history, out / "curve.png", title)
+    console.print(f"Saved the checkpoint and its learning curve in {out}: play it with "
+                  f"--seat 1=learned:{out} (curve.png shows how it learned).")
+
+
+def score_against_greedy(trainer: Any, out: Path, games: int, seed: int) -> float:
+    """The checkpoint's raw policy (no search) against greedy, seats alternating: the mean
+    score (win 1, shared or drawn 1/2, loss 0)."""
+    from quarkade.agents import make_agent
+    from quarkade.sim.match import play_game
+
+    config = trainer.config
+    game = load_game(config.game, **config.options)
+    learned = make_agent(f"learned:{out},simulations=0", config.game)
+    greedy = make_agent("greedy", config.game)
+    total = 0.0
+    rng = random.Random(seed)
+    for index in range(games):
+        seats = [learned, greedy] if index % 2 == 0 else [greedy, learned]
+        final = play_game(game, seats, rng.getrandbits(48))
+        winners = final.winners()
+        mine = index % 2
+        total += 1.0 if winners == [mine] else 0.5 if mine in winners or not winners else 0.0
+    return total / games
+
+
+def _shown(options: dict[str, Any]) -> str:
+    return ", ".join(f"{key}={value}" for key, value in options.items())

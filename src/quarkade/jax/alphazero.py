@@ -1,0 +1,269 @@
+"""AlphaZero-style self-play on a JAX environment, with mctx's Gumbel MuZero search.
+
+Each iteration steps ``games`` games at once against themselves for ``max_steps``
+decisions, a finished game replaced by a new one at once: at every decision the
+network's policy and value seed a search of ``simulations`` simulations over the real
+rules (the environment is the model, as in AlphaZero), the search's improved policy is
+the policy target and the game's result, from the mover's side, the value target. The
+network then takes ``updates`` minibatch steps of Adam drawn from the positions of the
+last ``window`` iterations (a replay window). In a game
+with hidden cards (Dead Cat) the search starts from a state drawn from what the mover
+knows (``Rules.resample``), never from the real one, and the network reads only the
+mover's observation. Two seats only: the value is one number, the mover's.
+
+``Trainer`` holds the parameters and the optimiser; ``iteration()`` returns what it
+measured (losses, game lengths, the raw policy's score against uniformly random moves),
+``save(folder)`` writes a checkpoint that ``quarkade.agents.learned`` loads as a bot.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import optax
+
+from quarkade.jax import make, network
+from quarkade.jax.search import search
+
+FORMAT = "quarkade-learned/1"
+
+
+@dataclass
+class Config:
+    """How to train (the defaults suit Card Commons' Tutorial on a small CPU)."""
+
+    game: str
+    options: dict[str, Any] = field(default_factory=dict)
+    games: int = 128  # self-play games per iteration, stepped together
+    simulations: int = 32  # search simulations per decision in self-play
+    max_steps: int = 32  # decisions per game of the batch per iteration (finished games
+    # are replaced by new ones; a game unfinished at the end goes on next iteration)
+    learning_rate: float = 1e-3
+    batch_size: int = 256
+    updates: int = 256  # minibatches of Adam per iteration, drawn from the replay window
+    window: int = 8  # iterations of self-play positions kept to learn from
+    width: int = 256
+    blocks: int = 2
+    seed: int = 0
+    eval_games: int = 64  # against random moves, after each iteration
+    play_simulations: int = 64  # what the bot searches by default when it plays
+
+
+class Played(NamedTuple):
+    """One self-play decision of every game of the batch (``[steps, games, ...]``)."""
+
+    observation: jax.Array
+    policy: jax.Array
+    actor: jax.Array
+    live: jax.Array  # here: the game ended with this decision
+    rewards: jax.Array
+
+
+class Trainer:
+    """Self-play training of one game and options (see the module docstring)."""
+
+    def __init__(self, config: Config) -> None:
+        self.config = config
+        self.env = make(config.game, **config.options)
+        if self.env.num_players != 2:
+            raise ValueError(f"self-play training takes two seats, not {self.env.num_players}")
+        key = jax.random.PRNGKey(config.seed)
+        self.key, init_key = jax.random.split(key)
+        self.params = network.init(init_key, self.env.rules.observation_size,
+                                   self.env.num_actions, config.width, config.blocks)
+        self.optimiser = optax.adamw(config.learning_rate, weight_decay=1e-4)
+        self.opt_state = self.optimiser.init(self.params)
+        self.iterations = 0
+        self.games_played = 0
+        self.positions = 0
+        self.seconds = 0.0
+        self.history: list[dict[str, float]] = []
+        self.replay: list[list[np.ndarray]] = []
+        self.key, start = jax.random.split(self.key)
+        self.state = jax.jit(jax.vmap(self.env.init))(jax.random.split(start, config.games))
+        self._selfplay = jax.jit(self._selfplay_fn)
+        self._update = jax.jit(self._update_fn)
+        self._evaluate = jax.jit(self._evaluate_fn)
+
+    # -- self-play and learning ------------------------------------------------------------
+
+    def _selfplay_fn(self, params: Any, state: Any, key: jax.Array) -> tuple[Any, ...]:
+        """``steps`` decisions in each of the batch's games, a finished game replaced by a
+        new one at once (so no search is spent on a finished game); each position's value
+        target is its game's result from its mover's side, where the game ended within
+        these steps (else the position teaches the policy only)."""
+        env = self.env
+        games = self.config.games
+
+        def decide(state: Any, key: jax.Array) -> tuple[Any, Played]:
+            search_key, step_key, new_key = jax.random.split(key, 3)
+            out = search(env, params, search_key, state, self.config.simulations)
+            after = jax.vmap(env.step)(state, out.action, jax.random.split(step_key, games))
+            fresh = jax.vmap(env.init)(jax.random.split(new_key, games))
+            played = Played(state.observation, out.action_weights, state.current_player,
+                            after.terminated, after.rewards)
+            ended = after.terminated
+            following = jax.tree_util.tree_map(
+                lambda new, old: jnp.where(ended.reshape(-1, *[1] * (old.ndim - 1)), new, old),
+                fresh, after)
+            return following, played
+
+        state, played = jax.lax.scan(decide, state,
+                                     jax.random.split(key, self.config.max_steps))
+        reward = jnp.take_along_axis(played.rewards, played.actor[..., None], axis=2)[..., 0]
+        next_actor = jnp.concatenate([played.actor[1:], played.actor[-1:]])
+        discount = jnp.where(played.live, 0.0, jnp.where(next_actor == played.actor, 1.0, -1.0))
+
+        def back(carry: tuple[Any, Any], step: tuple[Any, ...]) -> tuple[Any, Any]:
+            value, ends = carry
+            reward, discount, ended = step
+            value = reward + discount * value
+            ends = ended | ends
+            return (value, ends), (value, ends)
+
+        zeros = jnp.zeros(games)
+        _, (target, scored) = jax.lax.scan(back, (zeros, zeros > 1),
+                                           (reward, discount, played.live), reverse=True)
+        finished = played.live.sum()
+        return state, played.observation, played.policy, target, scored, finished
+
+    def _loss(self, params: Any, observation: jax.Array, policy: jax.Array,
+              target: jax.Array, scored: jax.Array) -> tuple[jax.Array, tuple[Any, Any]]:
+        logits, value = network.forward(params, observation)
+        policy_loss = optax.softmax_cross_entropy(logits, policy).mean()
+        value_loss = jnp.sum(scored * (value - target) ** 2) / jnp.maximum(scored.sum(), 1)
+        return policy_loss + value_loss, (policy_loss, value_loss)
+
+    def _update_fn(self, params: Any, opt_state: Any, batch: tuple[Any, ...]
+                   ) -> tuple[Any, Any, Any]:
+        grads, losses = jax.grad(self._loss, has_aux=True)(params, *batch)
+        updates, opt_state = self.optimiser.update(grads, opt_state, params)
+        return optax.apply_updates(params, updates), opt_state, losses
+
+    def _evaluate_fn(self, params: Any, key: jax.Array) -> jax.Array:
+        """The raw policy (its most likely legal move, no search) against uniformly random
+        moves, seats alternating: the mean score (win 1, loss 0, draw 1/2)."""
+        env = self.env
+        games = self.config.eval_games
+        start, key = jax.random.split(key)
+        state = jax.vmap(env.init)(jax.random.split(start, games))
+        learner = jnp.arange(games) % 2
+
+        def decide(carry: tuple[Any, jax.Array], key: jax.Array) -> tuple[Any, None]:
+            state, total = carry
+            pick, step_key = jax.random.split(key)
+            logits, _ = network.forward(params, state.observation)
+            best = jnp.argmax(jnp.where(state.legal_action_mask, logits, -jnp.inf), axis=-1)
+            noise = jax.random.uniform(pick, state.legal_action_mask.shape)
+            chance = jnp.argmax(jnp.where(state.legal_action_mask, noise, -1.0), axis=-1)
+            action = jnp.where(state.current_player == learner, best, chance)
+            after = jax.vmap(env.step)(state, action.astype(jnp.int32),
+                                       jax.random.split(step_key, games))
+            return (after, total + after.rewards[jnp.arange(games), learner]), None
+
+        (_, total), _ = jax.lax.scan(decide, (state, jnp.zeros(games)),
+                                     jax.random.split(key, 4 * self.config.max_steps))
+        return jnp.mean((total + 1) / 2)
+
+    def iteration(self) -> dict[str, float]:
+        """One round of self-play and learning; returns what it measured."""
+        config = self.config
+        started = time.perf_counter()
+        self.key, play_key, shuffle_key, eval_key = jax.random.split(self.key, 4)
+        self.state, *played = self._selfplay(self.params, self.state, play_key)
+        observation, policy, target, scored, finished = jax.device_get(played)
+        self.replay.append([np.asarray(a).reshape(-1, *a.shape[2:])
+                            for a in (observation, policy, target, scored)])
+        self.replay = self.replay[-config.window:]
+        pool = [np.concatenate(parts) for parts in zip(*self.replay, strict=True)]
+        rows = np.asarray(jax.random.randint(shuffle_key, (config.updates, config.batch_size),
+                                             0, len(pool[0])))
+        losses = []
+        for drawn in rows:
+            batch = tuple(jnp.asarray(a[drawn]) for a in pool)
+            self.params, self.opt_state, (policy_loss, value_loss) = self._update(
+                self.params, self.opt_state, batch)
+            losses.append((float(policy_loss), float(value_loss)))
+        score = float(self._evaluate(self.params, eval_key))
+        self.iterations += 1
+        self.games_played += int(finished)
+        self.positions += int(observation.shape[0] * observation.shape[1])
+        seconds = time.perf_counter() - started
+        self.seconds += seconds
+        found = {
+            "iteration": self.iterations, "seconds": round(self.seconds, 1),
+            "games": self.games_played, "positions": self.positions,
+            "policy_loss": float(np.mean([p for p, _ in losses])) if losses else float("nan"),
+            "value_loss": float(np.mean([v for _, v in losses])) if losses else float("nan"),
+            "scored": float(scored.mean()),
+            "score_vs_random": score,
+        }
+        self.history.append(found)
+        return found
+
+    # -- checkpoints -----------------------------------------------------------------------
+
+    def save(self, folder: Path) -> None:
+        """Write the checkpoint (``agent.json``, ``params.npz``) and the learning curve
+        (``curve.json``) into ``folder``."""
+        folder.mkdir(parents=True, exist_ok=True)
+        params = {key: np.asarray(value) for key, value in self.params.items()}
+        np.savez(folder / "params.npz", **params)  # type: ignore[arg-type]
+        config = asdict(self.config)
+        about = {
+            "format": FORMAT, "game": self.config.game, "options": self.env.rules.game.options,
+            "observation_size": self.env.rules.observation_size,
+            "num_actions": self.env.num_actions, "iterations": self.iterations,
+            "games": self.games_played, "positions": self.positions,
+            "seconds": round(self.seconds, 1), "simulations": self.config.play_simulations,
+            "config": config, "jax": jax.__version__,
+        }
+        (folder / "agent.json").write_text(json.dumps(about, indent=2) + "\n")
+        (folder / "curve.json").write_text(json.dumps(self.history, indent=1) + "\n")
+
+
+def load(folder: Path) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+    """(what the checkpoint says about itself, its parameters as numpy arrays)."""
+    about = json.loads((folder / "agent.json").read_text())
+    if about.get("format") != FORMAT:
+        raise ValueError(f"{folder} holds no Quarkade checkpoint ({FORMAT})")
+    with np.load(folder / "params.npz") as data:
+        params = {key: data[key] for key in data.files}
+    return about, params
+
+
+def plot_curve(history: list[dict[str, float]], path: Path, title: str) -> None:
+    """The learning curve: losses and the score against random moves, by minutes."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    minutes = [row["seconds"] / 60 for row in history]
+    figure, (left, right) = plt.subplots(1, 2, figsize=(10, 4))
+    left.plot(minutes, [row["policy_loss"] for row in history], label="policy loss")
+    left.plot(minutes, [row["value_loss"] for row in history], label="value loss")
+    left.set_xlabel("minutes of training")
+    left.legend()
+    right.plot(minutes, [row["score_vs_random"] for row in history],
+               label="raw policy against random moves")
+    graded = [row for row in history if "score_vs_greedy" in row]
+    if graded:
+        right.plot([row["seconds"] / 60 for row in graded],
+                   [row["score_vs_greedy"] for row in graded], marker="o",
+                   label="raw policy against greedy")
+    right.set_ylim(0, 1)
+    right.set_xlabel("minutes of training")
+    right.set_ylabel("score")
+    right.legend()
+    figure.suptitle(title)
+    figure.tight_layout()
+    figure.savefig(path, dpi=100)
+    plt.close(figure)

@@ -1,0 +1,171 @@
+"""The self-play agent: a trainer's checkpoint plays as the bot ``learned:PATH`` in the
+terminal's specs, the simulator and (named by the operator) the web; ``quarkade train``
+writes one with its learning curve; bad input is answered with what is allowed."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import jax
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from quarkade import load_game
+from quarkade.agents import make_agent, turn_for
+from quarkade.cli.main import app
+from quarkade.core.errors import AgentSpecError
+from quarkade.jax import network
+from quarkade.jax.alphazero import Config, Trainer
+from quarkade.sim import run_plan, simulation_plan
+from quarkade.sim.match import play_game
+
+runner = CliRunner()
+TUTORIAL = {"variant": "tutorial"}
+
+
+@pytest.fixture(scope="module")
+def trainer():
+    """A small Card Commons Tutorial trainer (random weights; its games at their start)."""
+    return Trainer(Config("card-commons", TUTORIAL, games=4, simulations=2, max_steps=40,
+                          width=16, blocks=1))
+
+
+@pytest.fixture(scope="module")
+def checkpoint(trainer, tmp_path_factory):
+    """An untrained Card Commons Tutorial checkpoint."""
+    folder = tmp_path_factory.mktemp("learned") / "cc"
+    trainer.save(folder)
+    return folder
+
+
+def test_the_bot_plays_whole_games_from_its_view(checkpoint):
+    bot = make_agent(f"learned:{checkpoint},simulations=0", "card-commons")
+    game = load_game("card-commons", **TUTORIAL)
+    for seed in range(3):
+        final = play_game(game, [bot, make_agent("random", "card-commons")], seed)
+        assert final.is_terminal()
+
+
+def test_the_bot_reads_the_same_observation_as_the_environment(trainer, checkpoint):
+    # numpy's forward pass on encode(turn.view) is the network's on the JAX observation.
+    bot = make_agent(f"learned:{checkpoint},simulations=0", "card-commons")
+    state = jax.tree_util.tree_map(lambda leaf: leaf[0], trainer.state)  # a game's start
+    reference = trainer.env.to_reference(state)
+    turn = turn_for(reference)
+    logits, _ = network.forward(bot.params, state.observation[None])
+    legal = turn.legal_actions
+    assert bot.policy_action(turn) == legal[int(np.argmax(np.asarray(logits)[0][legal]))]
+
+
+def test_the_bot_searches_with_the_jax_rules(checkpoint):
+    bot = make_agent(f"learned:{checkpoint},simulations=4", "card-commons")
+    game = load_game("card-commons", **TUTORIAL)
+    final = play_game(game, [bot, make_agent("greedy", "card-commons")], 7)
+    assert final.is_terminal()
+
+
+def test_the_simulator_plays_the_bot_by_its_spec(checkpoint):
+    spec = f"learned:path={checkpoint},simulations=0"
+    plan = simulation_plan("card-commons", dict(load_game("card-commons", **TUTORIAL).options),
+                           [spec, "random"], games=4, seed=2)
+    results = run_plan(plan).results
+    assert len(results) == 4 and {spec, "random"} == {a for r in results for a in r["seats"]}
+
+
+def test_bad_specs_say_what_is_wrong(checkpoint, tmp_path):
+    with pytest.raises(AgentSpecError, match="checkpoint folder"):
+        make_agent("learned", "card-commons")
+    with pytest.raises(AgentSpecError, match="no checkpoint of quarkade train"):
+        make_agent(f"learned:{tmp_path}", "card-commons")
+    with pytest.raises(AgentSpecError, match="plays card-commons, not dead-cat"):
+        make_agent(f"learned:{checkpoint}", "dead-cat")
+    with pytest.raises(AgentSpecError, match="simulations='-5' is not allowed; it takes a "
+                       "whole number from -1 to 4096"):
+        make_agent(f"learned:{checkpoint},simulations=-5", "card-commons")
+    with pytest.raises(AgentSpecError, match="no checkpoint is named 'best'"):
+        make_agent("learned:name=best", "card-commons")
+    bot = make_agent(f"learned:{checkpoint},simulations=0", "card-commons")
+    classic = load_game("card-commons").new_initial_state()
+    classic.apply_action(classic.legal_actions()[0])  # the coin
+    with pytest.raises(ValueError, match="plays card-commons \\(players=2, variant=tutorial"):
+        bot.act(turn_for(classic), random.Random(0))
+
+
+def test_a_named_checkpoint_is_offered_by_name(checkpoint, monkeypatch):
+    monkeypatch.setenv("QUARKADE_LEARNED", f"tutorial-bot={checkpoint};other=/nowhere")
+    bot = make_agent("learned:name=tutorial-bot,simulations=0", "card-commons")
+    assert bot.folder == checkpoint
+
+
+def test_quarkade_train_writes_a_checkpoint_and_its_learning_curve(tmp_path):
+    out = tmp_path / "cat"
+    done = runner.invoke(app, ["train", "dead-cat", "-o", "peek_first=true", "--out", str(out),
+                               "--minutes", "0.01", "--games", "4", "--simulations", "2",
+                               "--steps", "4", "--updates", "2", "--check-games", "2"])
+    assert done.exit_code == 0, done.output
+    assert (out / "curve.png").stat().st_size > 1000
+    about = json.loads((out / "agent.json").read_text())
+    assert about["game"] == "dead-cat" and about["options"]["peek_first"] is True
+    history = json.loads((out / "curve.json").read_text())
+    assert history[0]["games"] >= 0 and "score_vs_greedy" in history[0]
+    assert f"learned:{out}" in done.output.replace("\n", "")
+    bot = make_agent(f"learned:{out},simulations=4", "dead-cat")  # hidden cards redrawn
+    final = play_game(load_game("dead-cat", peek_first=True),
+                      [bot, make_agent("greedy", "dead-cat")], 1)
+    assert final.is_terminal()
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["hadronize", "--out", "x"], "no self-play training for 'hadronize'"),
+    (["dead-cat", "--out", "x", "--players", "3"], "No such option"),
+    (["dead-cat", "--out", "x", "-o", "players=3"], "two seats, not 3"),
+    (["card-commons", "--out", "x", "--games", "1"], "--games 1: give at least 2"),
+    (["card-commons", "--out", "x", "--minutes", "0"], "give a time above 0"),
+    (["card-commons", "--out", "x", "-o", "variant=huge"], "variant"),
+])
+def test_quarkade_train_refuses_bad_input(args, message):
+    done = runner.invoke(app, ["train", *args])
+    assert done.exit_code == 2
+    assert message in done.output
+
+
+def test_self_play_values_are_each_games_result_from_the_movers_side(trainer):
+    # The Tutorial alternates seats and ends in a win: every scored position's target is
+    # +1 or -1, flipping from one decision to the next within a game (a game starts at
+    # its opening, the phase an observation's second place marks).
+    _, observation, policy, target, scored, finished = jax.device_get(
+        trainer._selfplay(trainer.params, trainer.state, jax.random.PRNGKey(0)))
+    assert finished >= 4  # forty decisions finish a Tutorial game in every lane
+    assert np.allclose(policy.sum(axis=-1), 1, atol=1e-5)
+    checked = 0
+    for lane in range(4):
+        openings = observation[:, lane, 1] == 1
+        game = np.cumsum(openings)
+        for step in range(39):
+            if scored[step, lane]:
+                assert abs(target[step, lane]) == pytest.approx(1)
+                if scored[step + 1, lane] and game[step + 1] == game[step]:
+                    assert target[step + 1, lane] == pytest.approx(-target[step, lane])
+                    checked += 1
+    assert checked > 20
+
+
+def test_the_web_takes_a_named_checkpoint_and_never_a_path(checkpoint, monkeypatch):
+    from quarkade.server.catalogue import more_bots
+    from quarkade.server.errors import ApiError
+    from quarkade.server.play.specs import check_spec
+
+    monkeypatch.setenv("QUARKADE_LEARNED", f"tutorial-bot={checkpoint}")
+    spec = "learned:name=tutorial-bot,simulations=8"
+    assert check_spec("card-commons", spec) == spec
+    for refused, fragment in ((f"learned:{checkpoint}", "takes no parameter 'path'"),
+                              ("learned:name=other", "no checkpoint is named 'other' here; "
+                               "named: tutorial-bot"),
+                              ("learned:name=tutorial-bot,simulations=999", "from -1 to 256")):
+        with pytest.raises(ApiError, match=fragment) as caught:
+            check_spec("card-commons", refused)
+        assert caught.value.status == 400
+    offered = {bot["name"]: bot for bot in more_bots("card-commons")}["learned"]
+    assert [p["name"] for p in offered["parameters"]] == ["name", "simulations"]
