@@ -30,9 +30,9 @@ def test_games_and_rules_list_card_commons():
 def test_greedy_against_random_plays_to_the_end_and_prints_the_score():
     result = run("play", "card-commons", *BOTS)
     assert result.exit_code == 0, result.output
-    assert result.output.count("game over - winner: seat 0 (greedy) (open cells") == 1
-    assert "open cells on own side: seat 0 (greedy)" in result.output
-    assert "winner: seat 0 (greedy)" in result.output and "returns: [1.0, -1.0]" in result.output
+    assert result.output.count("game over - winner: Greedy bot (open cells 7 to 0)") == 1
+    assert "open cells on own side: Greedy bot 7/8, Random bot 0/8" in result.output
+    assert result.output.endswith("Result: Greedy bot wins.\n")
     assert run("play", "card-commons", *BOTS).output == result.output
 
 
@@ -67,7 +67,7 @@ def test_a_person_is_prompted_and_bad_input_is_explained():
     assert "the 3♥ can go on 4 cells: b2 c2 b3 c3" in result.output
     assert "the 3♦ is not in your hand" in result.output
     assert "the opening card goes on a centre cell" in result.output
-    assert re.search(r"^\s+32\s+5S c3\s+on your side$", result.output, re.MULTILINE)
+    assert re.search(r"^\s+32\s+5S c3\s+on your side\s*$", result.output, re.MULTILINE)
     assert result.output.count("your move:") == 1
     assert "game stopped" in result.output
 
@@ -137,5 +137,5 @@ def test_the_perfect_bot_plays_from_the_terminal():
     result = run("play", "card-commons", "-o", "variant=tutorial", "--seat",
                  "0=perfect:nodes=200000", "--seat", "1=greedy", "--seed", "2")
     assert result.exit_code == 0, result.output
-    assert "seat 0: perfect:nodes=200000" in result.output
+    assert "Perfect tutorial bot: Plays the Tutorial variant" in result.output
     assert "winner:" in result.output

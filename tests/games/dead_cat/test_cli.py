@@ -31,7 +31,8 @@ def test_rules_prints_the_rules_page():
 def test_five_bots_play_to_the_end():
     result = run("play", "dead-cat", *FIVE_BOTS)
     assert result.exit_code == 0, result.output
-    assert re.search(r"result: seat \d \((bayes|random|greedy)\) wins", result.output)
+    assert re.search(r"^Result: (Odds bot|Random bot|Greedy bot)( \d)? wins\.", result.output,
+                     re.MULTILINE)
     assert result.output.count("game over") == 1
     assert run("play", "dead-cat", *FIVE_BOTS).output == result.output
 
@@ -69,7 +70,9 @@ def test_record_then_replay(tmp_path):
     assert record["game"] == "dead-cat" and record["options"]["peek_first"] is False
     replayed = run("replay", str(path))
     assert replayed.exit_code == 0
-    winner = re.search(r"winner: (seat \d)", played.output).group(1)
+    found = re.search(r"^game over - winner: (.+)$", played.output, re.MULTILINE)
+    assert found is not None, played.output
+    winner = found.group(1)
     assert f"game over - winner: {winner}" in replayed.output
     as_seat = run("replay", str(path), "--seat", "0", "--step", "5")
     assert as_seat.exit_code == 0 and "Dead Cat - round" in as_seat.output
