@@ -43,6 +43,7 @@ class Limits:
     logins: Rate = field(default=Rate(5, 1 / 30))  # per address, and per name
     guests: Rate = field(default=Rate(30, 30 / 60))  # new guest players per address
     abandon_seconds: float = 7 * 24 * 3600.0  # a seat with no clock idle this long
+    first_move_seconds: float = 30.0  # real-time: a seat's first move, else aborted (S-8)
     chat_characters: int = 300  # one chat message
     chat_messages: Rate = field(default=Rate(5, 0.5))  # per seat of a game
     chat_per_game: int = 2000  # messages one game's chat may hold

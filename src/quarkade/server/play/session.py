@@ -171,6 +171,10 @@ class GameSession:
             return returns_of(self.times.ending, self.game.num_players)
         return self.state.returns() if self.state.is_terminal() else None
 
+    def movers(self) -> set[int]:
+        """The seats that made a move already (chance is no seat)."""
+        return {player for player, _ in self.moves if player >= 0}
+
     def people(self) -> set[int]:
         """The seats people play (not bots; a seat a bot took over is a bot's now)."""
         return {s.seat for s in self.seats if s.kind != seating.BOT}
@@ -251,8 +255,14 @@ class GameSession:
         rated = await eligible(self.seats, player)
         full = self.control.starting()
         seats = {s: {"remaining": full} for s in self.people()} if full is not None else {}
-        await store.run(store.games.decide, self.id, 0,
-                        {"started": self.ctx.clock.time(), "rated": rated}, seats)
+        now = self.ctx.clock.time()
+        begun: dict[str, Any] = {"started": now, "rated": rated}
+        if not self.state.is_chance_node():  # a person may be first: their clock starts
+            filled = [replace(s, remaining=full) for s in self.seats]
+            begun.update(clock_after(self.control, self.times, filled, self.people(),
+                                     self.state, None, now, (),
+                                     self.ctx.limits.first_move_seconds)[0])
+        await store.run(store.games.decide, self.id, 0, begun, seats)
         await self.catch_up()
         if self.visibility == seating.PUBLIC:
             await self.ctx.events.emit(Listed(self))
@@ -280,7 +290,8 @@ class GameSession:
         returns = state.returns() if state.is_terminal() else None
         game_values, seat_values = clock_after(
             self.control, self.times, self.seats, self.people(), state,
-            mover if action is not None else None, self.ctx.clock.time())
+            mover if action is not None else None, self.ctx.clock.time(), self.movers(),
+            self.ctx.limits.first_move_seconds)
         store = self.ctx.store
         first = self.step
         try:
