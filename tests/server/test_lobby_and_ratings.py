@@ -11,7 +11,7 @@ import json
 from sqlalchemy import insert
 from starlette.testclient import TestClient
 
-from quarkade.server.people.skill import anchor, shown
+from quarkade.server.play.skill import anchor, shown
 from quarkade.server.storage.tables import ratings_table
 from tests.server.helpers import refused, true_states
 from tests.server.test_players import named
@@ -35,10 +35,10 @@ class Devices:
 
 
 def public_game(client: TestClient, game: str = "hadronize", seats=("you", "open"),
-                control: str = "none", **options) -> str:
+                control: str = "none", rated: bool | None = None, **options) -> str:
     answer = client.post("/api/games", json={"game": game, "seats": list(seats),
                                              "options": options, "visibility": "public",
-                                             "time_control": control})
+                                             "time_control": control, "rated": rated})
     assert answer.status_code == 201, answer.text
     return answer.json()["id"]
 
@@ -149,12 +149,9 @@ def test_a_rated_game_changes_both_ratings_and_the_leaderboard(client):
     assert changes[0]["before"] == changes[1]["before"] == 1500
     assert changes[0]["after"] > 1500 > changes[1]["after"]
     board = client.get("/api/leaderboard/hadronize").json()["ratings"]
-    people = [entry["name"] for entry in board if not entry["bot"]]
-    assert people == ["Ann", "Bob"]
-    assert {e["name"]: e["rating"] for e in board}["Ann"] == changes[0]["after"]
-    assert "Ann" in client.get("/leaderboard/hadronize").text
+    assert [entry["name"] for entry in board if not entry["bot"]] == []  # provisional
     page = client.get("/players/Ann").text
-    assert str(changes[0]["after"]) in page and game_id in page  # history and the game
+    assert f'{changes[0]["after"]}?' in page and game_id in page  # history and the game
     assert ann["id"] not in page
 
 
@@ -164,8 +161,8 @@ def test_guests_and_bots_without_a_level_are_not_rated_and_hints_can_unrate(clie
     game_id = public_game(client, seats=("you", "bot:medium"))
     assert client.get(f"/api/games/{game_id}").json()["rated"] is False
     named(devices.use("ann"), "Ann", "ann-password")
-    level = public_game(client, seats=("you", "bot:medium"))
-    other = public_game(client, seats=("you", "bot:greedy"))
+    level = public_game(client, seats=("you", "bot:medium"), rated=True)
+    other = public_game(client, seats=("you", "bot:greedy"), rated=True)
     assert client.get(f"/api/games/{level}").json()["rated"] is True
     assert client.get(f"/api/games/{other}").json()["rated"] is False
     store = client.app.state.store
@@ -176,19 +173,14 @@ def test_guests_and_bots_without_a_level_are_not_rated_and_hints_can_unrate(clie
             if not e["bot"]] == []
 
 
-def test_a_hint_unrates_a_rated_game_at_once_and_for_good(client):
-    """RULINGS S-5 and issue 19: the moment a seat asks for a hint its game is marked
-    unrated, and it stays so: when it ends, nobody's rating moves."""
-    from tests.server.helpers import live_socket, receive_until
-
+def test_a_game_where_a_hint_was_asked_is_never_rated(client):
+    """RULINGS S-5: a game whose seat asked for a hint is never rated, even if it was
+    marked rated (hints are refused in rated games now, S-9; storage checks the flags
+    in the step that would rate it)."""
     named(Devices(client).use("ann"), "Ann", "ann-password")
-    game_id = public_game(client, seats=("you", "bot:medium"))
+    game_id = public_game(client, seats=("you", "bot:medium"), rated=True)
     assert client.get(f"/api/games/{game_id}").json()["rated"] is True
-    with live_socket(client, game_id, 0) as page:
-        receive_until(page, lambda m: m["legal"])  # seat 0 is to move
-    asked = client.post(f"/api/games/{game_id}/hint?seat=0")
-    assert asked.status_code == 200, asked.text
-    assert client.get(f"/api/games/{game_id}").json()["rated"] is False
+    client.app.state.store.learning.mark_hinted(game_id, 0)  # as an older server did
     client.post(f"/api/games/{game_id}/resign", json={"seat": 0})
     over = client.get(f"/api/games/{game_id}").json()
     assert over["over"] and over["rated"] is False and over["rating_changes"] == []

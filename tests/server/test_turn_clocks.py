@@ -42,15 +42,15 @@ def play_one_turn(client: TestClient, clock: ManualClock, game_id: str,
     state = true_states(client, game_id)[-1]
     seat = state.current_player()
     actions = 0
-    while state.current_player() == seat and not state.is_terminal():
-        def keeps_turn(action: int) -> bool:
-            trial = state.clone()
-            trial.apply_action(action)
-            return trial.current_player() == seat and not trial.is_terminal()
+    def keeps_turn(state, action: int) -> bool:
+        trial = state.clone()
+        trial.apply_action(action)
+        return trial.current_player() == seat and not trial.is_terminal()
 
+    while state.current_player() == seat and not state.is_terminal():
         legal = state.legal_actions()
-        action = next((a for a in legal if keeps_turn(a)), legal[0]) if actions < 7 \
-            else next((a for a in legal if not keeps_turn(a)), legal[0])
+        action = next((a for a in legal if keeps_turn(state, a)), legal[0]) if actions < 7 \
+            else next((a for a in legal if not keeps_turn(state, a)), legal[0])
         clock.advance(seconds)
         answer = move(client, game_id, tokens[seat], seat, action)
         assert answer.status_code == 200, answer.text
@@ -100,7 +100,7 @@ def test_the_second_player_who_never_moves_aborts_the_game_too(db_url):
     clock = ManualClock()
     with TestClient(create_app(db_url, clock=clock, rate_limits=False)) as client:
         game_id, tokens = two_seat_game(client, "3+2")
-        first, _ = play_one_turn(client, clock, game_id, tokens, seconds=5)
+        play_one_turn(client, clock, game_id, tokens, seconds=5)
         assert seen(client, game_id)["clock"]["left"] == 30.0
         clock.advance(31)
         over = watch_until(client, game_id, lambda m: m["over"])

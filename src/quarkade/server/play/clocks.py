@@ -5,13 +5,14 @@ each, three seconds added after each of your turns, Fischer increment: once per 
 however many actions it takes, RULINGS S-7) or correspondence (``corr:3``: three days for
 each move). A seat's first move has a shorter deadline in real-time (``first_move``
 seconds, 30 by default; correspondence: its move time): a game where a person never makes
-a first move ends aborted and unrated (RULINGS S-8, ``endings.flag``). The server keeps the clocks: when a seat's turn
-begins it stores ``turn_started`` and the ``deadline`` (epoch seconds) by which that seat
-must move, and each real-time seat's ``remaining`` time. Deadlines are stored, so they
-survive a restart and expire with no page open: ``DeadlineWatcher`` wakes at the earliest
-stored deadline (and every ``sweep`` seconds, for deadlines other processes set) and hands
-each expired game to the hub, which claims the expiry in the database once (see
-``Store.decide``). What running out does is ``endings.py`` (docs/RULINGS.md, S-1).
+a first move ends aborted and unrated (RULINGS S-8, ``endings.flag``). The server keeps
+the clocks: when a seat's turn begins it stores ``turn_started`` and the ``deadline``
+(epoch seconds) by which that seat must move, and each real-time seat's ``remaining``
+time. Deadlines are stored, so they survive a restart and expire with no page open:
+``DeadlineWatcher`` wakes at the earliest stored deadline (and every ``sweep`` seconds,
+for deadlines other processes set) and hands each expired game to the hub, which claims
+the expiry in the database once (see ``Store.decide``). What running out does is
+``endings.py`` (docs/RULINGS.md, S-1).
 Bots have no clock; neither does chance.
 """
 

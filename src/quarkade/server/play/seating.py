@@ -50,11 +50,12 @@ class Seating:
     async def create(self, game: str, options: dict[str, Any], seat_specs: list[Any],
                      visibility: Any = None, time_control: Any = None,
                      player: StoredPlayer | None = None, reveal: Any = None,
-                     client: str | None = None) -> Made:
+                     client: str | None = None, rated: Any = None) -> Made:
         """A new game from a game name, its options, a choice per seat, who may find it,
         its time control and whether its hidden cards are shown once it is over (by
         default: when a bot plays); ``player`` (the creator) sits at ``you``; ``client``
-        (the scheduler's) owns its bots' CPU work. A seat's own options (its deck) are
+        (the scheduler's) owns its bots' CPU work; ``rated``: rated or casual (by
+        default casual against bots, RULINGS S-9). A seat's own options (its deck) are
         chosen by whoever takes it."""
         ctx = self.ctx
         try:
@@ -82,7 +83,8 @@ class Seating:
         session = await self._create(game, chosen, made.seats, keys.digest(host_token),
                                      seating.visibility_of(visibility),
                                      seating.reveal_of(reveal, made.seats), control.text,
-                                     None if player is None else player.id, client)
+                                     None if player is None else player.id, client,
+                                     seating.rated_of(rated, made.seats))
         if session.visibility == seating.PUBLIC:
             await ctx.events.emit(Listed(session))
         return Made(session, host_token, made.tokens, made.invites)
@@ -90,12 +92,13 @@ class Seating:
     async def _create(self, game: str, options: dict[str, Any], seats: list[StoredSeat],
                       host_token: str, visibility: str, reveal: bool,
                       time_control: str = "none", host_player: str | None = None,
-                      owner: str | None = None) -> GameSession:
+                      owner: str | None = None, rated: bool = False) -> GameSession:
         store = self.ctx.store
         game_id = seating.new_game_id()
         try:
             await store.run(store.games.create, game_id, game, options, host_token,
-                            seats, visibility, reveal, time_control, host_player, owner)
+                            seats, visibility, reveal, time_control, host_player, owner,
+                            rated)
         except ValueTooLong as problem:
             raise ApiError(400, f"a value is too long: {problem}") from None
         except Unavailable:
@@ -215,7 +218,7 @@ class Seating:
                                          keys.digest(keys.new_secret()),
                                          session.visibility, session.reveal,
                                          session.control.text, session.times.host_player,
-                                         session.owner)
+                                         session.owner, session.times.rated)
                 if await store.run(store.games.set_rematch, session.id, new.id):
                     session.rematch = new.id
                 else:  # another process made it first: keep theirs

@@ -76,6 +76,24 @@ def reveal_of(value: object, seats: Sequence[StoredSeat]) -> bool:
                    "game is over) or false (they stay hidden)")
 
 
+def rated_of(value: object, seats: Sequence[StoredSeat]) -> bool:
+    """Whether the maker asks for a rated game (RULINGS S-9): as asked (true/false,
+    yes/no, on/off, rated/casual), else casual when a bot plays and rated otherwise. It
+    is rated only if it is eligible when it begins (S-5)."""
+    if value is None or value == "":
+        return not any(s.kind == BOT for s in seats)
+    if isinstance(value, bool):
+        return value
+    text = value.strip().lower() if isinstance(value, str) else None
+    if text in ("true", "yes", "on", "1", "rated"):
+        return True
+    if text in ("false", "no", "off", "0", "casual"):
+        return False
+    shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
+    raise ApiError(400, f"rated {shown}: choose true (a rated game: ratings change, no "
+                   "hints) or false (a casual game)")
+
+
 def parse_seats(game: str, choices: Sequence[object], players: int, now: float,
                 invite_seconds: float, player: tuple[str, str] | None = None,
                 plugins: Collection[str] = ()) -> NewSeats:

@@ -20,6 +20,7 @@ from sqlalchemy.exc import IntegrityError
 
 from quarkade.core.records import Fault
 from quarkade.server.storage.chat import CHAT_TAIL, ChatQueries
+from quarkade.server.storage.ratings import RatingPlan, RatingQueries
 from quarkade.server.storage.stored import (
     GameDecided,
     StepTaken,
@@ -48,13 +49,15 @@ class GameQueries:
     def create(self, game_id: str, game: str, options: dict[str, Any], host_token: str,
                seats: Sequence[StoredSeat], visibility: str = "unlisted",
                reveal: bool = False, time_control: str = "none",
-               host_player: str | None = None, owner: str | None = None) -> None:
-        """A new game; ``host_token`` and the seats' secrets are digests already."""
+               host_player: str | None = None, owner: str | None = None,
+               rated: bool = False) -> None:
+        """A new game; ``host_token`` and the seats' secrets are digests already. ``rated``
+        is its maker's choice (it is rated only if eligible when it begins)."""
         game_row = {"id": game_id, "game": game, "options": json.dumps(options),
                     "host_token": host_token, "visibility": visibility, "reveal": reveal,
                     "created": datetime.now(UTC).isoformat(timespec="seconds"),
                     "time_control": time_control, "host_player": host_player,
-                    "owner": owner}
+                    "owner": owner, "rated": rated}
         seat_rows = [seat_row(game_id, s) for s in seats]
         check_lengths(games_table, game_row)
         for row in seat_rows:
@@ -98,12 +101,16 @@ class GameQueries:
     def add_actions(self, game_id: str, first_step: int, moves: Sequence[tuple[int, int]],
                     returns: list[float] | None, game: dict[str, Any] | None = None,
                     seats: dict[int, dict[str, Any]] | None = None,
-                    now: float | None = None) -> None:
+                    now: float | None = None, rating: RatingPlan | None = None,
+                    rated_at: float = 0.0) -> list[dict[str, Any]] | None:
         """Append ``(player, action)`` pairs from ``first_step`` on, and the result if over;
         ``StepTaken`` if a move is stored at one of those steps already. ``game`` and
         ``seats`` are column updates stored with the move (its clock); with them the move
         is refused with ``GameDecided`` if the server decided the game meanwhile or, at
-        ``now``, the mover's time had run out."""
+        ``now``, the mover's time had run out. A rated game these moves end is rated in
+        the same transaction (``rating``, at ``rated_at``): the rating changes, else
+        None."""
+        changes = None
         try:
             with self.engine.begin() as db:
                 if game is not None or returns is not None:
@@ -126,15 +133,20 @@ class GameQueries:
                     db.execute(update(seats_table).where(seats_table.c.game_id == game_id,
                                                          seats_table.c.seat == seat)
                                .values(**values))
+                if rating is not None:
+                    changes = RatingQueries.apply_in(db, game_id, rating, rated_at)
         except IntegrityError:
             raise StepTaken(f"step {first_step} of {game_id} is taken") from None
+        return changes
 
     def decide(self, game_id: str, step: int, game: dict[str, Any],
-               seats: dict[int, dict[str, Any]], deadline: float | None = None) -> bool:
+               seats: dict[int, dict[str, Any]], deadline: float | None = None,
+               rating: RatingPlan | None = None, now: float = 0.0) -> bool:
         """Store what the server decided at ``step`` (an ending, a bot taking a seat over,
         a clock), once: False if a move was stored meanwhile, the game was decided
         already, or (with ``deadline``) the clock it expires changed. This is the claim
-        that makes one process, of several, apply a flag that fell."""
+        that makes one process, of several, apply a flag that fell. A rated game it ends
+        is rated in the same transaction (``rating``, at ``now``)."""
         with self.engine.begin() as db:
             last = db.execute(select(func.count()).select_from(actions_table).where(
                 actions_table.c.game_id == game_id)).scalar()
@@ -162,6 +174,8 @@ class GameQueries:
                     db.execute(delete(seat_keys_table).where(
                         seat_keys_table.c.game_id == game_id,
                         seat_keys_table.c.seat == seat))
+            if rating is not None:
+                RatingQueries.apply_in(db, game_id, rating, now)
         return True
 
     def update(self, game_id: str, **values: Any) -> None:

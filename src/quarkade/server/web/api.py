@@ -56,13 +56,14 @@ async def games(request: Request) -> Response:
     player = await me(request)  # a script without a session plays anonymous seats
     made = await site.seating.create(game, options, specs, body.get("visibility"),
                                      body.get("time_control"), player, body.get("reveal"),
-                                     client=client_of(request, player))
+                                     client=client_of(request, player),
+                                     rated=body.get("rated"))
     session = made.session
     response = JSONResponse({
         "id": session.id, "url": f"/games/{session.id}", "host_token": made.host_token,
         "tokens": {str(seat): token for seat, token in made.tokens.items()},
         "visibility": session.visibility, "time_control": session.control.text,
-        "reveal": session.reveal,
+        "reveal": session.reveal, "rated": session.times.rated,
         "invites": [{"seat": seat, "url": f"/games/{session.id}/join/{code}"}
                     for seat, code in made.invites.items()]},
         status_code=201)

@@ -290,7 +290,8 @@ async def api_coach(request: Request) -> Response:
     reviewable = (session.game.perfect_information or viewpoint != SPECTATOR) and (
         bool(holder.seats) or session.visibility == seating.PUBLIC)
     return JSONResponse({
-        "hints": viewpoint != SPECTATOR and has_bots(session) and not session.over,
+        "hints": viewpoint != SPECTATOR and has_bots(session) and not session.over
+        and not session.times.rated,
         "hinted": await _db(request, _store(request).hinted, session.id),
         "review": f"/games/{session.id}/review" + ("" if viewpoint == SPECTATOR else
                                                     f"?seat={viewpoint}")

@@ -89,7 +89,8 @@ async def new_game_page(request: Request) -> Response:
         made = await site.seating.create(game, options, specs, values.get("visibility"),
                                          values.get("time_control"), player,
                                          values.get("reveal"),
-                                         client=client_of(request, player))
+                                         client=client_of(request, player),
+                                         rated=values.get("rated"))
     except (ApiError, QuarkadeError) as problem:
         message = problem.message if isinstance(problem, ApiError) else str(problem)
         status = problem.status if isinstance(problem, ApiError) else 400

@@ -9,7 +9,7 @@ from pathlib import Path
 from quarkade.learn.review import Budget
 from quarkade.server.context import Context
 from quarkade.server.decks.testing import DeckTests
-from quarkade.server.learn.hints import Hints, hints_veto
+from quarkade.server.learn.hints import Hints
 from quarkade.server.learn.reviews import Reviews
 from quarkade.server.limits import RateLimiter
 from quarkade.server.people.lobby import Lobby
@@ -40,7 +40,6 @@ class Site:
         """Every part over ``ctx``, each listening to the events it cares about."""
         hub = Hub(ctx)
         ratings = Ratings(ctx)
-        ratings.vetoes.append(hints_veto())  # a game with a hint is never rated
         limits = ctx.limits
         return cls(ctx, hub, Seating(ctx, hub), Chat(ctx),
                    Players(ctx.store, ctx.clock, limits), ratings, Lobby(ctx, ratings),
