@@ -203,8 +203,10 @@ def test_a_rematch_keeps_the_players_and_the_time_control(client):
     answer = client.post(f"/api/games/{game_id}/rematch")
     assert answer.status_code == 200, answer.text
     rematch = answer.json()["id"]
-    seen = client.get(f"/api/games/{rematch}").json()
-    assert [s["name"] for s in seen["seats"]] == ["Ann", "Bob"] and seen["held"] == [1]
-    assert seen["clock"]["control"] == "3+2" and not seen["waiting"]
+    seen = client.get(f"/api/games/{rematch}").json()  # the players swap seats (S-13)
+    assert [s["name"] for s in seen["seats"]] == ["Bob", "Ann"] and seen["held"] == [0]
+    assert seen["clock"]["control"] == "3+2" and seen["waiting"]  # until Ann accepts
     devices.use("ann")
-    assert client.get(f"/api/games/{rematch}").json()["held"] == [0]
+    assert client.post(f"/api/games/{game_id}/rematch").json()["id"] == rematch
+    seen = client.get(f"/api/games/{rematch}").json()
+    assert seen["held"] == [1] and not seen["waiting"]

@@ -184,5 +184,5 @@ def my_turn_after_the_bot(client, page, game_id, token):
 def test_a_rematch_gives_a_stopped_plugin_a_fresh_start():
     stopped = StoredSeat(0, seating.BOT, "raiser", "seat 0 (raiser)", None, True,
                          fault=Fault(0, "raiser", 1, "raised", "bot 'raiser' ... stopped"))
-    [fresh] = seating.fresh_seats([stopped], now=0.0, invite_seconds=60.0)
+    [fresh] = seating.rematch_seats([stopped], (), now=0.0, invite_seconds=60.0)
     assert fresh.fault is None and fresh.agent == "raiser"

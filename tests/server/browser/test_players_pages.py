@@ -254,3 +254,61 @@ def test_a_four_player_game_where_a_person_times_out_is_finished_by_a_bot(device
     expect(page.locator("#result")).to_contain_text("Game over:")
     expect(page.locator("#result-table tr[data-seat='0']")).to_contain_text(
         re.compile(r"out of time|won"))
+
+
+JUNK = re.compile(r"\b(null|undefined|NaN|None)\b|\bseat \d")
+
+
+def no_junk(page: Page) -> None:
+    """Nothing meant for developers in the page's visible text (issue 25)."""
+    shown = page.locator("body").inner_text()
+    assert not JUNK.search(shown), JUNK.search(shown)
+
+
+def test_a_rematch_is_offered_and_begins_only_when_the_other_accepts(device, clocked) -> None:
+    """Issue 25 item 1 (RULINGS S-13): Ben's Rematch is an offer Ada sees with his name;
+    nothing starts until she accepts; then both pages go to it, the seats swapped."""
+    server, clock = clocked
+    game_id, pages = two_players(device, server.url, "1+0", ("Offer-Ada", "Offer-Ben"))
+    ada, ben = pages[0], pages[1]
+    ben.click("#resign")
+    ben.click("#confirm-yes")
+    for page in pages.values():
+        expect(page.locator("#rematch")).to_be_visible()
+    ben.click("#rematch")
+    expect(ben.locator("#rematch-note")).to_have_text(
+        "You offered a rematch. Waiting for Offer-Ada to accept.")
+    expect(ben.locator("#rematch")).to_be_hidden()
+    expect(ada.locator("#rematch-note")).to_have_text("Offer-Ben offers a rematch.")
+    expect(ada.locator("#rematch")).to_have_text("Accept the rematch")
+    expect(ada.locator("#rematch-decline")).to_have_text("Decline")
+    audit(ada, "a finished game with a rematch offered")
+    for page in pages.values():
+        no_junk(page)
+        assert page.url.rsplit("/", 1)[1].startswith(game_id)  # nobody was moved on
+    clock.advance(3600)  # an hour later the offer still waits, and no clock ran
+    expect(ada.locator("#rematch-note")).to_have_text("Offer-Ben offers a rematch.")
+    ada.click("#rematch")
+    for page in pages.values():
+        page.wait_for_url(re.compile(r"/games/(?!" + game_id + r")\w+(\?seat=\d)?$"))
+        expect(page.locator("#seats li").first).to_contain_text("Offer-Ben")
+        expect(page.locator("#seats li").nth(1)).to_contain_text("Offer-Ada")
+        expect(page.locator("#game")).to_have_attribute("data-over", "no")
+        no_junk(page)
+    expect(ben.locator("#seats li").first).to_contain_text("(you)")  # Ben opens now
+
+
+def test_a_declined_rematch_says_who_declined(device, clocked) -> None:
+    server, _ = clocked
+    game_id, pages = two_players(device, server.url, names=("Decline-Ada", "Decline-Ben"))
+    pages[1].click("#resign")
+    pages[1].click("#confirm-yes")
+    pages[0].click("#rematch")
+    expect(pages[1].locator("#rematch-note")).to_have_text("Decline-Ada offers a rematch.")
+    pages[1].click("#rematch-decline")
+    for page in pages.values():
+        expect(page.locator("#rematch-note")).to_have_text(
+            re.compile(r"^Decline-Ben( \(you\))? declined the rematch\.$"))
+        expect(page.locator("#rematch")).to_have_text("Rematch")  # another may be offered
+        assert game_id in page.url
+        no_junk(page)

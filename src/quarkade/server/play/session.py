@@ -85,6 +85,7 @@ class GameSession:
         self.chat: list[StoredChat] = list(stored.chat)  # the newest messages
         self.chat_count = len(stored.chat) if stored.chat_count < 0 else stored.chat_count
         self.rematch = stored.rematch
+        self.offer = stored.offer  # the rematch, as this game reads it (play/offers.py)
         self.times: GameTimes = stored.times
         self.control = TimeControl.parse(stored.times.time_control)
         self.rating_changes: list[dict[str, Any]] = []  # once rated: each seat's change
@@ -407,7 +408,8 @@ class GameSession:
         actions, stored = await store.run(store.games.changes_since, self.id, self.step)
         changed = bool(actions) or stored.seats != self.seats or \
             stored.rematch != self.rematch or stored.times != self.times or \
-            stored.options != self.options or stored.keys != self.keys
+            stored.options != self.options or stored.keys != self.keys or \
+            stored.offer != self.offer
         if stored.options != self.options and not self.moves:
             self._set_options(stored.options)  # a seat chose its own options on joining
         self._set_seats(stored.seats)
@@ -418,6 +420,7 @@ class GameSession:
             log.error("game %s: stored actions do not replay; reloading later", self.id)
             await self.ctx.events.emit(Lost(self))
         self.rematch = stored.rematch
+        self.offer = stored.offer
         if stored.times.rating_state == "done" and not self.rating_changes:
             self.rating_changes = await store.run(store.ratings.changes_for_game, self.id)
         self.times = stored.times

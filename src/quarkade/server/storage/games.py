@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import delete, func, insert, or_, select, update
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
 from quarkade.core.records import Fault
@@ -25,11 +25,13 @@ from quarkade.server.storage.stored import (
     GameDecided,
     StepTaken,
     StoredGame,
+    StoredRematch,
     StoredSeat,
     check_lengths,
     public_fault,
     seat_row,
     stored_game,
+    stored_rematch,
 )
 from quarkade.server.storage.tables import (
     actions_table,
@@ -40,6 +42,20 @@ from quarkade.server.storage.tables import (
     seat_keys_table,
     seats_table,
 )
+
+
+def _rematch_of(db: Connection, rematch_id: str | None) -> StoredRematch | None:
+    """The rematch ``rematch_id`` as the game before it reads it (None: none)."""
+    if rematch_id is None:
+        return None
+    row = db.execute(select(games_table.c.id, games_table.c.started, games_table.c.ending)
+                     .where(games_table.c.id == rematch_id)).first()
+    if row is None:
+        return None
+    seats = db.execute(select(seats_table.c.seat, seats_table.c.joined, seats_table.c.kind)
+                       .where(seats_table.c.game_id == rematch_id)
+                       .order_by(seats_table.c.seat)).all()
+    return stored_rematch(row, seats)
 
 
 class GameQueries:
@@ -81,7 +97,8 @@ class GameQueries:
             chat = ChatQueries.read(db, game_id, max(0, count - CHAT_TAIL), count)
             keys = db.execute(select(seat_keys_table).where(
                 seat_keys_table.c.game_id == game_id)).all()
-        return stored_game(row, seats, list(actions), chat, count, keys)
+            offer = _rematch_of(db, row.rematch)
+        return stored_game(row, seats, list(actions), chat, count, keys, offer)
 
     def changes_since(self, game_id: str, step: int) -> tuple[list[int], StoredGame]:
         """What another process may have changed: actions from ``step`` on, and the game
@@ -96,7 +113,8 @@ class GameQueries:
             row = db.execute(select(games_table).where(games_table.c.id == game_id)).one()
             keys = db.execute(select(seat_keys_table).where(
                 seat_keys_table.c.game_id == game_id)).all()
-        return list(actions), stored_game(row, seats, [], keys=keys)
+            offer = _rematch_of(db, row.rematch)
+        return list(actions), stored_game(row, seats, [], keys=keys, offer=offer)
 
     def add_actions(self, game_id: str, first_step: int, moves: Sequence[tuple[int, int]],
                     returns: list[float] | None, game: dict[str, Any] | None = None,
@@ -214,12 +232,15 @@ class GameQueries:
                 rated=False, rating_state="none")).rowcount
         return bool(changed)
 
-    def set_rematch(self, game_id: str, rematch_id: str) -> bool:
-        """Record the rematch unless one exists already; True if this call set it."""
+    def set_rematch(self, game_id: str, rematch_id: str, replacing: str | None = None
+                    ) -> bool:
+        """Record the rematch unless one exists already (or only ``replacing``, an offer
+        that ended: declined or expired); True if this call set it."""
         with self.engine.begin() as db:
-            changed = db.execute(update(games_table).where(games_table.c.id == game_id,
-                                                           games_table.c.rematch.is_(None))
-                                 .values(rematch=rematch_id)).rowcount
+            changed = db.execute(update(games_table).where(
+                games_table.c.id == game_id,
+                games_table.c.rematch.is_(None) if replacing is None
+                else games_table.c.rematch == replacing).values(rematch=rematch_id)).rowcount
         return bool(changed)
 
     def delete(self, game_id: str) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import exists, select
 from sqlalchemy.engine import Engine
 
 from quarkade.server.storage.tables import games_table, seats_table
@@ -28,6 +28,11 @@ class LobbyQueries:
                                           games_table.c.returns.is_(None))
         query = query.where(games_table.c.started.is_(None) if waiting
                             else games_table.c.started.is_not(None))
+        if waiting:  # a game with a seat kept for its player (a rematch offered) is not
+            kept = exists().where(seats_table.c.game_id == games_table.c.id,  # for others
+                                  seats_table.c.joined.is_(False),
+                                  seats_table.c.player_id.is_not(None))
+            query = query.where(~kept)
         if game is not None:
             query = query.where(games_table.c.game == game)
         if time_control is not None:

@@ -18,6 +18,7 @@ from quarkade.server.errors import ApiError
 from quarkade.server.people.players import public
 from quarkade.server.people.quick import quick
 from quarkade.server.play import endings
+from quarkade.server.play.offers import rematch_view
 from quarkade.server.play.views import chat_json, payload, step_view
 from quarkade.server.storage import Unavailable
 from quarkade.server.storage.chat import CHAT_TAIL
@@ -157,13 +158,26 @@ async def link(request: Request) -> Response:
 
 
 async def rematch(request: Request) -> Response:
+    """Offer a rematch, or accept the one offered (``{}``), or decline it
+    (``{"decline": true}``): RULINGS S-13. The rematch's address and the offer as the
+    finished game's pages show it; this device's secrets for its seats there go in its
+    cookie (``GET /games/<id>/rematch`` follows it as a page)."""
+    check_rate(request, "create", "new games")  # an offer makes a game
     session = await session_of(request)
+    body = await body_of(request, optional=True)
+    decline = body.get("decline", False)
+    if not isinstance(decline, bool):
+        raise ApiError(400, "'decline' is true (decline the rematch offered) or false")
     held = tokens(request, session.id)
     site = site_of(request)
-    new = await site.seating.rematch(session, await holder_of(request, session))
+    new = await site.rematches.answer(session, await holder_of(request, session),
+                                      accept=not decline)
+    offer = rematch_view(session)
+    if new is None:
+        return JSONResponse({"rematch": offer})
     mine = tokens(request, new.id)
     followed = await site.seating.follow(session, new, held, mine)
-    response = JSONResponse({"id": new.id, "url": f"/games/{new.id}"})
+    response = JSONResponse({"id": new.id, "url": f"/games/{new.id}", "rematch": offer})
     set_cookie(response, new.id, [*mine, *followed])
     return response
 

@@ -215,10 +215,10 @@ async def link(request: Request) -> Response:
 
 async def follow_rematch(request: Request) -> Response:
     session = await session_of(request)
-    if session.rematch is None:
+    if session.offer is None:
         raise ApiError(404, "no rematch has been asked for yet")
     site = site_of(request)
-    new = await site.hub.get(session.rematch)
+    new = await site.hub.get(session.offer.id)
     response = RedirectResponse(f"/games/{new.id}", status_code=303)
     held = tokens(request, new.id)
     followed = await site.seating.follow(session, new, tokens(request, session.id), held)

@@ -17,6 +17,7 @@ from quarkade.server.people.players import Players
 from quarkade.server.people.ratings import Ratings
 from quarkade.server.play.chat import Chat
 from quarkade.server.play.hub import Hub
+from quarkade.server.play.rematch import Rematches
 from quarkade.server.play.seating import Seating
 
 
@@ -25,6 +26,7 @@ class Site:
     ctx: Context
     hub: Hub
     seating: Seating
+    rematches: Rematches
     chat: Chat
     players: Players
     ratings: Ratings
@@ -41,7 +43,8 @@ class Site:
         hub = Hub(ctx)
         ratings = Ratings(ctx)
         limits = ctx.limits
-        return cls(ctx, hub, Seating(ctx, hub), Chat(ctx),
+        seating = Seating(ctx, hub)
+        return cls(ctx, hub, seating, Rematches(ctx, hub, seating), Chat(ctx),
                    Players(ctx.store, ctx.clock, limits), ratings, Lobby(ctx, ratings),
                    Hints(ctx), Reviews(ctx, review_budget), DeckTests(ctx),
                    {"create": RateLimiter(limits.create_games, ctx.clock),
