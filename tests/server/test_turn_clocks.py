@@ -94,6 +94,10 @@ def test_a_real_time_game_where_the_first_player_never_moves_is_aborted_and_unra
         assert over["clock"]["running"] is None
         board = client.get("/api/leaderboard/hadronize").json()["ratings"]
         assert [e for e in board if not e["bot"]] == []
+        # Nothing to review in a game nobody moved in (issue 25 item 7).
+        devices.use("ann")
+        assert client.get(f"/api/games/{game_id}/coach").json()["review"] is None
+        refused(client.post(f"/api/games/{game_id}/review"), 409, "nothing to review")
 
 
 def test_the_second_player_who_never_moves_aborts_the_game_too(db_url):

@@ -19,7 +19,7 @@ from quarkade.server.play.clocks import DAY
 from quarkade.server.run import ServerThread
 from tests.server.browser.accessibility import audit
 from tests.server.browser.conftest import PHONE
-from tests.server.browser.helpers import MY_TURN_OR_OVER, STEP_CHANGED, my_name
+from tests.server.browser.helpers import MY_TURN_OR_OVER, STEP_CHANGED, moved, my_name
 
 TURN_TITLE = "\u25b6 Your turn"
 
@@ -93,6 +93,16 @@ def mover(pages: dict[int, Page]) -> int:
     return seat
 
 
+def first_moves(pages: dict[int, Page]) -> None:
+    """Each seat makes its first move (a game where a seat never moved is aborted, not
+    flagged: RULINGS S-8)."""
+    for _ in range(len(pages)):
+        seat = mover(pages)
+        step = pages[seat].locator("#game").get_attribute("data-step")
+        pages[seat].keyboard.press("1")  # the first listed move
+        moved(pages[seat], step)
+
+
 def test_two_guests_pick_names_and_one_sees_the_others_game_appear_and_joins(device,
                                                                              clocked) -> None:
     server, _ = clocked
@@ -136,6 +146,7 @@ def test_a_join_clicked_before_the_live_list_arrives_takes_the_seat_in_one_step(
 def test_a_real_time_clock_ticks_and_the_player_out_of_time_loses(device, clocked) -> None:
     server, clock = clocked
     _, pages = two_players(device, server.url, "1+0", ("Tick", "Tock"))
+    first_moves(pages)
     seat = mover(pages)
     running = pages[seat].locator("#clocks .clock.running .time")
     expect(running).to_have_text(re.compile(r"^[01]:\d\d"))
@@ -154,6 +165,7 @@ def test_a_real_time_clock_ticks_and_the_player_out_of_time_loses(device, clocke
 def test_a_correspondence_deadline_passes_on_the_tests_clock(device, clocked) -> None:
     server, clock = clocked
     _, pages = two_players(device, server.url, "corr:1", ("Slow", "Steady"))
+    first_moves(pages)
     seat = mover(pages)
     expect(pages[seat].locator("#clocks")).to_contain_text("1 day per move")
     expect(pages[seat].locator("#clocks .clock.running .time")).to_have_text(
@@ -192,7 +204,11 @@ def test_an_abort_before_the_first_moves_ends_with_no_result(device, clocked) ->
     page.click("#confirm-yes")
     for seen in pages.values():
         expect(seen.locator("#result")).to_have_text("Game aborted: no result.")
-        expect(seen.locator("#clocks .clock.running")).to_have_count(0)
+        # Nothing stale (issue 25 item 7): no clocks, no turn tag, nothing to review.
+        expect(seen.locator("#clocks")).to_be_hidden()
+        expect(seen.locator("#seats .tag.turn")).to_have_count(0)
+        expect(seen.locator("#review-link")).to_have_count(0)
+        no_junk(seen)
 
 
 def test_a_rated_game_changes_both_ratings_and_the_leaderboard(device, clocked) -> None:
@@ -247,6 +263,8 @@ def test_a_four_player_game_where_a_person_times_out_is_finished_by_a_bot(device
     rename(page, server.url, "Sleepy")
     create(page, server.url, ["you", "bot:easy", "bot:easy", "bot:easy"], "1+0",
            players=4)
+    page.wait_for_function(MY_TURN_OR_OVER)
+    first_moves({0: page})  # then, on the next turn, the person runs out of time
     page.wait_for_function(MY_TURN_OR_OVER)
     clock.advance(61)
     expect(page.locator("#seats")).to_contain_text("bot since: out of time")

@@ -211,7 +211,11 @@ function waitingText() {
 function drawClocks() {
   const box = el("clocks");
   const clock = table.clock;
-  if (!clock || clock.kind === "none" || table.waiting) { box.hidden = true; return; }
+  const aborted = table.over && table.outcome && table.outcome.result === "aborted";
+  if (!clock || clock.kind === "none" || table.waiting || aborted) {
+    box.hidden = true; // an aborted game's clocks never counted for anything
+    return;
+  }
   box.hidden = false;
   box.dataset.control = clock.control;
   const seats = clock.kind === "realtime" ? table.seats.map((s) => s.seat)
