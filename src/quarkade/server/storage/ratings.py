@@ -7,6 +7,7 @@ anchor, never stored). Like ``Store``'s, every method blocks (call through ``Sto
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -20,6 +21,7 @@ from quarkade.server.storage.tables import (
     players_table,
     rating_changes_table,
     ratings_table,
+    seats_table,
 )
 
 Rating = tuple[float, float]  # mu, sigma
@@ -127,15 +129,37 @@ class RatingQueries:
                 for r in rows]
 
     def history(self, subject: str) -> list[dict[str, Any]]:
-        """Every rated game of ``subject``, oldest first (public games only)."""
-        query = select(rating_changes_table, games_table.c.visibility).join(
+        """Every rated game of ``subject``, oldest first: its rating before and after,
+        the other seats' names and the result for ``subject`` (``won``, ``lost``,
+        ``draw``, ``shared win``); the game's id only for a public game."""
+        query = select(rating_changes_table, games_table.c.visibility,
+                       games_table.c.outcome).join(
             games_table, games_table.c.id == rating_changes_table.c.game_id).where(
             rating_changes_table.c.subject == subject).order_by(rating_changes_table.c.at)
         with self.engine.connect() as db:
             rows = db.execute(query).all()
-        return [{"game": r.game, "players": r.players, "before": round(r.before),
-                 "after": round(r.after), "at": r.at,
-                 "game_id": r.game_id if r.visibility == "public" else None} for r in rows]
+            ids = list({r.game_id for r in rows})
+            seats = db.execute(select(seats_table.c.game_id, seats_table.c.seat,
+                                      seats_table.c.name, seats_table.c.player_id)
+                               .where(seats_table.c.game_id.in_(ids))
+                               .order_by(seats_table.c.seat)).all() if ids else []
+        by_game: dict[str, list[Any]] = {}
+        for seat in seats:
+            by_game.setdefault(seat.game_id, []).append(seat)
+        found = []
+        for r in rows:
+            table = by_game.get(r.game_id, [])
+            mine = [s.seat for s in table if s.player_id == subject]
+            outcome = json.loads(r.outcome) if r.outcome else {}
+            winners = outcome.get("winners", [])
+            result = ("draw" if outcome.get("result") == "draw"
+                      else "shared win" if mine and mine[0] in winners and len(winners) > 1
+                      else "won" if mine and mine[0] in winners else "lost")
+            found.append({"game": r.game, "players": r.players, "before": round(r.before),
+                          "after": round(r.after), "at": r.at, "result": result,
+                          "opponents": [s.name for s in table if s.player_id != subject],
+                          "game_id": r.game_id if r.visibility == "public" else None})
+        return found
 
     def leaderboard(self, game: str, players: int, limit: int = 100) -> list[dict[str, Any]]:
         """People rated in ``game`` with ``players`` players: name, mu, sigma, games."""
