@@ -32,6 +32,7 @@ bench: $(DEV_STAMP)
 	$(BIN)/python bench/bench_adapters.py
 	$(BIN)/python bench/decoherence_resample.py
 	$(BIN)/python bench/bench_server.py
+	$(BIN)/python bench/server_cpu.py
 	$(BIN)/python bench/bench_review.py
 	$(BIN)/python bench/bench_compiled.py
 

@@ -182,9 +182,15 @@ class Load:
                       self.seat_sockets[(game_id, seat)]}
             self.pending[game_id] = (state["step"], time.monotonic(), others)
             del self.latest[game_id]
-            await self.seat_sockets[(game_id, seat)].send(json.dumps(
-                {"type": "act", "action": random.choice(state["legal"])["id"],
-                 "step": state["step"]}))
+            try:
+                await self.seat_sockets[(game_id, seat)].send(json.dumps(
+                    {"type": "act", "action": random.choice(state["legal"])["id"],
+                     "step": state["step"]}))
+            except websockets.ConnectionClosed:  # the server closed it (a missed ping)
+                del self.pending[game_id]
+                self.missed += 1
+                self.reasons["socket closed by the server"] += 1
+                continue
             sent += 1
             target = start + sent / rate
             await asyncio.sleep(max(0.0, target - time.monotonic()))

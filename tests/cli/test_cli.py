@@ -4,9 +4,11 @@ import json
 import re
 
 import pytest
+from rich.console import Console
 from typer.testing import CliRunner
 
 from quarkade.cli import faces
+from quarkade.cli.human import numbered
 from quarkade.cli.main import app
 
 runner = CliRunner()
@@ -43,7 +45,7 @@ def test_rules_prints_the_rules_page():
 def test_six_bots_play_to_the_end_and_name_the_winner():
     result = run("play", "hadronize", *SIX_BOTS)
     assert result.exit_code == 0, result.output
-    assert re.search(r"result: seat \d \((random|greedy)\) wins", result.output)
+    assert re.search(r"Result: (Random|Greedy) bot \d wins\.", result.output)
     assert result.output.count("game over") == 1
 
 
@@ -76,7 +78,7 @@ def test_bad_typed_moves_are_explained_and_asked_again():
     result = run("play", "hadronize", "--seed", "3", input="99\n0\nbanana\n\nq\n")
     assert result.exit_code == 1
     assert "Traceback" not in result.output
-    assert "99 is out of range: enter 1-2" in result.output
+    assert "99 is out of range: enter a number from 1 to 2, or help." in result.output
     assert "0 is out of range" in result.output
     assert "'banana' is not one of the moves listed" in result.output
     assert "nothing entered" in result.output
@@ -116,7 +118,7 @@ def test_record_then_replay(tmp_path):
     assert [s["agent"] for s in record["seats"]] == ["random", "greedy"] * 3
     replayed = run("replay", str(path))
     assert replayed.exit_code == 0
-    winner = re.search(r"winner: (seat \d)", played.output).group(1)
+    winner = re.search(r"winner: ((Random|Greedy) bot \d)", played.output).group(1)
     assert f"game over - winner: {winner}" in replayed.output
     step = run("replay", str(path), "--step", "24")
     assert step.exit_code == 0 and "turn 1" in step.output
@@ -153,9 +155,41 @@ def test_seats_not_given_keep_their_defaults():
     """`--seat 1=hard` is you against hard (issue 16): seat 0 stays the person at the
     keyboard unless it is given a bot, and other seats not given are greedy."""
     result = run("play", "card-commons", "--seat", "1=random", "--seed", "4", input="q\n")
-    assert "seat 0: human" in result.output and "seat 1: random" in result.output
+    assert "  you\n" in result.output and "  Random bot: " in result.output
     assert "your move" in result.output and result.exit_code == 1  # asked, then quit
     bots = run("play", "hadronize", "--players", "3", "--seat", "0=random", "--seed", "4")
     assert bots.exit_code == 0
-    assert "seat 1: greedy" in bots.output and "seat 2: greedy" in bots.output
+    assert "  Greedy bot 1: " in bots.output and "  Greedy bot 2: " in bots.output
     assert "your move" not in bots.output
+
+
+def test_the_prompt_is_short_help_lists_the_commands_and_the_result_is_in_words():
+    """Issue 25 item 20: `help` at the prompt lists what may be typed (it was refused as an
+    illegal move); the prompt is short; the result is a sentence, not raw returns; seats
+    read "you" and "Greedy bot", never "seat 1 (greedy)"; --help shows no type beside
+    flags."""
+    result = run("play", "hadronize", "--seed", "3", input="help\nq\n")
+    assert "not one of the moves" not in result.output
+    assert "  list: show every move again, numbered" in result.output
+    assert "  q: stop the game" in result.output
+    assert "move (1-2, help): " in result.output
+    assert "notation" not in result.output and "seat 1" not in result.output
+    bots = run("play", "hadronize", "--seat", "0=random", "--seed", "4")
+    assert "returns" not in bots.output and "[-" not in bots.output
+    assert re.search(r"Result: (Random bot|Greedy bot) wins\.", bots.output), bots.output
+    for command in ((), ("play",)):
+        shown = runner.invoke(app, [*command, "--help"], env={"COLUMNS": "100"})
+        assert "<bool>" not in shown.output
+        assert re.search(r"--help +Show this message", shown.output)
+
+
+def test_a_long_list_of_moves_is_set_in_columns():
+    """Item 20: a Card Commons turn with dozens of moves fits in a screen's worth of lines,
+    so the table above it stays in view; every move is still numbered."""
+    console = Console(width=120, record=True)
+    labels = [f"play card {n}" for n in range(72)]
+    numbered(console, labels)
+    lines = console.export_text().splitlines()
+    assert len(lines) <= 24
+    text = " ".join(lines)
+    assert all(f"{n + 1:>3}  play card {n} " in text + " " for n in range(72))

@@ -38,7 +38,7 @@ def test_two_seats_chat_and_a_spectator_reads(client):
         for page in (ann, bob, watcher):
             seen = chat_frame(page)["messages"]
             assert [(m["number"], m["seat"], m["name"], m["text"]) for m in seen] == [
-                (0, 0, "seat 0", "good luck <b>bob</b>")]
+                (0, 0, "Friend 1", "good luck <b>bob</b>")]
         answer = client.post(f"/api/games/{game_id}/chat", headers=bearer(tokens[1]),
                              json={"seat": 1, "text": "thanks & you"})
         assert answer.status_code == 201 and answer.json()["number"] == 1

@@ -55,7 +55,7 @@ def test_open_seats_are_listed_live_and_taking_the_last_one_starts_the_game(clie
         assert [g["id"] for g in listed] == [game_id]
         assert listed[0]["time_control"] == "5 min + 5 s"
         assert [(s["name"], s["open"]) for s in listed[0]["seats"]] == [("Ann", False),
-                                                                       ("seat 1", True)]
+                                                                       ("Open seat", True)]
         waiting = client.get(f"/api/games/{game_id}").json()
         assert waiting["waiting"] and waiting["step"] == 0 and waiting["legal"] == []
         devices.use("bo")

@@ -37,6 +37,9 @@ def test_new_game_form_offers_every_option_and_seat_choice(client, game):
     entry = catalogue[game]
     page = client.get(f"/new/{game}").text
     for option in entry["options"]:
+        if option["name"] == "players" and entry["min_players"] == entry["max_players"]:
+            assert f'{entry["min_players"]} players.' in page  # nothing to choose
+            continue
         assert f'name="option.{option["name"]}"' in page
     for seat in range(entry["max_players"]):
         assert f'name="seat{seat}"' in page
@@ -83,3 +86,15 @@ def test_every_static_file_is_served_and_nothing_comes_from_elsewhere(client):
                               text), path
         imports = re.findall(r'(?:from|import)\s*\(?\s*"([^"]+)"', text)
         assert all(i.startswith(".") for i in imports), (path, imports)
+
+
+@pytest.mark.parametrize("game", list_games())
+def test_rules_page_speaks_to_players_and_links_the_tutorial(client, game):
+    """Issue 25 item 19: a rules page cited docs/RULINGS.md, ruling ids and terminal
+    commands, and did not link the tutorial."""
+    page = client.get(f"/rules/{game}").text.split("</header>")[1]
+    text = re.sub(r"<[^>]+>", " ", page)
+    for developers in ("RULINGS", "docs/", "quarkade ", "`"):
+        assert developers not in text, developers
+    assert not re.search(r"\b[A-Z]{1,3}-\d+\b", text)  # a ruling's id
+    assert f'href="/learn/{game}"' in page

@@ -105,7 +105,10 @@ def test_a_seat_remembers_its_player_who_holds_it_on_another_device(client):
 
 @pytest.mark.parametrize("form, status, says", [
     ({"action": "name", "name": "x"}, 400, "3 to 20"),
-    ({"action": "password", "password": "1234"}, 400, "8 to 200"),
+    ({"action": "password", "password": "1234", "password_again": "1234"}, 400, "8 to 200"),
+    ({"action": "password", "password": "12345678", "password_again": "12345679"}, 400,
+     "The two passwords differ"),
+    ({"action": "logout"}, 400, "Claim the name with a password first"),
     ({"action": "fly"}, 400, "name, password, login"),
     ({"action": "login", "name": "nobody", "password": "whatever1"}, 403, "do not match"),
 ])

@@ -95,9 +95,14 @@ def test_a_token_cannot_act_or_read_for_another_seat(client, game):
         assert "holds no token for seat" in answer.json()["error"]
     # Reading another seat's view, record or replay steps.
     for path in (f"/api/games/{game_id}", f"/games/{game_id}/record",
-                 f"/api/games/{game_id}/steps/0", f"/games/{game_id}/replay"):
+                 f"/api/games/{game_id}/steps/0"):
         answer = client.get(path, params={"seat": mover}, headers=bearer(tokens[other]))
         assert answer.status_code == 403, (path, answer.text)
+    # The replay and game pages hold no game data: they open as a spectator's (issue 25
+    # item 8: a seat's address on another device), and their scripts ask as spectators.
+    for path in (f"/games/{game_id}/replay", f"/games/{game_id}"):
+        answer = client.get(path, params={"seat": mover}, headers=bearer(tokens[other]))
+        assert answer.status_code == 200 and 'data-seat="spectator"' in answer.text, path
     # The live socket refuses it too, and says why.
     with live_socket(client, game_id, mover, tokens[other]
                                   ) as socket:

@@ -85,13 +85,14 @@ def test_the_ladder_command_prints_the_tables_and_the_server_shows_them(rogue_bo
     with TestClient(create_app(f"sqlite:///{tmp_path / 'q.db'}", ladder_dir=tmp_path)) as web:
         index = web.get("/ladder")
         assert index.status_code == 200 and 'href="/ladder/dead-cat"' in index.text
-        assert "quarkade ladder hadronize" in index.text  # no Hadronize ladder yet
+        assert "Hadronize <span class=\"muted\">(its bots have not been ranked yet)" in index.text
+        assert 'href="/ladder"' in index.text  # the menu offers Ladder once there is one
         shown = web.get("/ladder/dead-cat")
         assert shown.status_code == 200 and "<h2>3 players (2 games)</h2>" in shown.text
         missing = web.get("/ladder/hadronize", headers={"accept": "application/json"})
         assert missing.status_code == 404
-        assert missing.json()["error"] == ("no ladder for hadronize yet; the server's operator "
-                                           "makes one with quarkade ladder hadronize")
+        assert missing.json()["error"] == ("The bots of Hadronize have not been ranked on "
+                                           "this server yet.")
         assert web.get("/ladder/chess").status_code == 404
         (tmp_path / "dead-cat" / "ladder.json").write_text("[]")
         damaged = web.get("/ladder/dead-cat")

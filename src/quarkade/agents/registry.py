@@ -176,6 +176,38 @@ def agent_summary(agent: type[Agent]) -> str:
     return " ".join(first.split()).replace("``", "")
 
 
+LEVEL_TITLES = {"easy": "Easy bot", "medium": "Medium bot", "hard": "Hard bot"}
+
+
+def bot_title(spec: str, game: str) -> str:
+    """A bot's name on a seat, in players' words: "Easy bot", "Hard bot", or the named bot
+    ("Greedy bot", a plug-in's own name followed by "bot")."""
+    name = spec.strip().partition(":")[0].strip().lower()
+    if name in LEVEL_TITLES:
+        return LEVEL_TITLES[name]
+    own = builtin_agents(game).get(name)
+    if own is not None and own.title:
+        return own.title
+    titled = f"{name[:1].upper()}{name[1:]}"
+    return titled if titled.lower().endswith("bot") else f"{titled} bot"
+
+
+def bot_about(spec: str, game: str) -> str:
+    """How a bot plays, in a line for players: its own ``about`` (a level: the bot behind
+    it; a spec's settings are named after it); a plug-in is said to be one."""
+    name, params = parse_spec(spec)
+    settings = ", ".join(f"{key} {value}" for key, value in params.items())
+    if name in LEVEL_NAMES and not params:
+        level = levels(game)[name]
+        behind = level if isinstance(level, str) else level.get(2, level["more"])
+        return bot_about(behind, game).split(" Settings:")[0]
+    own = builtin_agents(game).get(name)
+    if own is None:
+        return "A bot this server's operator added."
+    about = own.about or agent_summary(own)
+    return f"{about} Settings: {settings}." if settings else about
+
+
 def _coerced(name: str, agent: type[Agent], params: dict[str, str]) -> dict[str, Any]:
     """The spec's parameters for a built-in agent, each checked and converted as the
     agent declares it (``Agent.parameters``)."""

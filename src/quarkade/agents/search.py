@@ -280,6 +280,8 @@ class MCTSAgent(_Search):
     """UCT with sampled chance outcomes, for open-information games."""
 
     spec = "mcts"
+    title = "Search bot"
+    about = ("Plays many games out from each move and keeps the move that wins most often.")
     parameters = (
         *BUDGET,
         Option("endgame", 1, "1: play the game's solver's move where it solves the "
@@ -336,6 +338,9 @@ class ISMCTSAgent(_Search):
     """Single-observer information-set MCTS: samples a full state from its view each time."""
 
     spec = "ismcts"
+    title = "Guessing search bot"
+    about = ("Like the search bot, but guesses the cards it cannot see afresh for every game it "
+             "plays out.")
     parameters = (*BUDGET, COMPILED)
 
     def _iterate(self, root: Node, turn: Turn, rng: random.Random) -> None:

@@ -5,7 +5,9 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
+from rich.columns import Columns
 from rich.console import Console, RenderableType
+from rich.text import Text
 
 from quarkade.cli import faces
 from quarkade.core.agent import Agent, Turn
@@ -52,22 +54,25 @@ class HumanAgent(Agent):
         self.console.print("[bold]your move:[/bold]" if name == "you" else
                            f"[bold]{name}, your move:[/bold]", highlight=False)
         menu = faces.action_menu(game, turn.view, texts, self.names)
-        asking = "; hint for a hint" if self.hints is not None else ""
         if menu is None:
             self._list(game, turn, texts)
-            hint = f"enter 1-{len(texts)} or an action's notation (q quits{asking})"
+            hint = f"enter a number from 1 to {len(texts)}, or help"
+            prompt = f"move (1-{len(texts)}, help): "
         else:
             for line in menu:
                 self.console.print(f"  {line}", markup=False, highlight=False)
-            hint = (f"enter a move, list for the {len(texts)} moves by number{asking}, "
-                    "or q to quit")
+            hint = "enter a move as the menu writes it, or help"
+            prompt = "move (help): "
         while True:
             try:
-                answer = self.read(f"move ({hint}): ").strip()
+                answer = self.read(prompt).strip()
             except EOFError:
                 raise Quit from None
             if answer.lower() in ("q", "quit", "exit"):
                 raise Quit
+            if answer.lower() in ("help", "?", "h"):
+                self._help(len(texts), menu is not None)
+                continue
             if answer.isdigit():
                 number = int(answer)
                 if 1 <= number <= len(texts):
@@ -103,6 +108,30 @@ class HumanAgent(Agent):
 
     def _list(self, game: str, turn: Turn, texts: list[str]) -> None:
         """Every legal move, numbered."""
-        for number, text in enumerate(texts, start=1):
-            label = faces.action_label(game, turn.view, text, self.names)
-            self.console.print(f"  {number:>3}  {label}", markup=False, highlight=False)
+        numbered(self.console, [faces.action_label(game, turn.view, text, self.names)
+                                for text in texts])
+
+    def _help(self, count: int, menu: bool) -> None:
+        """What may be typed at the prompt."""
+        lines = [f"1 to {count}: play the move with that number"
+                 + (" (list shows the numbers)" if menu else ""),
+                 "a move as written" + (" in the menu" if menu else " in the list")
+                 + ": play it",
+                 "list: show every move again, numbered"]
+        if self.hints is not None:
+            lines.append("hint: what the hard bot would play, and each move's win chance")
+        lines += ["help: this list", "q: stop the game"]
+        for line in lines:
+            self.console.print(f"  {line}", markup=False, highlight=False)
+
+
+def numbered(console: Console, labels: Sequence[str], marks: Sequence[str] = ()) -> None:
+    """Moves numbered from 1 (``marks``: a character before each, such as ">" for a move a
+    lesson asks for). A long list is set in columns, so the table above stays in view."""
+    lines = [f"{marks[i] if marks else ' '}{i + 1:>3}  {label}"
+             for i, label in enumerate(labels)]
+    if len(lines) <= 12:
+        for line in lines:
+            console.print(f" {line}", markup=False, highlight=False)
+        return
+    console.print(Columns([Text(line) for line in lines], padding=(0, 3), column_first=True))

@@ -17,7 +17,7 @@ from rich.table import Table
 
 from quarkade.agents import make_agent
 from quarkade.cli import faces
-from quarkade.cli.human import HintSource, HumanAgent, Quit
+from quarkade.cli.human import HintSource, HumanAgent, Quit, numbered
 from quarkade.cli.output import console, user_errors
 from quarkade.core.agent import Turn
 from quarkade.core.lessons import Lesson, LessonError, LessonRun, Tutorial, tutorial
@@ -65,7 +65,7 @@ def learn(
         console.print()
         console.rule(f"Lesson {number}/{len(course.lessons)}: {current.title}")
         console.print(current.intro, markup=False)
-        taught = ", ".join(f"{course.rule(r).name} ({r})" for r in current.teaches)
+        taught = ", ".join(course.rule(r).name for r in current.teaches)
         console.print(f"[dim]Rules: {taught}[/dim]", highlight=False)
         try:
             if current.final:
@@ -137,9 +137,7 @@ def _scripted(course: Tutorial, lesson: Lesson) -> None:
             feedback = run.attempt(move)
             if feedback.accepted:
                 break
-            rule = feedback.rule
-            console.print(f"[red]Not that:[/red] {feedback.message}"
-                          + (f" [dim]({rule.id})[/dim]" if rule else ""), highlight=False)
+            console.print(f"[red]Not that:[/red] {feedback.message}", highlight=False)
         for event in run.events:
             line = faces.log_line(game, event.view, event.player, event.text, NAMES)
             if line:
@@ -150,11 +148,10 @@ def _scripted(course: Tutorial, lesson: Lesson) -> None:
 def _list_moves(run: LessonRun, moves: list[int]) -> None:
     goals = set(run.goal_actions())
     view = run.state.view(run.seat)
-    for number, action in enumerate(moves, start=1):
-        text = run.state.action_string_for(run.seat, action)
-        label = faces.action_label(run.course.game, view, text, NAMES)
-        mark = ">" if action in goals else " "
-        console.print(f" {mark}{number:>3}  {label}", markup=False, highlight=False)
+    labels = [faces.action_label(run.course.game, view,
+                                 run.state.action_string_for(run.seat, action), NAMES)
+              for action in moves]
+    numbered(console, labels, [">" if action in goals else " " for action in moves])
 
 
 def _final_game(course: Tutorial, lesson: Lesson, seed: int | None) -> None:
@@ -197,8 +194,7 @@ def hint_source(names: list[str]) -> HintSource:
         for move in found.moves:
             table.add_row("*" if move is found.best else "", label(move.text),
                           f"{move.chance:.0%}")
-        table.caption = (f"estimated by {found.iterations} searches from what you can see; "
-                         "a game with hints is not rated")
+        table.caption = f"estimated by {found.iterations} searches from what you can see"
         return table
 
     return give

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import random
+from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, Any
@@ -11,12 +12,13 @@ from typing import Annotated, Any
 import typer
 from rich.markdown import Markdown
 from rich.table import Table
+from typer.core import TyperCommand, TyperGroup
 
 from quarkade import __version__
 from quarkade.agents import available_agents, make_agent
 from quarkade.agents import plugins as plugin_bots
 from quarkade.agents.contained import DEFAULT_MOVE_TIME, ContainedAgent
-from quarkade.agents.registry import plugin_names, plugin_problems
+from quarkade.agents.registry import bot_about, bot_title, plugin_names, plugin_problems
 from quarkade.cli import faces
 from quarkade.cli.bot_help import bot_help
 from quarkade.cli.human import HumanAgent, Quit
@@ -31,12 +33,34 @@ from quarkade.cli.sweep import sweep
 from quarkade.core.agent import Agent
 from quarkade.core.errors import QuarkadeError
 from quarkade.core.options import parse_option_pairs
-from quarkade.core.protocol import CHANCE, SPECTATOR, State
+from quarkade.core.protocol import CHANCE, SPECTATOR, Outcome, State
 from quarkade.core.records import Fault, GameRecord, Seat
 from quarkade.core.registry import game_class, list_games, load_game
 from quarkade.sim.match import MatchEvent, play_match
 
+
+class _Flags:
+    """``--help`` shows a flag without a type: typer writes ``<bool>`` beside every flag,
+    ``--help`` itself included, where there is nothing to type."""
+
+    def get_params(self, ctx: Any) -> list[Any]:
+        params: list[Any] = super().get_params(ctx)  # type: ignore[misc]
+        for param in params:
+            if getattr(param, "is_flag", False) and param.metavar is None:
+                param.metavar = ""
+        return params
+
+
+class _Command(_Flags, TyperCommand):
+    pass
+
+
+class _Group(_Flags, TyperGroup):
+    pass
+
+
 app = typer.Typer(
+    cls=_Group,
     help="Quarkade: four quantum-physics card games. Play, replay, and read the rules.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
@@ -148,8 +172,7 @@ def play(
         # Seats not given keep their defaults (seat 0 a person), so `--seat 1=hard` is you
         # against hard, not two bots.
         specs = {s: given.get(s, "human" if s == 0 else default_bot) for s in range(n)}
-        names = [("you" if specs[s] == "human" and list(specs.values()).count("human") == 1
-                  else f"seat {s} ({specs[s]})") for s in range(n)]
+        names = table_names(game, [specs[s] for s in range(n)])
         # Hints are offered in games against bots (a hot-seat game of people has none).
         hints = hint_source(names) if any(spec != "human" for spec in specs.values()) else None
         seat_agents: list[Agent] = [
@@ -169,7 +192,8 @@ def play(
     console.print(f"[bold]{loaded.title}[/bold], {n} players, seed {seed} "
                   f"(--seed {seed} replays this game)")
     for s in range(n):
-        console.print(f"  seat {s}: {specs[s]}", markup=False)
+        about = "" if specs[s] == "human" else f": {bot_about(specs[s], game)}"
+        console.print(f"  {names[s]}{about}", markup=False, highlight=False)
     last_state: list[State] = [loaded.new_initial_state()]
 
     def show(event: MatchEvent) -> None:
@@ -200,15 +224,40 @@ def play(
     outcome = final.outcome()
     assert outcome is not None  # play_match plays to the end
     ending = f" ({outcome.ending})" if outcome.ending else ""
-    console.print(f"[bold]result:[/bold] {outcome.text(names)}{ending}", highlight=False)
-    console.print(f"returns: {final.returns()}")
+    console.print(f"[bold]Result:[/bold] {result_words(outcome, names)}{ending}",
+                  highlight=False)
     if game_record.hints:
-        console.print("hints were used in this game, so it will not be rated.")
+        console.print("You asked for hints in this game; its record says so.")
     for fault in game_record.faults:
         _say_fault("flagged", fault, detail=not humans)
     if record is not None:
         game_record.save(record)
         console.print(f"record saved to {record}")
+
+
+def table_names(game: str, specs: list[str]) -> list[str]:
+    """What the terminal calls each seat: "you" for the one person at the keyboard (with
+    several, "Player 1", "Player 2"...), a bot in players' words ("Greedy bot"); two seats
+    that would read the same get a number ("Greedy bot 1", "Greedy bot 2")."""
+    people = specs.count("human")
+    names = [("you" if people == 1 else f"Player {seat + 1}") if spec == "human"
+             else bot_title(spec, game) for seat, spec in enumerate(specs)]
+    seen = Counter(names)
+    counted: Counter[str] = Counter()
+    shown = []
+    for name in names:
+        counted[name] += 1
+        shown.append(f"{name} {counted[name]}" if seen[name] > 1 else name)
+    return shown
+
+
+def result_words(outcome: Outcome, names: list[str]) -> str:
+    """The result as a sentence: "You win.", "Greedy bot wins.", "You and Player 2 share
+    the win.", "A draw."."""
+    text = outcome.text(names)
+    if "you" in (names[seat] for seat in outcome.winners):
+        text = text.replace("you wins", "you win")
+    return f"{text[:1].upper()}{text[1:]}."
 
 
 def _say_fault(label: str, fault: Fault, detail: bool) -> None:
@@ -453,6 +502,9 @@ app.command("new-bot")(new_bot)
 app.command()(ladder)
 # Card Commons solved (the compiled solver, extra quarkade[solve]).
 app.command()(solve)
+for _info in app.registered_commands:
+    if _info.cls in (None, TyperCommand):
+        _info.cls = _Command
 
 
 if __name__ == "__main__":  # pragma: no cover

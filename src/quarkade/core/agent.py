@@ -80,10 +80,14 @@ class Agent(ABC):
     line of help. The registry checks a spec against them, the server bounds them
     (``Option.server_maximum``), and ``quarkade agents GAME BOT`` and the new-game page
     show them; the first line of the class's docstring says what the bot does.
+    ``title`` and ``about`` are the bot in players' words: its name on a seat ("Greedy
+    bot") and a line on how it plays (the new-game form and the game page show them).
     """
 
     spec: str = "agent"
     parameters: ClassVar[tuple[Option, ...]] = ()
+    title: ClassVar[str] = ""
+    about: ClassVar[str] = ""
 
     @abstractmethod
     def act(self, turn: Turn, rng: random.Random) -> int:
@@ -97,6 +101,8 @@ class RandomAgent(Agent):
     """Plays a uniformly random legal action."""
 
     spec = "random"
+    title = "Random bot"
+    about = "Plays any legal move, at random."
 
     def act(self, turn: Turn, rng: random.Random) -> int:
         return rng.choice(turn.legal_actions)

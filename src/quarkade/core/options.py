@@ -29,6 +29,12 @@ class Option:
     lets its visitors ask for, where the value is what a move costs (search time,
     iterations); None leaves ``maximum``. A ``str`` option may list ``choices`` or give a
     ``check`` that returns the normalised value or raises ``ValueError`` with a reason.
+
+    For the web's new-game form: ``label`` names the option in players' words (else its
+    name does), ``about`` says more for them than ``help``, ``recommended`` is the value
+    the form suggests where it differs from the default (the rulebook as written), and
+    ``simulation`` marks an option for the simulator and the terminal that a person's
+    game has no use for (the form leaves it out).
     """
 
     name: str
@@ -40,6 +46,10 @@ class Option:
     choices: tuple[str, ...] = ()
     check: Callable[[Any], Any] | None = field(default=None, compare=False)
     server_maximum: int | float | None = None
+    label: str = ""
+    about: str = ""
+    recommended: Any = None
+    simulation: bool = False
 
     def allowed(self) -> str:
         """A short phrase saying which values this option takes."""

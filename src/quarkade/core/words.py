@@ -15,10 +15,20 @@ from typing import Any
 
 from quarkade.core.registry import game_package, game_parts
 
+# In a rules page, the line after which come the notation, the terminal and the rulings:
+# what the terminal shows and the web's rules page leaves out.
+FOR_DEVELOPERS = "<!-- The rest is for the terminal and for developers"
 
-def rules_page(game: str) -> str:
-    """The game's rules page (Markdown), written in our own words."""
-    return resources.files(game_package(game)).joinpath("rules.md").read_text(encoding="utf-8")
+
+def rules_page(game: str, players: bool = False) -> str:
+    """The game's rules page (Markdown), written in our own words; with ``players``, only
+    the part for a person playing on the web (the rules, not the notation, the terminal
+    or the rulings)."""
+    text = resources.files(game_package(game)).joinpath("rules.md").read_text(encoding="utf-8")
+    head, marker, tail = text.partition(FOR_DEVELOPERS)
+    if players:
+        return head.rstrip() + "\n"
+    return head + tail.partition("\n")[2].lstrip("\n") if marker else text
 
 
 def log_line(game: str, view: dict[str, Any], actor: int, notation: str,

@@ -5,6 +5,10 @@ wire format, is ``quarkade.server.messages``; this module only carries them.
 One interface, two back ends: ``LocalBroker`` (one process: nothing to tell anyone) and
 ``RedisBroker`` (Redis pub/sub through redis-py's asyncio client, one channel for all
 games). Why Redis and not PostgreSQL LISTEN/NOTIFY is in docs/ARCHITECTURE.md.
+
+Messages published while one is on its way go out together, in order, as one Redis
+message holding their list, so a busy process pays Redis's round trip once per batch,
+not once per move.
 """
 
 from __future__ import annotations
@@ -60,14 +64,19 @@ class RedisBroker:
         self.channel = (query.pop("channel", None) or ["quarkade"])[0]
         self.url = urlunsplit(parts._replace(query=urlencode(query, doseq=True)))
         self.client: Any = None
+        self.sender: Any = None  # one connection for publishing (no pool to pass through)
         self.task: asyncio.Task[None] | None = None
         self.connected = False
+        self.outbox: list[tuple[str, asyncio.Future[None]]] = []  # to send, in order
+        self.sending: asyncio.Task[None] | None = None
 
     async def start(self, deliver: Deliver) -> None:
         import redis.asyncio as redis
 
         self.client = redis.from_url(self.url, socket_connect_timeout=5,
                                      health_check_interval=15)
+        self.sender = redis.from_url(self.url, socket_connect_timeout=5,
+                                     health_check_interval=15, single_connection_client=True)
         ready = asyncio.get_running_loop().create_future()
         self.task = asyncio.get_running_loop().create_task(self._listen(deliver, ready))
         try:
@@ -93,11 +102,14 @@ class RedisBroker:
                     if message.get("type") != "message":
                         continue
                     try:
-                        heard = decode(json.loads(message["data"]))
+                        data = json.loads(message["data"])
+                        batch = [decode(item) for item in
+                                 (data if isinstance(data, list) else [data])]
                     except ValueError:
                         continue
-                    if heard is not None:
-                        await deliver(heard)
+                    for heard in batch:
+                        if heard is not None:
+                            await deliver(heard)
             except asyncio.CancelledError:
                 raise
             except Exception as problem:  # the broker went away: retry, then resync
@@ -109,17 +121,36 @@ class RedisBroker:
                 pause = min(pause * 2, 5.0)
 
     async def publish(self, message: Message) -> None:
-        try:
-            await self.client.publish(self.channel, json.dumps(encode(message)))
-        except Exception as problem:
-            log.warning("could not publish to the broker (%s)", type(problem).__name__)
+        """Returns once ``message`` was sent (with those queued beside it) or failed."""
+        loop = asyncio.get_running_loop()
+        sent = loop.create_future()
+        self.outbox.append((json.dumps(encode(message)), sent))
+        if self.sending is None or self.sending.done():
+            self.sending = loop.create_task(self._send())
+        await asyncio.shield(sent)
+
+    async def _send(self) -> None:
+        while self.outbox:
+            batch, self.outbox = self.outbox, []
+            data = batch[0][0] if len(batch) == 1 else f"[{','.join(m for m, _ in batch)}]"
+            try:
+                await self.sender.publish(self.channel, data)
+            except Exception as problem:
+                log.warning("could not publish to the broker (%s)", type(problem).__name__)
+            finally:
+                for _, sent in batch:
+                    if not sent.done():
+                        sent.set_result(None)
 
     async def close(self) -> None:
         if self.task is not None:
             self.task.cancel()
             await asyncio.gather(self.task, return_exceptions=True)
-        if self.client is not None:
-            await self.client.aclose()
+        if self.sending is not None:
+            await asyncio.gather(self.sending, return_exceptions=True)
+        for client in (self.client, self.sender):
+            if client is not None:
+                await client.aclose()
 
     def healthy(self) -> bool:
         return self.connected

@@ -9,7 +9,8 @@ from collections.abc import Collection
 from typing import Any
 
 from quarkade.agents import available_agents
-from quarkade.agents.registry import agent_summary, builtin_agents
+from quarkade.agents.registry import agent_summary, bot_about, bot_title, builtin_agents
+from quarkade.core.parts import LEVEL_NAMES
 from quarkade.core.registry import game_class, list_games
 from quarkade.server.decks.games import deck_games, deck_options, deck_rules
 from quarkade.server.errors import ApiError
@@ -37,21 +38,46 @@ def game_entry(name: str, plugins: Collection[str] = ()) -> dict[str, Any]:
         "name": name, "title": cls.title, "summary": cls.summary,
         "min_players": cls.min_players, "max_players": cls.max_players,
         "options": [{"name": o.name, "default": o.default, "help": option_help(o.help),
-                     "label": option_label(o.name), "kind": o.kind.__name__,
-                     "minimum": o.minimum, "maximum": o.maximum,
+                     "label": o.label or option_label(o.name), "about": o.about,
+                     "suggested": o.default if o.recommended is None else o.recommended,
+                     "kind": o.kind.__name__, "minimum": o.minimum, "maximum": o.maximum,
                      "choices": list(o.choices), "allowed": o.allowed(),
                      "seat": _seat_of_option(cls, o.name),
                      "deck": o.name in deck_options(name)}
-                    for o in cls.option_specs],
+                    for o in cls.option_specs if not o.simulation],
+        "counts": list(range(cls.min_players, cls.max_players + 1)),
         "agents": agents,
         "seat_kinds": [seating.YOU, seating.OPEN, seating.FRIEND, seating.HOTSEAT,
                        *(f"bot:{agent}" for agent in agents)],
+        "people": [seating.YOU, seating.OPEN, seating.FRIEND, seating.HOTSEAT],
+        # The bots a seat may be: the levels first, then every other bot, each with a line.
+        "levels": [_bot(name, level) for level in LEVEL_NAMES],
+        "bots": sorted((_bot(name, agent) for agent in agents if agent not in LEVEL_NAMES),
+                       key=lambda bot: bot["title"]),
         "visibilities": list(seating.VISIBILITIES),
         "deck_builder": name in deck_games(),
         "presets": list(deck_rules(name).PRESETS) if name in deck_games() else [],
         "hides": not cls.perfect_information,
         "more_bots": more_bots(name),
     }
+
+
+def players_words(cls: Any) -> str:
+    """A game's player counts in words: "2 players", "2 to 6 players"."""
+    low, high = cls.min_players, cls.max_players
+    return f"{low} players" if low == high else f"{low} to {high} players"
+
+
+def suggested_options(game: str) -> dict[str, Any]:
+    """The options a person's game gets unless they choose otherwise: the recommended
+    values where a game has them (Dead Cat's peek first), not the simulator's defaults."""
+    return {o.name: o.recommended for o in game_class(game).option_specs
+            if o.recommended is not None}
+
+
+def _bot(game: str, agent: str) -> dict[str, str]:
+    return {"spec": f"bot:{agent}", "title": bot_title(agent, game),
+            "about": bot_about(agent, game)}
 
 
 def more_bots(game: str) -> list[dict[str, Any]]:
@@ -72,18 +98,24 @@ def more_bots(game: str) -> list[dict[str, Any]]:
 RULING_ID = re.compile(r"\s*\((?:see )?[A-Z]{1,3}-\d+\)|;?\s*see [A-Z]{1,3}-\d+")
 
 
+SEAT_OWNED = re.compile(r"^seat \d+'s [a-z ]+:\s*")
+
+
 def option_help(text: str) -> str:
     """An option's help as players read it: without the rulings' ids (those are for
-    developers, in docs/RULINGS.md)."""
-    return RULING_ID.sub("", text).strip()
+    developers, in docs/RULINGS.md), nor the seat a seat's own option names ("seat 1's
+    deck: word counts..." -> "Word counts...": the label says whose)."""
+    text = SEAT_OWNED.sub("", RULING_ID.sub("", text).strip())
+    return text[:1].upper() + text[1:]
 
 
 def option_label(name: str) -> str:
     """An option's name in words: ``max_turns`` -> ``Max turns``, ``deck1`` -> ``Deck of
-    seat 1``."""
+    player 2`` (seats count from 1 for players)."""
     found = re.fullmatch(r"([a-z_]+?)(\d+)", name)
     if found:
-        return f"{found.group(1).replace('_', ' ').capitalize()} of seat {found.group(2)}"
+        return (f"{found.group(1).replace('_', ' ').capitalize()} of player "
+                f"{int(found.group(2)) + 1}")
     return name.replace("_", " ").capitalize()
 
 

@@ -4,7 +4,9 @@ browser of tests/conftest.py;
 every test gets fresh browser contexts (devices). On failure each open page is saved as a
 screenshot in test-artifacts/. A page error (an exception in the page's scripts) or a
 request to anywhere but this server fails the test, and so does a serious or critical
-axe-core violation on any page as the test leaves it (``accessibility.audit``)."""
+axe-core violation on any page as the test leaves it (``accessibility.audit``), or words
+meant for developers ("null", "undefined", "NaN", "None", "seat 1") in the visible text of
+any page the test visits (``words.watch``)."""
 
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ from quarkade.learn.review import Budget
 from quarkade.server.limits import Limits
 from quarkade.server.run import ServerThread
 from tests.server.browser.accessibility import audit
+from tests.server.browser.words import scan, watch
 
 ARTIFACTS = Path(__file__).resolve().parents[3] / "test-artifacts"
 DESKTOP = {"width": 1200, "height": 900}
@@ -55,6 +58,11 @@ def device(browser: Browser, server: ServerThread,
     """``device(viewport=...)`` opens a page in a fresh browser context (its own cookies)."""
     contexts: list[BrowserContext] = []
     problems: list[str] = []
+    words: dict[str, str] = {}  # each text with words meant for developers: where it was
+
+    def found(url: str, text: str) -> None:
+        words.setdefault(text, url)
+
     local = re.compile(r"^(?:" + re.escape(server.url.rstrip("/")) + r"|data:|about:)")
 
     def open_page(viewport: dict[str, int] | None = None, **options: object) -> Page:
@@ -67,6 +75,7 @@ def device(browser: Browser, server: ServerThread,
             route.abort()
 
         context.route(lambda url: not local.match(url), refuse)
+        watch(context, lambda url, text: found(url, text))
         page = context.new_page()
         page.on("pageerror", lambda error: problems.append(f"page error: {error}"))
         return page
@@ -79,6 +88,12 @@ def device(browser: Browser, server: ServerThread,
             for index, page in enumerate(context.pages):
                 page.screenshot(path=ARTIFACTS / f"{request.node.name}-{number}-{index}.png",
                                 full_page=True)
+    for context in contexts:
+        for shown in context.pages:
+            for text in scan(shown):
+                found(shown.url, text)
+    problems += [f"developers' words on {url.removeprefix(server.url)}: {text!r}"
+                 for text, url in words.items()]
     try:
         if not failed:  # every page as the test left it passes axe-core too
             for context in contexts:
@@ -88,7 +103,7 @@ def device(browser: Browser, server: ServerThread,
     finally:
         for context in contexts:
             context.close()
-    assert not problems, problems
+    assert not problems, "\n".join(problems)
 
 
 @pytest.fixture

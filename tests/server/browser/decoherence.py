@@ -193,7 +193,7 @@ def stored_game(db: str, actions: list[int]) -> tuple[str, str]:
     store = Store(db)
     try:
         store.games.create(game_id, "decoherence", game.options, digest(new_secret()), [
-            StoredSeat(0, "friend", None, "seat 0", None, False, digest(token),
+            StoredSeat(0, "friend", None, "Ada", None, False, digest(token),
                        time.time() + 24 * 3600),
             StoredSeat(1, "bot", "greedy", "seat 1 (greedy)", None, True)])
         store.games.add_actions(game_id, 0, moves, None)

@@ -20,6 +20,7 @@ from tests.server.browser.accessibility import audit
 # Null-safe: it may first run on the page a click is leaving (a form before its redirect).
 MY_TURN_OR_OVER = """() => { const g = document.getElementById('game');
   return !!g && (g.dataset.turn === 'mine' || g.dataset.over === 'yes'); }"""
+PEOPLE = ("Ada", "Ben", "Cy", "Di", "Ed", "Flo")  # the names of stored games' friend seats
 STEP_CHANGED = "(step) => document.getElementById('game').dataset.step !== step"
 STEP_CHANGED_OR_ASKED = """(step) => document.getElementById('game').dataset.step !== step
   || document.getElementById('confirm').open"""
@@ -67,11 +68,12 @@ def store_actions(db: str, game: str, options: dict[str, Any], played: list[tupl
                   ) -> tuple[str, dict[int, str], State]:
     """Store ``(player, action)`` pairs already played to reach ``state`` (``reveal``: show
     every hidden card once it is over); each friend seat's invite code is returned as its
-    token."""
+    token. A friend seat is named as a person would be (``PEOPLE``: seat 1 is "Ben") until
+    a player joins it."""
     game_id = new_game_id()
     bots = bots or {}
     tokens = {seat: new_secret() for seat in range(state.game.num_players) if seat not in bots}
-    seats = [StoredSeat(seat, "friend", None, f"seat {seat}", None, False, digest(invite),
+    seats = [StoredSeat(seat, "friend", None, PEOPLE[seat], None, False, digest(invite),
                         time.time() + 24 * 3600) for seat, invite in tokens.items()]
     seats += [StoredSeat(seat, "bot", agent, f"seat {seat} ({agent})", None, True)
               for seat, agent in bots.items()]

@@ -21,6 +21,7 @@ def _person(browser: Browser, url: str, name: str, options: dict) -> tuple[Brows
     page.fill("#name", name)
     page.click("#rename button")
     page.fill("#password", f"{name}-password")
+    page.fill("#password_again", f"{name}-password")
     page.click("#claim button")
     page.wait_for_selector("#me:not(:has-text('guest'))")
     return context, page
@@ -64,7 +65,7 @@ def take(browser: Browser, server: ServerThread, out: Path, phone: dict) -> None
     small.screenshot(path=out / "clocks-phone.png")
     # Open games waiting in the lobby.
     cy.goto(f"{url}new/dead-cat")
-    cy.fill("#option\\.players", "3")
+    cy.select_option("#option\\.players", "3")
     for seat, kind in ((1, "open"), (2, "bot:medium")):
         cy.select_option(f"#seat{seat}", kind)
     cy.select_option("#time_control", "corr:3")

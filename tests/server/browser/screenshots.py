@@ -166,7 +166,7 @@ def main() -> None:
         page.goto(server.url)
         page.screenshot(path=OUT / "home.png")
         page.goto(server.url + "new/hadronize")
-        page.fill("#option\\.players", "3")
+        page.select_option("#option\\.players", "3")
         page.select_option("#seat1", "bot:greedy")
         page.select_option("#seat2", "bot:greedy")
         page.click("button:has-text('Start the game')")

@@ -31,7 +31,11 @@ def start_game(page: Page, url: str, seat1: str, **options: str) -> None:
     page.goto(url)
     page.click("a[href='/new/card-commons']")
     for name, value in options.items():
-        page.select_option(f"#option\\.{name}", value)
+        field = page.locator(f"#option\\.{name}")
+        if field.get_attribute("type") == "checkbox":  # a yes/no option
+            field.set_checked(value == "true")
+        else:
+            field.select_option(value)
     page.select_option("#seat1", seat1)
     page.click("button:has-text('Start the game')")
     expect(page.locator("#game")).to_have_attribute("data-step", re.compile(r"^\d+$"))
@@ -87,7 +91,7 @@ def test_a_whole_game_against_a_bot_played_by_clicking(page: Page, server, optio
         page.wait_for_function(MY_TURN_OR_OVER)
         if page.locator("#game").get_attribute("data-over") == "yes":
             break
-        expect(page.locator("#status")).to_have_text(f"Your turn, {my_name(page)} (you)")
+        expect(page.locator("#status")).to_have_text(f"Your turn, {my_name(page)} (you).")
         if turn == 1:
             audit(page, "Card Commons in play")
         # Every legal action is also a text button beside the table.
@@ -99,7 +103,7 @@ def test_a_whole_game_against_a_bot_played_by_clicking(page: Page, server, optio
     final = stored_state(server.db, game_id)
     assert final.is_terminal()
     winner = final.winner()
-    who = {0: my_name(page), 1: "seat 1"}
+    who = {0: my_name(page), 1: "Greedy bot"}
     expect(page.locator(".cc-result")).to_contain_text(re.compile(re.escape(who[winner]), re.I))
     expect(page.locator("#result")).to_contain_text("Game over:")
     expect(page.locator(".cc-seat .tag.win")).to_have_count(1)
@@ -112,7 +116,7 @@ def test_a_whole_game_against_a_bot_played_by_clicking(page: Page, server, optio
     expect(page.locator("#where")).to_have_text(f"step 0 of {steps}")
     page.click("#last")
     expect(page.locator("#where")).to_have_text(f"step {steps} of {steps}")
-    who = {0: my_name(page), 1: "seat 1"}
+    who = {0: my_name(page), 1: "Greedy bot"}
     expect(page.locator(".cc-result")).to_contain_text(re.compile(re.escape(who[winner]), re.I))
     expect(page.locator("button.cc-cell, button.cc-hand-card")).to_have_count(0)
     page.click("#first")

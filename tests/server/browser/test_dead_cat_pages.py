@@ -26,7 +26,7 @@ from tests.server.browser.helpers import (
 def start_game(page: Page, url: str, players: int, seats: dict[int, str]) -> str:
     page.goto(url)
     page.click("a[href='/new/dead-cat']")
-    page.fill("#option\\.players", str(players))
+    page.select_option("#option\\.players", str(players))
     for seat, kind in seats.items():
         page.select_option(f"#seat{seat}", kind)
     page.click("button:has-text('Start the game')")
@@ -48,7 +48,7 @@ def time_deck_known(state: State, seat: int, names: dict[int, str]) -> list[str]
 
 def test_a_whole_game_against_a_bot_played_by_clicking(page: Page, server) -> None:
     game_id = start_game(page, server.url, 3, {1: "bot:greedy", 2: "bot:random"})
-    names = {0: f"{my_name(page)} (you)", 1: "seat 1 (greedy)", 2: "seat 2 (random)"}
+    names = {0: f"{my_name(page)} (you)", 1: "Greedy bot", 2: "Random bot"}
     expect(page.locator(".dc-seat")).to_have_count(3)
     bets = peeks = announced = 0
     for turn in range(400):
@@ -160,6 +160,6 @@ def test_a_four_four_ending_reads_as_a_shared_win(page: Page, server) -> None:
                                        played, final)
     page.goto(f"{server.url}games/{game_id}/join/{tokens[0]}")
     expect(page.locator("#result")).to_have_text(
-        f"Game over: {my_name(page)} (you) and seat 1 share the win.")
+        f"Game over: {my_name(page)} (you) and Ben share the win.")
     expect(page.locator(".dc-seat.winner")).to_have_count(2)
     expect(page.locator("body")).not_to_contain_text("a draw")

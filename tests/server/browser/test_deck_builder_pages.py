@@ -97,7 +97,7 @@ def test_a_deck_built_by_clicking_is_saved_tested_and_chosen_for_a_seat(device, 
     expect(guest.locator("#save-result")).to_have_text(f"Saved: {GUEST_NAME}.")
     guest_frames = record_frames(guest)
     guest.goto(invite)  # the seat's own options first, and what happens after the game
-    expect(guest.locator("h1")).to_have_text("Take seat 1 of Decoherence")
+    expect(guest.locator("h1")).to_have_text("Take a seat at this game of Decoherence")
     expect(guest.locator("#reveal-note")).to_have_text("Hidden cards stay hidden after the game.")
     guest.select_option("#option\\.deck1-saved", label=GUEST_NAME)
     expect(guest.locator("#option\\.deck1")).to_have_value(GUEST_DECK)

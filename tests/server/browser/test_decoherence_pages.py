@@ -178,7 +178,7 @@ def test_a_spectator_and_the_replay_see_both_hands_only_as_counts(device, server
     expect(watcher.locator(".dc-banner .dc-head")).to_contain_text("Game over after")
     expect(watcher.locator(".dc-hand-hidden")).to_have_count(2)
     expect(watcher.locator(".dc-card")).to_have_count(0)
-    expect(watcher.locator(".dc-seat.dc-bottom .dc-name")).to_have_text("seat 0")
+    expect(watcher.locator(".dc-seat.dc-bottom .dc-name")).to_have_text("Ada")
     winner = final.winners()
     expect(watcher.locator(".dc-seat-head .tag.win")).to_have_count(len(winner))
     watcher.goto(f"{server.url}games/{game_id}/replay")

@@ -28,7 +28,7 @@ STEP_CHANGED = "(step) => document.getElementById('game').dataset.step !== step"
 def start_game(page: Page, url: str, seat1: str, players: int = 2) -> None:
     page.goto(url)
     page.click("a[href='/new/hadronize']")
-    page.fill("#option\\.players", str(players))
+    page.select_option("#option\\.players", str(players))
     page.select_option("#seat1", seat1)
     page.click("button:has-text('Start the game')")
     expect(page.locator("#game")).to_have_attribute("data-step", re.compile(r"^\d+$"))
@@ -58,7 +58,7 @@ def test_a_whole_game_against_a_bot_played_by_clicking(page: Page, server) -> No
         page.wait_for_function(MY_TURN_OR_OVER)
         if page.locator("#game").get_attribute("data-over") == "yes":
             break
-        expect(page.locator("#status")).to_have_text(f"Your turn, {my_name(page)} (you)")
+        expect(page.locator("#status")).to_have_text(f"Your turn, {my_name(page)} (you).")
         if turn == 1:
             audit(page, "Hadronize in play")
         # Every legal move is a chamber button and a text button, and they agree.
@@ -107,7 +107,7 @@ def test_two_devices_play_one_table_by_invite_link(device, server) -> None:
 
 def test_hot_seat_play_passes_one_device_from_seat_to_seat(page: Page, server) -> None:
     start_game(page, server.url, "hotseat")
-    names = {0: my_name(page), 1: "seat 1"}  # "me" at seat 0, another person at seat 1
+    names = {0: my_name(page), 1: "Player 2"}  # "me" at seat 0, another person at seat 1
     for _ in range(4):
         page.wait_for_function(MY_TURN_OR_OVER)
         if page.locator("#game").get_attribute("data-over") == "yes":
@@ -115,13 +115,13 @@ def test_hot_seat_play_passes_one_device_from_seat_to_seat(page: Page, server) -
         shown = page.locator(".hz-chamber.to-move .hz-name span").first.inner_text()
         mover = 0 if shown.startswith(names[0]) else 1
         # Hadronize hides nothing, so the page turns to the seat to move by itself.
-        expect(page.locator("#status")).to_have_text(f"Your turn, {names[mover]} (you)")
+        expect(page.locator("#status")).to_have_text(f"Your turn, {names[mover]} (you).")
         assert "seat=" not in page.url or page.url.endswith(f"?seat={mover}")
         play_my_turn(page, 0)
         page.wait_for_function(MY_TURN_OR_OVER)
         if page.locator("#game").get_attribute("data-over") != "yes":
             expect(page.locator("#status")).to_have_text(
-                f"Your turn, {names[1 - mover]} (you)")
+                f"Your turn, {names[1 - mover]} (you).")
 
 
 def test_the_generic_page_plays_any_game_from_its_text_moves(page: Page, server) -> None:
@@ -135,7 +135,7 @@ def test_the_generic_page_plays_any_game_from_its_text_moves(page: Page, server)
             break
         step = page.locator("#game").get_attribute("data-step")
         first = page.locator("#moves button").first
-        expect(first).to_contain_text("observe 0")
+        expect(first).to_contain_text(f"Observe {my_name(page)} - ")  # the generic table
         first.focus()
         page.keyboard.press("Enter")
         moved(page, step)

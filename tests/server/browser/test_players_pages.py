@@ -47,6 +47,7 @@ def rename(page: Page, url: str, name: str, password: str | None = None) -> None
     expect(page.locator("#me")).to_have_attribute("data-name", name)
     if password:
         page.fill("#password", password)
+        page.fill("#password_again", password)
         page.click("#claim button")
         expect(page.locator("#me")).not_to_contain_text("guest")
 
@@ -57,7 +58,7 @@ def create(page: Page, url: str, seats: list[str], control: str = "none",
     page.goto(f"{url}lobby")
     page.click("#create-title ~ p a[href='/new/hadronize']")
     if players:
-        page.fill("#option\\.players", str(players))
+        page.select_option("#option\\.players", str(players))
     for seat, kind in enumerate(seats):
         page.select_option(f"#seat{seat}", kind)
     page.select_option("#time_control", control)
@@ -114,7 +115,7 @@ def test_two_guests_pick_names_and_one_sees_the_others_game_appear_and_joins(dev
     guest.goto(f"{server.url}lobby")
     expect(guest.locator("#open-games")).to_have_attribute("data-count", re.compile(r"\d"))
     game_id = create(host, server.url, ["you", "open"])
-    expect(host.locator("#status")).to_contain_text("Waiting for players")
+    expect(host.locator("#status")).to_contain_text("Waiting for one more player")
     row = guest.locator(f".lobby-game[data-id='{game_id}']")
     expect(row).to_contain_text("Hopper")  # appeared without a reload
     audit(guest, "the lobby with an open game")
@@ -123,7 +124,7 @@ def test_two_guests_pick_names_and_one_sees_the_others_game_appear_and_joins(dev
     for page in (host, guest):
         expect(page.locator("#seats")).to_contain_text("Hopper")
         expect(page.locator("#seats")).to_contain_text("Lovelace")
-        expect(page.locator("#status")).not_to_contain_text("Waiting for players")
+        expect(page.locator("#status")).not_to_contain_text("Waiting for one more player")
     expect(guest.locator(f".lobby-game[data-id='{game_id}']")).to_have_count(0)
 
 

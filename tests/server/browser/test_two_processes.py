@@ -9,6 +9,7 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from tests.server.browser.helpers import STEP_CHANGED, moved
+from tests.server.browser.words import scan, watch
 from tests.server.processes import Server
 
 SAME_STEP = "(step) => document.getElementById('game').dataset.step === step"
@@ -26,8 +27,10 @@ def test_a_whole_game_in_two_browsers_on_two_processes(browser: Browser, workers
     url = workers.url + "/"
     host_context = browser.new_context()
     guest_context = browser.new_context()
+    words: list[str] = []  # words meant for developers on any page (conftest's scan)
     for context in (host_context, guest_context):
         context.set_default_timeout(30_000)
+        watch(context, lambda url, text: words.append(f"{url}: {text!r}"))
     try:
         host = host_context.new_page()
         host.goto(url + "new/hadronize")
@@ -72,6 +75,8 @@ def test_a_whole_game_in_two_browsers_on_two_processes(browser: Browser, workers
         expect(guest.locator("#result")).to_contain_text("Game over:")
         assert host.locator("#game").get_attribute("data-server") != \
             guest.locator("#game").get_attribute("data-server")
+        words += [f"{p.url}: {text!r}" for p in (host, guest) for text in scan(p)]
+        assert not words, words
     finally:
         host_context.close()
         guest_context.close()

@@ -47,6 +47,8 @@ class GreedyAgent(Agent):
     """Best move against the opponent's best immediate reply (``reply=0``: no reply look)."""
 
     spec = "greedy"
+    title = "Greedy bot"
+    about = ("Takes the move that leaves it best off after the other player's best reply.")
     parameters = (Option("reply", 1, "1: assume the opponent's best reply; 0: look at "
                          "its own turn only", int, minimum=0, maximum=1),)
 
@@ -102,6 +104,8 @@ class SolverAgent(Agent):
     """
 
     spec = "solver"
+    title = "Endgame bot"
+    about = "Plays like the greedy bot until few cells are left, then perfectly."
     parameters = (
         Option("cells", ENDGAME_CELLS, "the most empty cells at which it tries to solve",
                int, minimum=0, maximum=16, server_maximum=9),
@@ -141,6 +145,9 @@ class PerfectAgent(Agent):
     """
 
     spec = "perfect"
+    title = "Perfect tutorial bot"
+    about = ("Plays the Tutorial variant perfectly, from a book of openings and then a full "
+             "solver.")
     parameters = (Option("nodes", 50_000_000, "the most positions one search may visit "
                          "(past it: greedy's move)", int, minimum=1, server_maximum=200_000),)
 

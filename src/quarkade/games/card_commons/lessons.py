@@ -346,7 +346,7 @@ LESSONS = (
         key="final",
         title="A real game",
         teaches=("C.score",),
-        intro=("Now a whole game against the `easy` bot: keep more of your own side open "
+        intro=("Now a whole game against the easy bot: keep more of your own side open "
                "than it keeps of its side."),
         final=True,
     ),

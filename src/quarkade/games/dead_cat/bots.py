@@ -40,6 +40,9 @@ class BayesAgent(Agent):
     """Exact odds of the first dead cat's position; announces or bets to win the round."""
 
     spec = "bayes"
+    title = "Odds bot"
+    about = ("Works out the odds of where the first dead cat lies, and announces or bets to win "
+             "the round.")
 
     def act(self, turn: Turn, rng: random.Random) -> int:
         return bayes_action(turn.view, turn.player, ANNOUNCE in turn.legal_actions)
@@ -49,6 +52,8 @@ class GreedyAgent(Agent):
     """Takes every card it has not seen for alive; announces when that makes it win."""
 
     spec = "greedy"
+    title = "Greedy bot"
+    about = ("Counts every card it has not seen as alive, and announces when that would win.")
 
     def act(self, turn: Turn, rng: random.Random) -> int:
         return greedy_action(turn.view, turn.player, ANNOUNCE in turn.legal_actions)

@@ -265,7 +265,7 @@ LESSONS = (
         key="final",
         title="A real game",
         teaches=("DC.end",),
-        intro="Now a whole game against the `easy` bot: first to four cubes wins.",
+        intro="Now a whole game against the easy bot: first to four cubes wins.",
         final=True,
     ),
 )

@@ -128,7 +128,12 @@ class DeadCatGame(Game):
     option_specs = (
         players_option(2, 5),
         Option("peek_first", False, "forbid announcing while the time deck is empty, so each "
-               "round opens with a peek (off: the rulebook as written; see DC-6)", bool),
+               "round opens with a peek (off: the rulebook as written; see DC-6)", bool,
+               label="Peek first (recommended)", recommended=True,
+               about="As the rules are written, the player who starts a round may announce "
+               "Dead Cat before anyone has peeked: every die still shows 1, so that player "
+               "wins the tie and the cube, and bots do it every time. With peek first, "
+               "each round opens with a peek."),
     )
 
     def __init__(self, **options: Any) -> None:

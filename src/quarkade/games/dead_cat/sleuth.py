@@ -349,6 +349,9 @@ class SleuthAgent(Agent):
     The module docstring says how."""
 
     spec = "sleuth"
+    title = "Sleuth bot"
+    about = ("Reads the other players' bets to guess their cards; against one player it also "
+             "looks a few turns ahead.")
     parameters = (
         Option("depth", 2, "turns of its own it searches ahead (two seats)", int, minimum=1,
                maximum=4, server_maximum=3),

@@ -36,6 +36,9 @@ class GreedyAgent(Agent):
     """Scores short lines of play on one sampled state and takes the best first step."""
 
     spec = "greedy"
+    title = "Greedy bot"
+    about = ("Tries short lines of play on one guess of the hidden cards and takes the best first "
+             "step.")
 
     def __init__(self) -> None:
         self.player = LinePlayer(GREEDY)

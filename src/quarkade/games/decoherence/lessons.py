@@ -548,7 +548,7 @@ _LESSONS = (
         key="final",
         title="A real game",
         teaches=("D.decohere",),
-        intro="Now a whole game against the `easy` bot, both of you with an even deck.",
+        intro="Now a whole game against the easy bot, both of you with an even deck.",
         final=True,
     ),
 )

@@ -44,6 +44,9 @@ class LookaheadAgent(Agent):
     """Plays each of its best few moves a turn of each seat ahead on sampled worlds."""
 
     spec = "lookahead"
+    title = "Lookahead bot"
+    about = ("Tries its few best moves a turn of each player ahead, on several guesses of the "
+             "hidden cards.")
     parameters = (
         Option("worlds", 8, "worlds drawn from its view at each of its plays", int,
                minimum=1, server_maximum=32),

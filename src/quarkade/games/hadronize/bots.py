@@ -28,6 +28,8 @@ class GreedyAgent(Agent):
     """Picks the observer with the best expected immediate outcome."""
 
     spec = "greedy"
+    title = "Greedy bot"
+    about = "Chooses the observer with the best immediate result."
 
     def act(self, turn: Turn, rng: random.Random) -> int:
         return greedy_action(turn.view, turn.legal_actions, rng)
@@ -52,6 +54,9 @@ class RolloutAgent(Agent):
     """
 
     spec = "rollout"
+    title = "Rollout bot"
+    about = ("Plays every choice out, as the greedy bot would, in the same possible futures, and "
+             "takes the best.")
     parameters = (
         Option("playouts", 60, "paired greedy playouts for each choice", int, minimum=1,
                server_maximum=5000),
@@ -195,6 +200,8 @@ class ExpectedValueAgent(Agent):
     observes itself, so the quark stays in its own chamber."""
 
     spec = "ev"
+    title = "Average bot"
+    about = ("Observes where the quarks it would hadronize this turn are most, on average.")
 
     def act(self, turn: Turn, rng: random.Random) -> int:
         view = turn.view
@@ -214,6 +221,9 @@ class ExactAgent(Agent):
     """
 
     spec = "exact"
+    title = "Exact bot"
+    about = ("Plays perfectly with two players and a goal up to 3, where the game is solved; like "
+             "the greedy bot beyond.")
 
     def __init__(self) -> None:
         self.last_value: float | None = None

@@ -76,11 +76,11 @@ LESSONS = (
                "superpose u/s/c"),
         tasks=(
             Task(
-                say="Observe the new quark yourself: choose `observe 0` (you are seat 0).",
+                say="Observe the new quark yourself: choose the move that makes you the observer.",
                 goal=("observe 0",),
                 rule="H.observe",
-                why=("`observe 1` names your opponent as the observer; this task asks you "
-                     "to observe the quark yourself."),
+                why=("That move makes your opponent the observer; this task asks you to "
+                     "observe the quark yourself."),
                 then=("collapse strange",),
                 done=("It collapsed into strange and landed in your chamber. You held no "
                       "strange quark, so nothing reacted: it simply stays with you."),
@@ -122,7 +122,7 @@ LESSONS = (
                "superpose u/s/c"),
         tasks=(
             Task(
-                say="Make your opponent observe the quark (`observe 1`).",
+                say="Make your opponent observe the quark.",
                 goal=("observe 1",),
                 rule="H.tunnel",
                 why=("Observing it yourself cannot move your opponent's strange quarks; only "
@@ -151,7 +151,7 @@ LESSONS = (
         key="final",
         title="A real game",
         teaches=("H.goal",),
-        intro=("Now a whole game against the `easy` bot. Hadronize ten quarks before it "
+        intro=("Now a whole game against the easy bot. Hadronize ten quarks before it "
                "does."),
         final=True,
     ),

@@ -78,7 +78,7 @@ class HadronizeGame(Game):
         Option("goal", DEFAULT_GOAL, "hadronized quarks needed to win", int, minimum=1,
                maximum=200),
         Option("max_turns", 0, "end the game after this many turns (0: no cap; see H-8)", int,
-               minimum=0),
+               minimum=0, simulation=True),
     )
 
     def __init__(self, **options: Any) -> None:

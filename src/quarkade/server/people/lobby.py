@@ -23,6 +23,7 @@ from quarkade.server.people.ratings import Ratings
 from quarkade.server.play import seats as seating
 from quarkade.server.play.clocks import TimeControl
 from quarkade.server.play.events import Listed
+from quarkade.server.play.names import seat_names
 from quarkade.server.storage import Unavailable
 
 Send = Callable[[dict[str, Any]], Awaitable[None]]
@@ -62,19 +63,21 @@ class Lobby:
         players = len(game["seats"])
         people = [s["player_id"] for s in game["seats"] if s["player_id"]]
         ratings = await self.ratings.current(people, game["game"], players)
+        names = seat_names(game["game"], game["seats"])
         return {
-            "id": game["id"], "game": game["game"], "players": players,
+            "id": game["id"], "game": game["game"], "title": game_class(game["game"]).title,
+            "players": players,
             "options": describe_options(game["game"], game["options"]) + _reveal_words(
                 game["game"], bool(game.get("reveal"))),
             "time_control": TimeControl.parse(game["time_control"]).label,
             "control": game["time_control"],
-            "seats": [{"seat": s["seat"], "name": s["name"],
+            "seats": [{"seat": s["seat"], "name": name,
                        "open": s["kind"] == seating.OPEN and not s["joined"],
                        "chooses": bool(chooses(s["seat"])),
                        "invited": s["kind"] == seating.FRIEND and not s["joined"],
                        "bot": s["agent"],
                        "rating": ratings.get(s["player_id"]) if s["player_id"] else None}
-                      for s in game["seats"]],
+                      for s, name in zip(game["seats"], names, strict=True)],
         }
 
     async def changed(self) -> None:

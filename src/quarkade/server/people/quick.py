@@ -10,7 +10,7 @@ from typing import Any
 
 from quarkade.core.errors import QuarkadeError
 from quarkade.core.registry import game_class, load_game
-from quarkade.server.catalogue import known_game
+from quarkade.server.catalogue import known_game, players_words, suggested_options
 from quarkade.server.context import Context
 from quarkade.server.decks.games import deck_games, deck_options
 from quarkade.server.decks.saved import check_deck
@@ -44,9 +44,14 @@ async def quick(ctx: Context, hub: Hub, seating_: Seating, ratings: Ratings,
     def choices(seat: int) -> dict[str, str] | None:  # the player's deck at ``seat``
         names = [name for name in game_class(game).seat_option_names(seat) if name in own]
         return {name: deck for name in names} or None
+    cls = game_class(game)
+    if players is not None and str(players).strip() not in {
+            str(n) for n in range(cls.min_players, cls.max_players + 1)}:
+        raise ApiError(400, f"{cls.title} is for {players_words(cls)}; choose "
+                       f"{'that' if cls.min_players == cls.max_players else 'one of those'}")
     try:
-        count = load_game(game, **({} if players is None else {"players": players})
-                          ).num_players
+        count = load_game(game, **suggested_options(game),
+                          **({} if players is None else {"players": players})).num_players
     except QuarkadeError as problem:
         raise ApiError(400, str(problem)) from None
     control = TimeControl.parse(time_control)
@@ -76,7 +81,8 @@ async def quick(ctx: Context, hub: Hub, seating_: Seating, ratings: Ratings,
                 raise
             return session, seat, token
     specs = ["you", *[seating.OPEN] * (count - 1)]
-    made = await seating_.create(game, {"players": count, **(choices(0) or {})}, specs,
+    made = await seating_.create(game, {**suggested_options(game), "players": count,
+                                        **(choices(0) or {})}, specs,
                                  seating.PUBLIC, control.text, player,
                                  client=f"player:{player.id}")
     return made.session, 0, made.tokens[0]

@@ -52,7 +52,7 @@ class Chat:
         body = clean(text, ctx.limits.chat_characters)
         if not self.rate.allow(f"{session.id}/{seat}"):
             raise ApiError(429, "too many chat messages from this seat; wait a little")
-        name = session.seats[seat].name if seat < len(session.seats) else f"seat {seat}"
+        name = session.names[seat]
         store = ctx.store
         try:
             message = await store.run(store.chat.add, session.id, seat, name, body,

@@ -1,17 +1,18 @@
 """A game's log as each viewpoint may read it: each action's notation for that seat (never
 its id) and its line in words.
 
-The logs are made when first read, by replaying the game's moves once for every
-viewpoint, then kept up to date as each move is played; a game nobody looks at (a bots'
-game, one loaded for a list of whose turn it is) never renders a view for its log. Once
-the game is over and revealed, the log reads every action in full, for everyone.
+Each viewpoint's log is made when first read, by replaying the game's moves once, then
+kept up to date as each move is played; a viewpoint nobody looks at (a game's spectators
+while none watches, a seat whose page is open in another process, a bots' game) never
+renders a view for its log. Once the game is over and revealed, the log reads every action
+in full, for everyone.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from quarkade.core.protocol import Game, State
 from quarkade.core.words import log_line
@@ -33,6 +34,32 @@ class LogEntry:
         return {"step": self.step, "player": self.player, "text": self.text, "line": self.line}
 
 
+class ViewAfter(Mapping[str, Any]):
+    """``state``'s view for ``viewpoint``, worked out when a log line first reads it: most
+    lines (a deal, a draw) read nothing of it. Read it before ``state`` changes."""
+
+    __slots__ = ("state", "view", "viewpoint")
+
+    def __init__(self, state: State, viewpoint: int) -> None:
+        self.state = state
+        self.viewpoint = viewpoint
+        self.view: dict[str, Any] | None = None
+
+    def _made(self) -> dict[str, Any]:
+        if self.view is None:
+            self.view = self.state.view(self.viewpoint)
+        return self.view
+
+    def __getitem__(self, key: str) -> Any:
+        return self._made()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._made())
+
+    def __len__(self) -> int:
+        return len(self._made())
+
+
 class LogBook:
     """Every viewpoint's log of one game (``viewpoints``: its seats and the spectator)."""
 
@@ -41,13 +68,13 @@ class LogBook:
         self.name = name
         self.viewpoints = list(viewpoints)
         self.names = names  # the seats' names now, for the lines in words
-        self.entries: dict[int, list[LogEntry]] | None = None  # None: not made yet
+        self.entries: dict[int, list[LogEntry]] = {}  # the viewpoints read so far
         self.revealed: list[LogEntry] | None = None
 
     def pending(self) -> Pending | None:
-        """Where the entries of moves about to be played go (None: no log is made yet, so
-        playing them renders nothing)."""
-        return None if self.entries is None else {v: [] for v in self.viewpoints}
+        """Where the entries of moves about to be played go, for each log made so far
+        (None: none is, so playing them renders nothing)."""
+        return {v: [] for v in self.entries} if self.entries else None
 
     def play(self, state: State, action: int, pending: Pending | None) -> None:
         """Apply ``action`` to ``state``, adding what each viewpoint reads of it to
@@ -57,30 +84,32 @@ class LogBook:
             return
         player = state.current_player()
         full = state.action_to_string(action)
-        notations = {v: state.action_string_for(v, action) for v in self.viewpoints}
+        notations = {v: state.action_string_for(v, action) for v in pending}
         state.apply_action(action)
         step = len(state.history())
         for viewpoint, notation in notations.items():
-            line = self.line(state.view(viewpoint), player, notation)
+            line = self.line(ViewAfter(state, viewpoint), player, notation)
             pending[viewpoint].append(LogEntry(step, player, notation, line,
                                                notation != full))
 
     def add(self, pending: Pending | None) -> None:
         """The moves whose entries are ``pending`` were made current."""
-        if pending is not None and self.entries is not None:
-            for viewpoint in self.viewpoints:
-                self.entries[viewpoint].extend(pending[viewpoint])
+        if pending is not None:
+            for viewpoint, entries in pending.items():
+                self.entries[viewpoint].extend(entries)
 
     def of(self, viewpoint: int, game: Game, moves: Sequence[tuple[int, int]]
            ) -> list[LogEntry]:
-        """``viewpoint``'s log of ``moves`` (``(player, action)`` from ``game``'s start)."""
-        if self.entries is None:
-            entries: Pending = {v: [] for v in self.viewpoints}
+        """``viewpoint``'s log of ``moves`` (``(player, action)`` from ``game``'s start).
+        (A log made while a move was being stored lacks it: made again.)"""
+        made = self.entries.get(viewpoint)
+        if made is None or len(made) != len(moves):
+            entries: Pending = {viewpoint: []}
             state = game.new_initial_state()
             for _, action in moves:
                 self.play(state, action, entries)
-            self.entries = entries
-        return self.entries[viewpoint]
+            made = self.entries[viewpoint] = entries[viewpoint]
+        return made
 
     def in_full(self, game: Game, moves: Sequence[tuple[int, int]]) -> list[LogEntry]:
         """The log that reads every action in full (a game over and revealed)."""
@@ -98,11 +127,13 @@ class LogBook:
 
     def forget(self) -> None:
         """The game starts again from other options (a seat chose its own): no log yet."""
-        self.entries = None
+        self.entries = {}
         self.revealed = None
 
-    def line(self, view: dict[str, Any], player: int, notation: str) -> str | None:
+    def line(self, view: Mapping[str, Any], player: int, notation: str) -> str | None:
         try:
-            return log_line(self.name, view, player, notation, self.names())
+            # (Text modules only read a view, so a ViewAfter serves as the dict they take.)
+            return log_line(self.name, cast("dict[str, Any]", view), player, notation,
+                            self.names())
         except ModuleNotFoundError:  # a game without a text module: the notation says it
             return None

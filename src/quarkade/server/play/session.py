@@ -47,6 +47,7 @@ from quarkade.server.play.events import (
     Updated,
 )
 from quarkade.server.play.logbook import LogBook, Pending
+from quarkade.server.play.names import seat_names
 from quarkade.server.play.outcomes import outcome_of, returns_of
 from quarkade.server.play.rated import eligible
 from quarkade.server.play.rated import plan as rating_plan
@@ -90,6 +91,7 @@ class GameSession:
         self.control = TimeControl.parse(stored.times.time_control)
         self.rating_changes: list[dict[str, Any]] = []  # once rated: each seat's change
         self.memo: dict[Any, Any] = {}  # what views worked out for the current step
+        self.names: list[str] = []  # each seat's name as players read it (``names``)
         self._set_seats(stored.seats)
         self._set_options(stored.options)
         self._replay(stored.actions)
@@ -108,7 +110,10 @@ class GameSession:
 
     def _set_seats(self, seats: list[StoredSeat]) -> None:
         self.seats = list(seats)
-        self.names = [s.name for s in self.seats]
+        names = seat_names(self.name, self.seats)  # as players read them
+        if getattr(self, "book", None) is not None and names != self.names:
+            self.book.forget()  # the log's lines name the seats: made again when read
+        self.names = names
         self.bots: dict[int, str] = {s.seat: s.agent for s in self.seats if s.agent}
         self.plugins = {seat for seat, spec in self.bots.items() if is_plugin(spec, self.name)}
 

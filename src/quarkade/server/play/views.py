@@ -20,6 +20,7 @@ from quarkade.server.play import seats as seating
 from quarkade.server.play.clocks import clock_view
 from quarkade.server.play.endings import allowed
 from quarkade.server.play.logbook import LogEntry
+from quarkade.server.play.names import seat_about
 from quarkade.server.play.offers import rematch_view
 from quarkade.server.play.outcomes import outcome_of
 from quarkade.server.play.session import GameSession
@@ -55,9 +56,10 @@ def table(session: GameSession, viewpoint: int, holder: seating.Holder) -> dict[
         "options": session.game.options if revealing else
         session.game.options_for(viewpoint),
         "step": session.step,
-        "seats": [{"seat": s.seat, "name": s.name, "kind": s.kind, "agent": s.agent,
-                   "joined": s.joined, "player": s.player_id is not None,
-                   "replaced": s.replaced} for s in session.seats],
+        "seats": [{"seat": s.seat, "name": name, "kind": s.kind, "agent": s.agent,
+                   "about": seat_about(session.name, s), "joined": s.joined,
+                   "player": s.player_id is not None, "replaced": s.replaced}
+                  for s, name in zip(session.seats, session.names, strict=True)],
         "viewpoint": None if viewpoint == SPECTATOR else viewpoint,
         "held": sorted(holder.seats),
         "view": view,
@@ -105,9 +107,11 @@ def log_for(session: GameSession, viewpoint: int) -> list[LogEntry]:
 
 def endings(session: GameSession, seat: int) -> dict[int, str]:
     """The legal moves after which the game is over without ``seat`` winning (``loss``
-    or ``draw``), so a page asks first. Judged from what the seat knows only, so the
-    warning tells it nothing hidden: the move must end the game so in every one of a
-    few states the seat cannot tell from this one (any state, with open cards)."""
+    or ``draw``), or which leave ``seat`` to move with only moves that lose (``trap``: a
+    Decoherence play that throws away its last nouns, leaving a pass that loses), so a
+    page asks first. Judged from what the seat knows only, so the warning tells it
+    nothing hidden: the move must do so in every one of a few states the seat cannot
+    tell from this one (any state, with open cards)."""
     key = ("endings", session.step, seat)
     if key in session.memo:
         found: dict[int, str] = session.memo[key]
@@ -122,13 +126,31 @@ def endings(session: GameSession, seat: int) -> dict[int, str]:
             trial = model.clone()
             trial.apply_action(action)
             outcome = trial.outcome()
-            results.add(None if outcome is None or seat in outcome.winners
-                        else outcome.result)
+            results.add(("trap" if _only_losing(trial, seat) else None)
+                        if outcome is None else
+                        None if seat in outcome.winners else outcome.result)
         ending = results.pop() if len(results) == 1 else None
         if ending is not None:
-            found[action] = "draw" if ending == "draw" else "loss"
+            found[action] = ending if ending in ("draw", "trap") else "loss"
     session.memo[key] = found
     return found
+
+
+def _only_losing(state: Any, seat: int) -> bool:
+    """Whether ``seat`` is to move again with a few moves, every one of which ends the game
+    in its loss (a longer list is not looked into: the check stays cheap)."""
+    if state.current_player() != seat:
+        return False
+    legal = state.legal_actions()
+    if not legal or len(legal) > 4:
+        return False
+    for action in legal:
+        trial = state.clone()
+        trial.apply_action(action)
+        outcome = trial.outcome()
+        if outcome is None or seat in outcome.winners:
+            return False
+    return True
 
 
 def clock_of(session: GameSession) -> dict[str, Any]:
@@ -147,7 +169,8 @@ def record_for(session: GameSession, viewpoint: int) -> dict[str, Any]:
     actions = [RecordedAction(-1 if entry.hidden else action, entry.text, player)
                for entry, (player, action) in zip(log_for(session, viewpoint),
                                                   session.moves, strict=True)]
-    seats = [Seat(s.name, _agent_of(s)) for s in session.seats]
+    seats = [Seat(name, _agent_of(s)) for s, name in zip(session.seats, session.names,
+                                                          strict=True)]
     decided = session.times.ending is not None
     options = session.game.options if revealing else session.game.options_for(viewpoint)
     record = GameRecord(session.name, options, seats, actions,

@@ -34,6 +34,7 @@ from quarkade.server.storage.stored import Unavailable
 log = logging.getLogger("quarkade.server")
 
 DEFAULT_URL = "sqlite:///quarkade.db"
+THREADS = 8  # queries at once; the pool keeps as many connections open
 T = TypeVar("T")
 
 
@@ -62,7 +63,10 @@ class Store:
         self.url = database_url(url)
         parsed: URL = make_url(self.url)
         self.dialect = parsed.get_backend_name()
-        options: dict[str, Any] = {"hide_parameters": True, "pool_pre_ping": True}
+        # A connection per query thread stays open: beyond the pool, each busy moment would
+        # open a new one (a new PostgreSQL process) and close it again.
+        options: dict[str, Any] = {"hide_parameters": True, "pool_pre_ping": True,
+                                   "pool_size": THREADS}
         if self.dialect == "sqlite":
             options["connect_args"] = {"check_same_thread": False, "timeout": busy_timeout}
         elif self.dialect == "postgresql":
@@ -74,7 +78,7 @@ class Store:
         self.engine: Engine = create_engine(self.url, **options)
         if self.dialect == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
-        self.pool = ThreadPoolExecutor(max_workers=8, thread_name_prefix="quarkade-db")
+        self.pool = ThreadPoolExecutor(max_workers=THREADS, thread_name_prefix="quarkade-db")
         if upgrade:
             migrate.upgrade(self.engine)
         self.games = GameQueries(self.engine)

@@ -217,8 +217,9 @@ def _lesson_payload(course: Tutorial, run: LessonRun) -> JSON:
     payload, so the game's own renderer draws it (the moves to try, goal ones marked)."""
     state, seat, name = run.state, run.seat, course.game
     n = state.game.num_players
-    names = [LESSON_NAMES[0] if s == seat else LESSON_NAMES[1] if n == 2 else f"seat {s}"
-             for s in range(n)]
+    others = [s for s in range(n) if s != seat]  # "opponent", or "opponent A", "B", ...
+    names = [LESSON_NAMES[0] if s == seat else LESSON_NAMES[1] if n == 2
+             else f"{LESSON_NAMES[1]} {chr(65 + others.index(s))}" for s in range(n)]
     view = state.view(seat)
     goals = set(run.goal_actions())
     moves = []
@@ -306,6 +307,7 @@ async def review_page(request: Request) -> Response:
     swapped = exchange(request, session)
     if swapped is not None:
         return swapped
+    await me(request)  # the header names who is logged in
     holder = await holder_of(request, session)
     viewpoint = site_of(request).reviews.viewpoint(session, holder,
                                                    request.query_params.get("seat"))

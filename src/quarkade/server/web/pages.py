@@ -9,6 +9,7 @@ header names them."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import Any
 
 from markdown_it import MarkdownIt
@@ -25,6 +26,8 @@ from quarkade.server.decks.saved import saved
 from quarkade.server.errors import ApiError
 from quarkade.server.people.players import NAME_RULE, PASSWORD_RULE
 from quarkade.server.people.quick import quick
+from quarkade.server.play.names import seat_names
+from quarkade.server.play.rated import eligible
 from quarkade.server.play.seating import invited_seat
 from quarkade.server.play.session import GameSession
 from quarkade.server.play.views import record_for
@@ -105,7 +108,7 @@ async def rules(request: Request) -> Response:
     game = known_game(request.path_params["game"])
     entry = game_entry(game, site_of(request).ctx.allowed_bots)
     rendered = MarkdownIt("commonmark", {"html": False}).enable("table").render(
-        rules_page(game))
+        rules_page(game, players=True))
     return page(request, "rules.html", f"{entry['title']} rules", game=entry,
                 rules=trusted(rendered))
 
@@ -116,12 +119,39 @@ async def game_page(request: Request) -> Response:
     swapped = exchange(request, session)
     if swapped is not None:
         return swapped
-    await viewpoint_of(request, session)  # refuses a seat this device does not hold
+    seat, way_in = request.query_params.get("seat", ""), None
+    try:
+        await viewpoint_of(request, session)
+    except ApiError as refused:  # a seat this device does not hold: watch, and a way in
+        if refused.status != 403:
+            raise
+        way_in = await ways_in(session, inputs.small_number(seat, "seat",
+                                                            "a seat is a number"))
+        seat = "spectator"
     title = game_class(session.name).title
     return page(request, "game.html", title, game_id=session.id, name=session.name,
-                title=title, renderer=renderer(session.name),
-                seat=request.query_params.get("seat", ""), reveal_note=reveal_note(session),
-                script="/static/js/game.js", wide=True)
+                title=title, renderer=renderer(session.name), seat=seat, way_in=way_in,
+                reveal_note=reveal_note(session), script="/static/js/game.js", wide=True)
+
+
+async def ways_in(session: GameSession, seat: int) -> dict[str, Any]:
+    """How a device that holds no token for ``seat`` may come to play it: take it (an open
+    seat), log in as the player who sat there (one who claimed the name), or open a device
+    link from a device that holds it (its invite link, while nobody has joined)."""
+    found = next((s for s in session.seats if s.seat == seat), None)
+    name = session.names[seat] if found is not None else None
+    if found is None or session.over:
+        return {"name": name, "how": "watch"}
+    if found.kind == "open" and not found.joined:
+        return {"name": name, "how": "take", "url": f"/games/{session.id}/take/{seat}"}
+    store = session.ctx.store
+    sitter = None if found.player_id is None else await store.run(store.players.get,
+                                                                  found.player_id)
+    if sitter is not None and not sitter.guest:
+        return {"name": name, "how": "login"}
+    if found.kind == "friend" and not found.joined:
+        return {"name": name, "how": "invite"}
+    return {"name": name, "how": "link"}
 
 
 async def replay_page(request: Request) -> Response:
@@ -130,12 +160,17 @@ async def replay_page(request: Request) -> Response:
     swapped = exchange(request, session)
     if swapped is not None:
         return swapped
-    await viewpoint_of(request, session)
+    seat = request.query_params.get("seat", "")
+    try:
+        await viewpoint_of(request, session)
+    except ApiError as refused:  # a seat this device does not hold: the spectator's replay
+        if refused.status != 403:
+            raise
+        seat = "spectator"
     title = game_class(session.name).title
     return page(request, "replay.html", f"{title} replay", game_id=session.id,
                 name=session.name, title=title, renderer=renderer(session.name),
-                seat=request.query_params.get("seat", ""), script="/static/js/replay.js",
-                wide=True)
+                seat=seat, script="/static/js/replay.js", wide=True)
 
 
 async def seat_form(request: Request, session: GameSession, seat: int) -> Response:
@@ -145,9 +180,29 @@ async def seat_form(request: Request, session: GameSession, seat: int) -> Respon
     entry = game_entry(session.name)
     decks = await saved(site_of(request).ctx, None if player is None else player.id,
                         session.name)
-    return page(request, "seat_form.html", f"Take seat {seat}", seat=seat, game=entry,
+    others = [name for at, name in enumerate(session.names) if at != seat]
+    return page(request, "seat_form.html", "Take a seat", seat=seat, game=entry,
                 action=request.url.path, saved=decks, reveal_note=reveal_note(session),
-                script="/static/js/newgame.js" if decks else "")
+                others=others, clock=session.control.label,
+                rated=await rated_mark(session, seat, player),
+                script="/static/js/newgame.js" if decks or entry["presets"] else "")
+
+
+async def rated_mark(session: GameSession, seat: int, player: Any) -> str:
+    """Whether the game would be rated with this player at ``seat``, in a sentence (the
+    rule is ``play.rated``, decided when the game begins)."""
+    if player is None or player.guest:
+        return "Not rated: claim your name with a password (on your page) to play rated games."
+    store = session.ctx.store
+    seats = [replace(s, player_id=player.id) if s.seat == seat else s for s in session.seats]
+
+    async def stored(player_id: str) -> Any:
+        return await store.run(store.players.get, player_id)
+
+    if await eligible(seats, stored):
+        return "Rated: the result changes your rating."
+    return ("Not rated: rated games need every player to have a claimed name, and any bot "
+            "to be a level (easy, medium or hard).")
 
 
 async def join(request: Request) -> Response:
@@ -272,10 +327,8 @@ async def lobby_page(request: Request) -> Response:
     snapshot = await site.lobby.snapshot()
     owner = None if player is None else player.id
     decks = {game: await saved(site.ctx, owner, game) for game in deck_games()}
-    games = catalogue(site.ctx.allowed_bots)
-    counts = sorted({n for g in games for n in range(g["min_players"], g["max_players"] + 1)})
-    return page(request, "lobby.html", "Lobby", games=games, snapshot=snapshot,
-                player=player, saved=decks, counts=counts, time_controls=TIME_CONTROLS,
+    return page(request, "lobby.html", "Lobby", games=catalogue(site.ctx.allowed_bots),
+                snapshot=snapshot, player=player, saved=decks, time_controls=TIME_CONTROLS,
                 script="/static/js/lobby.js")
 
 
@@ -284,11 +337,13 @@ async def quick_play(request: Request) -> Response:
     check_rate(request, "create", "new games")
     site = site_of(request)
     player = await site.players.required(request)
-    form = await request.form(max_files=0, max_fields=10, max_part_size=1024)
+    form = await request.form(max_files=0, max_fields=30, max_part_size=1024)
+    game = str(form.get("game", ""))  # the form has players and a deck for every game
     session, seat, token = await quick(
-        site.ctx, site.hub, site.seating, site.ratings, player, str(form.get("game", "")),
-        str(form.get("players", "")) or None, str(form.get("time_control", "")),
-        str(form.get("deck", ""))[:400])
+        site.ctx, site.hub, site.seating, site.ratings, player, game,
+        str(form.get(f"players.{game}", form.get("players", ""))) or None,
+        str(form.get("time_control", "")),
+        str(form.get(f"deck.{game}", form.get("deck", "")))[:400])
     response = RedirectResponse(f"/games/{session.id}?seat={seat}", status_code=303)
     set_cookie(response, session.id, [*tokens(request, session.id),
                                       *([token] if token else [])])
@@ -305,16 +360,25 @@ async def me_page(request: Request) -> Response:
     if request.method == "POST":
         form = await request.form(max_files=0, max_fields=20, max_part_size=4096)
         action = str(form.get("action", ""))
+        done = "claimed" if action == "password" and player.guest else action
         try:
             if action == "name":
                 player = await players.rename(player, str(form.get("name", "")))
                 await site.hub.renamed(player.id)
             elif action == "password":
-                player = await players.claim(request, player, str(form.get("password", "")))
+                password = str(form.get("password", ""))
+                if str(form.get("password_again", "")) != password:
+                    raise ApiError(400, "The two passwords differ: type the same password in "
+                                   "both boxes.")
+                player = await players.claim(request, player, password)
             elif action == "login":
                 player = await players.login(request, str(form.get("name", "")),
                                              str(form.get("password", "")))
             elif action == "logout":
+                if player.guest and form.get("lose") != "yes":
+                    raise ApiError(400, f"You are a guest: logging out loses the name "
+                                   f"{player.name} and its games. Claim the name with a "
+                                   "password first, or tick the box to log out anyway.")
                 players.logout(request)
                 return RedirectResponse("/", status_code=303)
             elif action == "settings":
@@ -326,8 +390,19 @@ async def me_page(request: Request) -> Response:
         except ApiError as refused:
             problem, status = refused.message, refused.status
         else:
-            return RedirectResponse("/me", status_code=303)
-    return await _player_page(request, player, own=True, error=problem, status=status)
+            return RedirectResponse(f"/me?done={done}", status_code=303)
+    done = DONE.get(request.query_params.get("done", ""), "")
+    return await _player_page(request, player, own=True, error=problem, status=status,
+                              done=done.format(name=player.name))
+
+
+# What /me says after a change it made (``?done=``).
+DONE = {"name": "Your name is now {name}.",
+        "claimed": "The name {name} is yours: log in with it and your password on any device, "
+                   "and play rated games.",
+        "password": "Your password is changed; your other devices are logged out.",
+        "login": "You are logged in as {name}.",
+        "settings": "Your alerts are saved."}
 
 
 async def player_page(request: Request) -> Response:
@@ -344,7 +419,7 @@ async def player_page(request: Request) -> Response:
 
 
 async def _player_page(request: Request, player: Any, own: bool, error: str = "",
-                       status: int = 200) -> Response:
+                       status: int = 200, done: str = "") -> Response:
     site = site_of(request)
     games = await _games_of(request, player.id, public_only=not own)
     in_play = [g for g in games if g["finished"] is None and g["started"] is not None]
@@ -352,7 +427,7 @@ async def _player_page(request: Request, player: Any, own: bool, error: str = ""
     waiting = [g for g in games if g["started"] is None and g["finished"] is None]
     finished = [g for g in games if g["finished"] is not None]
     return page(request, "player.html", "You" if own else player.name, status,
-                player=player, own=own, error=error, in_play=in_play + waiting,
+                player=player, own=own, error=error, done=done, in_play=in_play + waiting,
                 finished=finished, ratings=await site.ratings.of_player(player.id),
                 history=await site.ratings.history(player.id),
                 win_rates=_win_rates(finished), name_rule=NAME_RULE,
@@ -380,6 +455,9 @@ async def _games_of(request: Request, player_id: str, public_only: bool) -> list
     store = site.ctx.store
     games = await store.run(store.players.games_of, player_id, public_only)
     for entry in games:  # whose turn, from the games this process holds or loads
+        for seat, name in zip(entry["seats"], seat_names(entry["game"], entry["seats"]),
+                              strict=True):
+            seat["name"] = name
         entry["to_move"] = None
         if entry["finished"] is None and entry["started"] is not None:
             try:

@@ -17,8 +17,9 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse
 from starlette.templating import Jinja2Templates
 
-from quarkade.core.registry import list_games
+from quarkade.core.registry import game_class, list_games
 from quarkade.server.people.players import signed_in
+from quarkade.sim.ladder import LADDER_FILE
 
 STATIC = Path(__file__).resolve().parents[2] / "web" / "static"
 TIME_CONTROLS = (("none", "no clock"), ("1+0", "1 min"), ("3+2", "3 min + 2 s"),
@@ -59,20 +60,34 @@ def _result(game: Mapping[str, Any], seat: int) -> str:
     return "won" if won else "lost"
 
 
+def _game_title(name: str) -> str:
+    """A game's title for players ("Card Commons"), never its slug ("card-commons")."""
+    return game_class(name).title if name in list_games() else name
+
+
 def _environment() -> jinja2.Environment:
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(Path(__file__).parent /
                                                            "templates"),
                              autoescape=True, undefined=jinja2.StrictUndefined)
     env.filters.update(
-        players=_players, kind_label=_kind_label, result=_result,
+        players=_players, kind_label=_kind_label, result=_result, game_title=_game_title,
         percent=lambda rate: f"{100 * rate:.1f}%",
         iso=lambda seconds: time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(seconds)),
         day=lambda seconds: time.strftime("%Y-%m-%d", time.gmtime(seconds)))
     return env
 
 
+def _has_ladder(request: Request) -> bool:
+    """Whether any game has a bot ladder on this server: the menu shows Ladder only then
+    (an empty page is no use to a player)."""
+    site = getattr(request.app.state, "site", None)
+    folder = getattr(site, "ladder_dir", None)
+    return folder is not None and any((folder / name / LADDER_FILE).is_file()
+                                      for name in list_games())
+
+
 templates = Jinja2Templates(env=_environment(), context_processors=[
-    lambda request: {"me": signed_in.get()}])
+    lambda request: {"me": signed_in.get(), "ladders": _has_ladder(request)}])
 
 
 def page(request: Request, template: str, title: str, code: int = 200, /,

@@ -28,6 +28,7 @@ export function render(container, table, ui) {
   const ctx = {
     view, ui, moves, lit, me: table.viewpoint,
     name: (seat) => (ui.name ? ui.name(seat) : table.seats[seat].name),
+    plain: (seat) => table.seats[seat].name,  // without "(you)": for "Ada's side"
     placing: moves.place.size + moves.invert.size > 0,
     redraw(focusOn) {
       container.replaceChildren();
@@ -111,7 +112,7 @@ function stepBack(event, ctx) {
 function drawField(ctx) {
   const { view } = ctx;
   const grid = h("div", { class: "cc-field", role: "group",
-    "aria-label": "The field: columns a to d, rows 1 to 4 counted from seat 0's edge" });
+    "aria-label": `The field: columns a to d, rows 1 to 4 counted from ${ctx.plain(0)}'s edge` });
   const put = (node, row, column, rows = 1) => {
     node.style.gridRow = `${row} / span ${rows}`;
     node.style.gridColumn = String(column);
@@ -130,7 +131,7 @@ function drawField(ctx) {
     const rows = view.side_rows[seat];
     const top = 6 - Math.max(...rows);
     put(h("span", { class: `cc-side side-${seat}` },
-      h("span", {}, seat === ctx.me ? "your side" : `seat ${seat}'s side`)), top, 6, rows.length);
+      h("span", {}, seat === ctx.me ? "your side" : `${ctx.plain(seat)}'s side`)), top, 6, rows.length);
   }
   return h("div", { class: "cc-field-box" }, grid);
 }

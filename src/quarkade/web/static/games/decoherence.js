@@ -67,7 +67,7 @@ export function render(container, table, ui) {
     picked = null;
   }
   const ctx = {
-    table, view, ui, me, name, moves, live, links: linkLetters(view),
+    table, view, ui, me, name, moves, live, links: linkLetters(view, name),
     redraw(focusKey) {
       container.replaceChildren();
       render(container, table, ui);
@@ -235,8 +235,11 @@ function drawSeat(ctx, seat, where) {
   const chains = drawChains(ctx, seat);
   const things = drawThings(ctx, seat);
   const extras = drawExtras(ctx, seat);
+  // A player's own hand comes first on their side, so it is in view when the page opens
+  // (below their chains and table it started under the fold on a desktop).
   if (where === "top") parts.push(hand, chains, things, extras);
-  else parts.push(things, chains, hand, mine ? drawButtons(ctx) : null, extras);
+  else if (mine) parts.push(hand, drawButtons(ctx), chains, things, extras);
+  else parts.push(things, chains, hand, extras);
   return h("section", {
     class: `dc-seat dc-${where}${active ? " to-move" : ""}`,
     "aria-label": mine ? `Your side (${name(seat)})` : `${name(seat)}'s side`,
@@ -456,7 +459,7 @@ function knowledge(ctx, seat, thing) {
 }
 
 // Each link gets a letter and a colour, the same on both halves: "A", "B", ...
-function linkLetters(view) {
+function linkLetters(view, name) {
   const found = new Map();
   let count = 0;
   for (const seat of [0, 1]) {
@@ -473,14 +476,14 @@ function linkLetters(view) {
     }
   }
   for (const entry of found.values()) {
-    entry.partner = `${sideWord(view, entry.other.seat)} `
+    entry.partner = `${sideWord(view, entry.other.seat, name)} `
       + `${entry.partnerThing && entry.partnerThing.noun ? entry.partnerThing.noun : "hidden"} #${entry.other.slot}`;
   }
   return found;
 }
 
-function sideWord(view, seat) {
-  if (view.player === null || view.player === undefined) return `seat ${seat}'s`;
+function sideWord(view, seat, name) {
+  if (view.player === null || view.player === undefined) return `${name(seat)}'s`;
   return seat === view.player ? "your" : "their";
 }
 

@@ -8,6 +8,17 @@ const COLOURS = { up: "#d9480f", down: "#1c6fd6", strange: "#2b8a3e", charm: "#b
   bottom: "#7b3fc4", top: "#c2255c" };
 const SVG = "http://www.w3.org/2000/svg";
 
+// A move in the page's list of moves, in the words the chambers use: "Make Ada observe it:
+// up: 3 tunnel over, ..." (the label's notation names the seat by number).
+export function moveWords(move, table, name) {
+  const match = /^observe (\d+)$/.exec(move.text);
+  if (!match || !move.label) return null;
+  const seat = Number(match[1]);
+  const what = move.label.split(" - ").slice(1).join(" - ");
+  const who = seat === table.view.active ? "Observe it yourself" : `Make ${name(seat)} observe it`;
+  return what ? `${who}: ${what}` : who;
+}
+
 export function render(container, table, ui) {
   const view = table.view;
   const name = (seat) => (ui.name ? ui.name(seat) : table.seats[seat].name);

@@ -26,15 +26,15 @@ export function h(tag, attrs = {}, ...children) {
 // The name of a seat as this page shows it: "(you)" marks a seat this device holds.
 export function seatName(table, seat) {
   const entry = table.seats[seat];
-  const name = entry ? entry.name : `seat ${seat}`;
+  const name = entry ? entry.name : "a player";
   return table.held && table.held.includes(seat) ? `${name} (you)` : name;
 }
 
 export function turnText(table) {
   if (table.over) return resultText(table);
-  if (table.to_move === null || table.to_move === undefined) return "Waiting for chance...";
-  if (table.legal && table.legal.length) return `Your turn, ${seatName(table, table.to_move)}`;
-  return `Waiting for ${seatName(table, table.to_move)}`;
+  if (table.to_move === null || table.to_move === undefined) return "Dealing...";
+  if (table.legal && table.legal.length) return `Your turn, ${seatName(table, table.to_move)}.`;
+  return `Waiting for ${seatName(table, table.to_move)}.`;
 }
 
 // The server's outcome (State.outcome(), or the server's own ruling: a resignation, a
@@ -67,8 +67,19 @@ export function clockText(seconds) {
 // The log line of an entry: the game's words when it has them, else who did what.
 export function logText(table, entry) {
   if (entry.line) return entry.line;
-  const who = entry.player < 0 ? "chance" : seatName(table, entry.player);
+  const who = entry.player < 0 ? "The draw" : seatName(table, entry.player);
   return `${who}: ${entry.text}`;
+}
+
+// A move as a button reads it: the game's label without the notation's seat numbers
+// ("observe 0  Ada - up: 3 hadronize" -> "Observe Ada - up: 3 hadronize"); the notation
+// stays the move's name in records and the terminal.
+export function moveWords(move) {
+  const label = move.label || move.text;
+  if (!move.label || !label.startsWith(move.text) || label === move.text) return label;
+  const verb = move.text.split(" ").filter((word) => !/^\d+$/.test(word)).join(" ");
+  const words = `${verb} ${label.slice(move.text.length).trim()}`.replace(/\s+/g, " ").trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
 export async function loadRenderer(url) {

@@ -10,7 +10,7 @@
 // without the mover winning asks first.
 import {
   clockText, drawTable, fetchJSON, h, keepFocus, loadRenderer, localTime, logText, resultText,
-  seatName, turnText,
+  moveWords, seatName, turnText,
 } from "./common.js";
 
 const root = document.getElementById("game");
@@ -95,12 +95,22 @@ async function act(action) {
   draw();
 }
 
+// A move in words: the game's renderer may say it (Hadronize), else the label without
+// the notation's seat numbers.
+function wordsFor(move) {
+  const own = renderer && renderer.moveWords
+    ? renderer.moveWords(move, table, (seat) => seatName(table, seat)) : null;
+  return own || moveWords(move);
+}
+
 // A move after which the game is over without the mover winning: ask first.
 function confirmEnding(move) {
-  const what = move.label || move.text;
+  const what = wordsFor(move);
   return ask("Play this move?", move.ends === "draw" ? `"${what}" ends the game in a draw.`
-    : `"${what}" ends the game, and you lose.`,
-  move.ends === "draw" ? "Play it: a draw" : "Play it and lose");
+    : move.ends === "trap" ? `"${what}" leaves you only moves that lose the game.`
+      : `"${what}" ends the game, and you lose.`,
+  move.ends === "draw" ? "Play it: a draw" : move.ends === "trap" ? "Play it anyway"
+    : "Play it and lose");
 }
 
 // A question in a modal dialog (the keyboard stays inside it; Escape or Cancel says no);
@@ -151,7 +161,7 @@ function draw() {
   } else {
     handover = null;
   }
-  status(handover !== null ? `Pass the device to ${seatName(table, handover)}`
+  status(handover !== null ? `Pass the device to ${seatName(table, handover)}.`
     : table.waiting ? waitingText() : turnText(table));
   el("replay-link").href = `/games/${gameId}/replay${table.viewpoint === null ? "" : `?seat=${table.viewpoint}`}`;
   drawRevealNote();
@@ -177,7 +187,9 @@ function nextFocus() {
     || root.querySelector("#moves button:not([disabled])") || el("table");
 }
 
-// Other seats' moves (and what chance did) since the last state, in the polite live region.
+// Other seats' moves (and what chance did) since the last state, in the polite live region:
+// a sentence per event, the game's own lines (a move the game tells in the line after it
+// is not said twice); a game with no lines says who played what.
 function announce() {
   const log = table.log;
   const newest = log.length ? log[log.length - 1].step : 0;
@@ -188,8 +200,14 @@ function announce() {
   const fresh = log.filter((entry) => entry.step > announced
     && (entry.line !== null || entry.player >= 0) && entry.player !== table.viewpoint);
   announced = newest;
-  if (!fresh.length) return;
-  el("last-move").textContent = fresh.map((entry) => logText(table, entry)).join(" ");
+  const lined = fresh.filter((entry) => entry.line);
+  const told = lined.length ? lined : fresh.filter((entry) => entry.player >= 0);
+  if (!told.length) return;
+  el("last-move").textContent = told.map((entry) => sentence(logText(table, entry))).join(" ");
+}
+
+function sentence(text) {
+  return /[.!?]$/.test(text) ? text : `${text}.`;
 }
 
 function drawRevealNote() {
@@ -202,8 +220,8 @@ function drawRevealNote() {
 }
 
 function waitingText() {
-  const open = table.seats.filter((s) => !s.joined).map((s) => `seat ${s.seat}`);
-  return `Waiting for players: ${open.join(", ")} not taken yet. The game starts when every seat is filled.`;
+  const open = table.seats.filter((s) => !s.joined).length;
+  return `Waiting for ${open === 1 ? "one more player" : `${open} more players`}: the game starts when every seat is taken.`;
 }
 
 // -- clocks: the server keeps them; the page counts down from its last snapshot ----------
@@ -346,7 +364,8 @@ function drawMoves() {
   el("moves-title").textContent = table.legal.length ? `Your moves (${table.legal.length})` : "Your moves";
   if (!table.legal.length) {
     list.replaceChildren(h("li", { class: "muted" }, table.over ? "The game is over."
-      : `Waiting for ${table.to_move === null ? "chance" : seatName(table, table.to_move)}.`));
+      : table.waiting ? "The game starts when every seat is taken."
+        : table.to_move === null ? "Dealing..." : `Waiting for ${seatName(table, table.to_move)}.`));
     return;
   }
   list.replaceChildren(...table.legal.map((move, index) => h("li", {},
@@ -354,7 +373,7 @@ function drawMoves() {
       "aria-keyshortcuts": index < 9 ? String(index + 1) : null,
       onclick: () => act(move.id) },
     index < 9 ? h("span", { class: "key", "aria-hidden": "true" }, `${index + 1}`) : null,
-    move.label || move.text))));
+    wordsFor(move)))));
 }
 
 function drawResult() {
@@ -373,7 +392,6 @@ function drawResult() {
     const delta = change ? change.after - change.before : null;
     return h("tr", { dataset: { seat: String(s.seat) } },
       h("td", {}, seatName(table, s.seat)), h("td", {}, result),
-      h("td", { class: "score" }, table.returns ? String(table.returns[s.seat]) : ""),
       h("td", { class: "rating-change" }, change
         ? `${change.after} (${delta >= 0 ? "+" : ""}${delta})` : ""));
   }));
@@ -442,6 +460,7 @@ function drawSeats() {
     const link = invite ? new URL(invite.url, location.href).href : null;
     return h("li", {},
       h("span", {}, seatName(table, entry.seat)),
+      entry.about ? h("small", { class: "about" }, entry.about) : null,
       entry.replaced ? h("span", { class: "tag" }, `bot since: ${entry.replaced}`) : null,
       !entry.joined && entry.kind === "open" ? h("span", { class: "tag" }, "open") : null,
       table.to_move === entry.seat && !table.over ? h("span", { class: "tag turn" }, "to move") : null,
@@ -453,7 +472,7 @@ function drawSeats() {
         ? h("button", { type: "button", dataset: { key: `show-${entry.seat}` },
           onclick: () => switchSeat(entry.seat) }, "show") : null,
       link && !invite.joined ? h("span", { class: "invite" },
-        h("input", { readonly: true, value: link, "aria-label": `Invite link for seat ${entry.seat}` }),
+        h("input", { readonly: true, value: link, "aria-label": `Invite link for ${seatName(table, entry.seat)}` }),
         h("button", { type: "button", dataset: { key: `copy-${entry.seat}` },
           onclick: (event) => copy(link, event.currentTarget) }, "copy")) : null,
       invite && invite.joined ? h("span", { class: "tag" }, "joined") : null,
@@ -474,7 +493,7 @@ async function linkDevice(seatNumber, button) {
     if (!response.ok) throw new Error(body.error || `${response.status}`);
     const link = new URL(body.url, location.href).href;
     button.replaceWith(h("span", { class: "invite" },
-      h("input", { readonly: true, value: link, "aria-label": `Link for another device, seat ${seatNumber}` }),
+      h("input", { readonly: true, value: link, "aria-label": `Link for another device of ${seatName(table, seatNumber)}` }),
       h("button", { type: "button", onclick: (event) => copy(link, event.currentTarget) }, "copy")));
   } catch (error) {
     problem(`Could not make a device link: ${error.message}`);

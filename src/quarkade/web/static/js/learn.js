@@ -32,8 +32,11 @@ async function open(key) {
   el("lesson-title").focus();
 }
 
-async function attempt(move) {
+// A move tried from the list of moves is answered beside that list (where the learner
+// is looking); one tried on the table, above the table.
+async function attempt(move, fromList = false) {
   if (pending || !lesson || lesson.finished) return;
+  answerNear(fromList ? el("lesson-moves") : el("table"));
   pending = true;
   root.dataset.pending = "yes";
   try {
@@ -94,7 +97,7 @@ function drawMoves() {
   el("lesson-moves").replaceChildren(...lesson.table.legal.map((move) => h("li", {},
     h("button", { type: "button", class: move.goal ? "goal" : null, disabled: pending,
       dataset: { key: `lesson-move-${move.id}`, action: move.id, goal: move.goal ? "yes" : "no" },
-      onclick: () => attempt(move.id) }, move.label || move.text))));
+      onclick: () => attempt(move.id, true) }, move.label || move.text))));
 }
 
 function drawFinal() {
@@ -110,13 +113,13 @@ function drawFinal() {
   const playing = course.final_game;
   const done = course.lessons.find((item) => item.key === lesson.key).done;
   root.dataset.finished = done ? "yes" : "no";
-  box.replaceChildren(
+  box.replaceChildren(...[
     done ? h("p", { class: "feedback right" }, "You have played your game: the tutorial is done.") : null,
     playing && !playing.over ? h("p", {}, h("a", { class: "button primary", href: playing.url },
       "Go on with your game")) : null,
     h("p", {}, h("button", { type: "button", id: "start-final",
       class: playing && !playing.over ? null : "primary", onclick: startFinal },
-    playing ? "Start a new game" : "Start the game")));
+    playing ? "Start a new game" : "Start the game"))].filter(Boolean));
 }
 
 async function startFinal() {
@@ -146,11 +149,16 @@ function feedback(result) {
   if (!result) { box.hidden = true; box.replaceChildren(); return; }
   box.hidden = false;
   box.className = `feedback ${result.accepted ? "right" : "wrong"}`;
-  box.replaceChildren(
-    result.accepted ? "" : h("strong", {}, "Not that. "),
-    result.message,
-    result.rule ? h("span", { class: "rule-id" }, ` (rule ${result.rule.id})`) : null);
+  box.replaceChildren(...[result.accepted ? null : h("strong", {}, "Not that. "),
+    result.message || (result.accepted ? "Well done." : "")].filter(Boolean));
   root.dataset.feedback = result.accepted ? "right" : "wrong";
+  box.scrollIntoView({ block: "nearest" });
+}
+
+// The answer to the next move goes just above `place` (the list of moves, or the table).
+function answerNear(place) {
+  const box = el("feedback");
+  if (box.nextElementSibling !== place) place.before(box);
 }
 
 el("reset").addEventListener("click", async () => {

@@ -21,7 +21,6 @@ function connect() {
 }
 
 function seatText(seat) {
-  if (seat.invited) return `${seat.name} (invited)`;
   return seat.rating !== null && seat.rating !== undefined ? `${seat.name} (${seat.rating})` : seat.name;
 }
 
@@ -30,18 +29,18 @@ function draw(lobby) {
   open.dataset.count = String(lobby.open.length);
   open.replaceChildren(lobby.open.length ? h("ul", { class: "lobby-list" }, lobby.open.map((game) =>
     h("li", { class: "lobby-game", dataset: { id: game.id } },
-      h("strong", {}, game.game), ` ${game.players} players, ${game.time_control}`,
+      h("strong", {}, game.title), ` ${game.players} players, ${game.time_control}`,
       game.options.length ? `; ${game.options.join(", ")}` : "",
-      h("div", { class: "lobby-seats" }, game.seats.map((seat) => seat.open
+      h("div", { class: "lobby-seats" }, game.seats.map((seat) => seat === game.seats.find((s) => s.open)
         ? h("button", { type: "button", class: "primary join",
           dataset: { game: game.id, seat: String(seat.seat) },
-          onclick: () => join(game, seat) }, `Join seat ${seat.seat}`)
+          onclick: () => join(game, seat) }, "Join")
         : h("span", {}, seatText(seat)))))))
     : h("p", { class: "muted", id: "no-open" }, "No open games right now: create one."));
   const live = el("live-games");
   live.replaceChildren(lobby.live.length ? h("ul", { class: "lobby-list" }, lobby.live.map((game) =>
     h("li", {}, h("a", { href: `/games/${game.id}?seat=spectator` },
-      `${game.game}: ${game.seats.map(seatText).join(", ")}`), " ",
+      `${game.title}: ${game.seats.map(seatText).join(", ")}`), " ",
     h("span", { class: "muted" }, game.time_control))))
     : h("p", { class: "muted" }, "No public games under way."));
 }
@@ -65,13 +64,14 @@ function problem(text) {
   box.hidden = !text;
 }
 
-// Quick play's deck choice is shown only for the chosen game (a game with a deck builder).
-function showDecks() {
+// Quick play's player counts (the chosen game's own) and deck choice (a game with a deck
+// builder) are shown only for the chosen game.
+function showChoices() {
   const game = el("quick-game").value;
-  for (const label of document.querySelectorAll("#quick .quick-deck")) {
+  for (const label of document.querySelectorAll("#quick .quick-deck, #quick .quick-players")) {
     const mine = label.dataset.game === game;
     label.hidden = !mine;
-    label.querySelector("select").disabled = !mine;
+    for (const field of label.querySelectorAll("select, input")) field.disabled = !mine;
   }
 }
 // The page arrives with the open games drawn by the server as plain forms (they work with no
@@ -83,16 +83,18 @@ el("open-games").addEventListener("submit", (event) => {
   join({ id: button.dataset.game }, { seat: Number(button.dataset.seat), chooses: false });
 });
 
-el("quick-game").addEventListener("change", showDecks);
-showDecks();
+el("quick-game").addEventListener("change", showChoices);
+showChoices();
 
 el("quick").addEventListener("submit", async (event) => {
   event.preventDefault();
   const form = new FormData(event.target);
+  const game = form.get("game");
+  const deck = form.get(`deck.${game}`);
   const response = await fetch("/api/lobby/quick", {
     method: "POST", headers: { "content-type": "application/json", accept: "application/json" },
-    body: JSON.stringify({ game: form.get("game"), players: Number(form.get("players")),
-      time_control: form.get("time_control"), ...(form.get("deck") ? { deck: form.get("deck") } : {}) }) });
+    body: JSON.stringify({ game, players: Number(form.get(`players.${game}`)),
+      time_control: form.get("time_control"), ...(deck ? { deck } : {}) }) });
   const body = await response.json();
   if (!response.ok) { problem(body.error); return; }
   location.href = body.url;

@@ -14,6 +14,7 @@ function showSeats() {
 
 if (players) {
   players.addEventListener("input", showSeats);
+  players.addEventListener("change", showSeats);
   showSeats();
 }
 

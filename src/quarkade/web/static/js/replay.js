@@ -71,7 +71,7 @@ async function show(step) {
 function happened(step) {
   if (step === 0) return `Step 0 of ${game.step}: the start of the game.`;
   const lines = game.log.filter((entry) => entry.step === step).map((entry) => logText(game, entry));
-  const what = lines.length ? lines.join(" ") : "chance";
+  const what = lines.length ? lines.join(" ") : "a random draw.";
   return `Step ${step} of ${game.step}: ${what}`;
 }
 

@@ -41,14 +41,16 @@ function show(review) {
   root.dataset.state = "done";
   el("progress").hidden = true;
   const judged = review.decisions.filter((d) => !d.forced).length;
-  el("status").textContent = `${judged} decisions judged.`;
+  el("status").textContent = `${count(judged, "decision")} judged.`;
   drawGraph(review);
   drawSummary(review);
   drawTable(review);
   const limits = Object.entries(review.marks)
     .map(([name, least]) => `${name} ${MARKS[name]} from ${Math.round(least * 100)} points`).join(", ");
   el("marks-note").textContent = `Marks by the win chance a move gave away: ${limits}. `
-    + `Each decision had about ${review.budget.seconds_per_decision || "a few"} s of search.`;
+    + (review.budget.seconds_per_decision
+      ? `Each decision had about ${review.budget.seconds_per_decision} s of search.`
+      : "Each decision had a short search.");
   el("marks-note").hidden = false;
 }
 
@@ -95,8 +97,12 @@ function drawGraph(review) {
           "text-anchor": "middle" }, MARKS[decision.mark]));
       }
     }
-    chart.append(svg("text", { x: pad.left + 8 + index * 160, y: pad.top + 10, fill: colour },
-      `\u2014 ${review.names[Number(seat)]}`));
+    // Each name in its line's colour: set on the element's style, which wins over the
+    // stylesheet's grey for the graph's text (a style attribute would meet the CSP).
+    const legend = svg("text", { class: "legend", x: pad.left + 8 + index * 160, y: pad.top + 10 },
+      `\u2014 ${review.names[Number(seat)]}`);
+    legend.style.fill = colour;
+    chart.append(legend);
   });
   el("graph").replaceChildren(chart);
   el("graph-box").hidden = false;
@@ -105,9 +111,14 @@ function drawGraph(review) {
 function drawSummary(review) {
   el("summary").replaceChildren(h("ul", { class: "summary-list" },
     Object.entries(review.summary).map(([seat, counts]) => h("li", {},
-      h("strong", {}, review.names[Number(seat)]), `: ${counts.decisions} decisions judged, `,
-      `${counts.blunder} blunders, ${counts.mistake} mistakes, ${counts.inaccuracy} inaccuracies; `,
-      `on average ${Math.round(counts.mean_loss * 100)} points of win chance given away.`))));
+      h("strong", {}, review.names[Number(seat)]), `: ${count(counts.decisions, "decision")} judged, `,
+      `${count(counts.blunder, "blunder")}, ${count(counts.mistake, "mistake")}, `,
+      `${count(counts.inaccuracy, "inaccuracy", "inaccuracies")}; `,
+      `on average ${count(Math.round(counts.mean_loss * 100), "point")} of win chance given away.`))));
+}
+
+function count(number, one, many = `${one}s`) {
+  return `${number} ${number === 1 ? one : many}`;
 }
 
 function percent(value) {
