@@ -18,6 +18,7 @@ from typing import Any
 from quarkade.agents.registry import LEVEL_NAMES
 from quarkade.server.context import Context
 from quarkade.server.play.events import Finished
+from quarkade.server.play.names import seat_names
 from quarkade.server.play.rated import plan
 from quarkade.server.play.session import GameSession
 from quarkade.server.play.skill import (
@@ -88,7 +89,16 @@ class Ratings:
                 for r in rows]
 
     async def history(self, player_id: str) -> list[dict[str, Any]]:
-        return await self.store.run(self.queries.history, player_id)
+        """The player's rated games, oldest first, each with its ``opponents`` named as
+        players read them."""
+        found = await self.store.run(self.queries.history, player_id)
+        for entry in found:
+            seats = entry.pop("seats")
+            mine = entry.pop("mine")
+            entry["opponents"] = [name for seat, name in
+                                  zip(seats, seat_names(entry["game"], seats), strict=True)
+                                  if seat["seat"] != mine]
+        return found
 
     async def current(self, player_ids: list[str], game: str, players: int) -> dict[str, int]:
         """Shown ratings of these players in ``game`` with ``players`` (newcomers 1500)."""

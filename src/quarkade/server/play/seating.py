@@ -215,7 +215,8 @@ class Seating:
         have = new.holder(held_new)
         person_seats = {s.seat for s in new.seats if s.kind != seating.BOT}
         players = len(new.seats)
-        turned = {seating.turned(seat, players) for seat in holder.seats}
+        turn = seating.turned if _turned(old, new) else (lambda seat, _players: seat)
+        turned = {turn(seat, players) for seat in holder.seats}
         mine = {seat: keys.new_secret() for seat in turned & person_seats
                 if seat not in have.seats}
         host = keys.new_secret() if holder.host and not have.host else None
@@ -237,6 +238,20 @@ class Seating:
         if more or invites:
             await new.updated()
         return [*([host] if host else []), *mine.values(), *invites]
+
+
+def _turned(old: GameSession, new: GameSession) -> bool:
+    """Whether ``new``, the rematch of ``old``, seats its players one seat on (RULINGS
+    S-13: every rematch offered since); a rematch made before kept their seats, and its
+    seats' names then match the old game's seat for seat."""
+    players = len(new.seats)
+    if len(old.seats) != players:
+        return True
+    before = [s.name for s in old.seats]
+    same = [s.name for s in new.seats] == before
+    moved = all(new.seats[seating.turned(seat, players)].name == before[seat]
+                for seat in range(players))
+    return moved or not same
 
 
 def invited_seat(session: GameSession, invite: str) -> int | None:

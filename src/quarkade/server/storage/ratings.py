@@ -130,7 +130,8 @@ class RatingQueries:
 
     def history(self, subject: str) -> list[dict[str, Any]]:
         """Every rated game of ``subject``, oldest first: its rating before and after,
-        the other seats' names and the result for ``subject`` (``won``, ``lost``,
+        the game's seats (their names are worked out by ``play.names``) and
+        ``subject``'s, and the result for ``subject`` (``won``, ``lost``,
         ``draw``, ``shared win``); the game's id only for a public game."""
         query = select(rating_changes_table, games_table.c.visibility,
                        games_table.c.outcome).join(
@@ -140,7 +141,9 @@ class RatingQueries:
             rows = db.execute(query).all()
             ids = list({r.game_id for r in rows})
             seats = db.execute(select(seats_table.c.game_id, seats_table.c.seat,
-                                      seats_table.c.name, seats_table.c.player_id)
+                                      seats_table.c.name, seats_table.c.player_id,
+                                      seats_table.c.kind, seats_table.c.agent,
+                                      seats_table.c.joined, seats_table.c.replaced)
                                .where(seats_table.c.game_id.in_(ids))
                                .order_by(seats_table.c.seat)).all() if ids else []
         by_game: dict[str, list[Any]] = {}
@@ -157,7 +160,8 @@ class RatingQueries:
                       else "won" if mine and mine[0] in winners else "lost")
             found.append({"game": r.game, "players": r.players, "before": round(r.before),
                           "after": round(r.after), "at": r.at, "result": result,
-                          "opponents": [s.name for s in table if s.player_id != subject],
+                          "seats": [dict(s._mapping) for s in table],
+                          "mine": mine[0] if mine else None,
                           "game_id": r.game_id if r.visibility == "public" else None})
         return found
 

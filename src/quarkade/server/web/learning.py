@@ -290,7 +290,7 @@ async def api_coach(request: Request) -> Response:
         tutorial_url = f"/learn/{session.name}#final"
     reviewable = (session.game.perfect_information or viewpoint != SPECTATOR) and (
         bool(holder.seats) or session.visibility == seating.PUBLIC) and \
-        bool(session.movers())  # a game that ended before anyone moved has nothing
+        (not session.over or bool(session.movers()))  # ended before anyone moved: none
     return JSONResponse({
         "hints": viewpoint != SPECTATOR and has_bots(session) and not session.over
         and not session.times.rated,

@@ -110,7 +110,14 @@ function bar(chance) {
   return fill;
 }
 
-// game.js updates these attributes after every change: redraw when the game moves on.
-new MutationObserver(() => draw()).observe(root, {
+// game.js updates these attributes after every change: redraw when the game moves on,
+// and ask again once it ends (a game that ended before anyone moved has no review).
+let wasOver = root.dataset.over === "yes";
+new MutationObserver(() => {
+  const over = root.dataset.over === "yes";
+  if (over && !wasOver) load();
+  else draw();
+  wasOver = over;
+}).observe(root, {
   attributes: true, attributeFilter: ["data-step", "data-turn", "data-over"] });
 load();
