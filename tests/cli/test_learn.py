@@ -59,13 +59,13 @@ def test_learn_refuses_unknown_games_and_lessons(tmp_path):
     assert reset.exit_code == 0 and "forgotten" in reset.output
 
 
-def test_hint_at_the_prompt_shows_the_bots_move_and_flags_the_record(tmp_path):
+def test_hint_at_the_prompt_shows_each_moves_chance_and_flags_the_record(tmp_path):
     path = tmp_path / "game.json"
     answers = "hint\n" + "1\n" * 60
     result = run("play", "dead-cat", "--seed", "3", "--seat", "0=human", "--seat", "1=random",
                  "--record", str(path), input=answers)
     assert result.exit_code == 0, result.output
-    assert "hint: the hard bot would play" in result.output
+    assert "hint: best by this search:" in result.output
     assert "win chance" in result.output
     assert "You asked for hints in this game; its record says so." in result.output
     assert not re.search(r"\brated\b", result.output)  # nothing in the terminal is

@@ -12,6 +12,7 @@ from quarkade.core.agent import turn_for
 from quarkade.core.errors import AgentSpecError
 from quarkade.core.lessons import LessonRun, tutorial
 from quarkade.core.protocol import SPECTATOR
+from quarkade.core.rng import sample_chance
 from quarkade.learn.hints import hint_for
 from quarkade.learn.review import MARKS, Budget, ReviewError, check_seats, review_game, seats_for
 
@@ -79,14 +80,32 @@ def test_win_shares_split_a_shared_win():
     assert win_shares(state) == [0.0, 1.0]
 
 
-def test_a_hint_names_the_bots_move_and_ranks_every_move():
+def test_a_hint_stars_the_best_move_by_its_own_numbers():
+    """Issue 25 item 4: the starred move is the best by the chances the hint shows (one
+    search), on every decision of a game; every move is ranked."""
     state = lesson_position("dead-cat", "announce")
     found = hint_for(turn_for(state), random.Random(4), iterations=300, seconds=0)
-    assert found.bot_move in state.legal_actions() and found.bot == "hard"
     chances = [m.chance for m in found.moves]
     assert chances == sorted(chances, reverse=True)
     assert {m.action for m in found.moves} == set(state.legal_actions())
-    assert found.as_json()["bot_move"]["text"] == state.action_string_for(0, found.bot_move)
+    shown = found.as_json()
+    assert shown["best"]["text"] == state.action_string_for(0, found.best.action)
+    game = load_game("hadronize", players=3)
+    rng = random.Random(7)
+    position = game.new_initial_state()
+    checked = 0
+    while not position.is_terminal() and checked < 12:
+        if position.is_chance_node():
+            position.apply_action(sample_chance(position, rng))
+            continue
+        shown = hint_for(turn_for(position), random.Random(checked), iterations=60,
+                         seconds=0).as_json()
+        top = max(m["chance"] for m in shown["moves"])
+        starred = next(m for m in shown["moves"] if m["id"] == shown["best"]["id"])
+        assert starred["chance"] == top, shown
+        checked += 1
+        position.apply_action(rng.choice(position.legal_actions()))
+    assert checked == 12
 
 
 def decoherence_blunder():

@@ -84,7 +84,7 @@ def test_a_hint_is_the_same_in_a_twin_position(name):
             twin_state = game.new_initial_state()
             for twin_action in twin:
                 twin_state.apply_action(twin_action)
-            hints = [hint_for(turn_for(position), random.Random(3), bot="hard", iterations=30,
+            hints = [hint_for(turn_for(position), random.Random(3), iterations=30,
                               seconds=0).as_json() for position in (state, twin_state)]
             assert hints[0] == hints[1]
             checked += 1

@@ -15,6 +15,7 @@ from quarkade.server.errors import ApiError
 from quarkade.server.play.clocks import DAY, TimeControl
 from quarkade.server.storage import Store
 from tests.server.helpers import bearer, join, live_socket, move, refused, true_states, watch_until
+from tests.server.test_turn_clocks import play_one_turn
 
 
 def two_seat_game(client: TestClient, control: str, game: str = "hadronize",
@@ -63,24 +64,27 @@ def test_a_real_time_flag_falls_with_no_page_open_and_that_seat_loses(db_url):
         state = true_states(client, game_id)[-1]
         first = state.current_player()
         shown = payload(client, game_id)["clock"]
-        assert shown["running"] == first and shown["left"] == 60.0
+        assert shown["running"] == first and shown["left"] == 30.0  # a first move (S-8)
         clock.advance(10)  # the first move took ten seconds: 60 - 10 + 2 left
         assert move(client, game_id, tokens[first], first,
                     state.legal_actions()[0]).status_code == 200
         shown = payload(client, game_id)["clock"]
         assert shown["remaining"][first] == 52.0 and shown["running"] == 1 - first
-        clock.advance(59)
+        second, _ = play_one_turn(client, clock, game_id, tokens)  # 60 - 1 + 2
+        assert second == 1 - first and payload(client, game_id)["clock"]["left"] == 52.0
+        clock.advance(51)
         assert not over(client, game_id)
-        clock.advance(2)  # the second seat's minute is gone: the watcher applies it
+        clock.advance(2)  # the first seat's time is gone: the watcher applies it
         watch_until(client, game_id, lambda m: m["over"])
-        seen = payload(client, game_id, tokens[first])
-        assert seen["outcome"] == {"result": "win", "winners": [first], "ending": "out of time"}
-        assert seen["returns"][first] == 1.0 and seen["legal"] == []
+        seen = payload(client, game_id, tokens[second])
+        assert seen["outcome"] == {"result": "win", "winners": [second],
+                                   "ending": "out of time"}
+        assert seen["returns"][second] == 1.0 and seen["legal"] == []
         # Nothing more can be played; the record says how it ended, and replays.
         late = true_states(client, game_id)[-1]
-        refused(move(client, game_id, tokens[1 - first], 1 - first, late.legal_actions()[0]),
+        refused(move(client, game_id, tokens[first], first, late.legal_actions()[0]),
                 409, "over")
-        record = client.get(f"/games/{game_id}/record", headers=bearer(tokens[first])).json()
+        record = client.get(f"/games/{game_id}/record", headers=bearer(tokens[second])).json()
         assert record["outcome"]["ending"] == "out of time" and record["decided_by"] == "server"
         from quarkade.core.records import GameRecord
 
@@ -102,7 +106,9 @@ def test_a_move_after_the_deadline_is_refused_even_before_the_watcher_applies_it
 def test_a_correspondence_deadline_passes_after_its_days(db_url):
     clock = ManualClock()
     with TestClient(create_app(db_url, clock=clock, rate_limits=False)) as client:
-        game_id, _ = two_seat_game(client, "corr:1")
+        game_id, tokens = two_seat_game(client, "corr:1")
+        play_one_turn(client, clock, game_id, tokens)  # both have moved: no abort (S-8)
+        play_one_turn(client, clock, game_id, tokens)
         seat = true_states(client, game_id)[-1].current_player()
         assert payload(client, game_id)["clock"]["left"] == DAY
         clock.advance(DAY - 60)
@@ -124,6 +130,11 @@ def test_at_a_table_of_four_the_medium_bot_takes_a_timed_out_seat_and_the_game_e
         game_id = created.json()["id"]
         assert watch_until(client, game_id, lambda m: m["to_move"] == 0 or m["over"]
                            )["to_move"] == 0
+        token = created.json()["tokens"]["0"]
+        state = true_states(client, game_id)[-1]  # a first move, so no abort (S-8)
+        assert move(client, game_id, token, 0, state.legal_actions()[0]).status_code == 200
+        shown = watch_until(client, game_id, lambda m: m["to_move"] == 0 or m["over"])
+        assert not shown["over"], "the bots ended the game before seat 0's second turn"
         clock.advance(61)
         watch_until(client, game_id, lambda m: m["over"])
         seen = payload(client, game_id)
@@ -193,8 +204,12 @@ def test_a_seat_idle_for_seven_days_with_no_clock_can_be_claimed_by_the_other(db
 def test_deadlines_survive_a_restart_and_one_that_passed_while_down_is_applied(db_url):
     clock = ManualClock()
     with TestClient(create_app(db_url, clock=clock, rate_limits=False)) as client:
-        kept, _ = two_seat_game(client, "3+0")
-        missed, _ = two_seat_game(client, "1+0")
+        kept, tokens = two_seat_game(client, "3+0")
+        for _ in range(2):  # both seats have moved: the 3 minutes run (S-8)
+            play_one_turn(client, clock, kept, tokens)
+        missed, tokens = two_seat_game(client, "1+0")
+        for _ in range(2):
+            play_one_turn(client, clock, missed, tokens)
         before = payload(client, kept)["clock"]
     clock.advance(90)  # the server is down meanwhile: the 1-minute flag falls unseen
     with TestClient(create_app(db_url, clock=clock, rate_limits=False)) as client:

@@ -113,12 +113,12 @@ def test_1_a_rematch_has_new_secrets_and_a_holder_may_link_another_device(any_db
                              headers=bearer(tokens[0])).json()["id"]
         client.cookies.clear()
         new_tokens = {}
-        for seat in (0, 1):
+        for seat in (0, 1):  # each player sits one seat on in the rematch (S-13)
             client.cookies.clear()
             client.cookies.set(f"quarkade_{game_id}", tokens[seat])
             client.get(f"/games/{game_id}/rematch", follow_redirects=False)
-            new_tokens[seat] = client.cookies[f"quarkade_{new_id}"]
-            assert client.get(f"/api/games/{new_id}").json()["held"] == [seat]
+            new_tokens[1 - seat] = client.cookies[f"quarkade_{new_id}"]
+            assert client.get(f"/api/games/{new_id}").json()["held"] == [1 - seat]
         assert set(new_tokens.values()).isdisjoint(tokens.values())
         client.cookies.clear()
         refused(client.get(f"/api/games/{new_id}", params={"seat": 0},

@@ -87,16 +87,16 @@ def test_a_rematch_keeps_the_table_and_every_seat_follows_it(client):
     game_id, tokens = created["id"], created["seat_tokens"]
     assert play_moves(client, game_id, tokens, 1000, min).is_terminal()
     with live_socket(client, game_id, 1, tokens[1]) as page:
-        assert page.receive_json()["over"]
+        assert receive_state(page)["over"]
         page.send_json({"type": "rematch"})
-        announced = page.receive_json()  # every page of the game hears of it
-        assert announced["type"] == "state" and announced["rematch"]
-        answer = page.receive_json()  # and the page that asked is told where to go
-        assert answer["id"] == announced["rematch"]
-        assert answer["type"] == "rematch" and answer["url"] == f"/games/{game_id}/rematch"
-    again = client.post(f"/api/games/{game_id}/rematch", headers=bearer(tokens[0])).json()
-    assert again["id"] == answer["id"]  # one rematch, shared
-    for seat in (0, 1):
+        offered = receive_until(page, lambda m: m["rematch"] is not None)["rematch"]
+        assert offered["state"] == "offered" and offered["waiting"] == [0]
+        again = client.post(f"/api/games/{game_id}/rematch",
+                            headers=bearer(tokens[0])).json()
+        assert again["id"] == offered["id"]  # one rematch, shared
+        begun = receive_until(page, lambda m: m["rematch"]["state"] != "offered")
+        assert begun["rematch"]["state"] == "accepted"  # the page then follows it
+    for seat in (0, 1):  # each player sits one seat on (S-13)
         client.cookies.clear()
         client.cookies.set(f"quarkade_{game_id}", tokens[seat])
         followed = client.get(f"/games/{game_id}/rematch", follow_redirects=False)
@@ -104,7 +104,7 @@ def test_a_rematch_keeps_the_table_and_every_seat_follows_it(client):
         client.cookies.set(f"quarkade_{again['id']}",
                            followed.cookies[f"quarkade_{again['id']}"])
         payload = client.get(f"/api/games/{again['id']}").json()
-        assert payload["held"] == [seat] and payload["step"] > 0 and not payload["over"]
+        assert payload["held"] == [1 - seat] and payload["step"] > 0 and not payload["over"]
 
 
 def test_the_perfect_bot_plays_the_tutorial_game_in_the_web_app(client):

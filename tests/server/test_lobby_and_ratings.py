@@ -14,7 +14,7 @@ from starlette.testclient import TestClient
 from quarkade.server import create_app
 from quarkade.server.clock import ManualClock
 from quarkade.server.limits import Limits
-from quarkade.server.people.skill import anchor, shown
+from quarkade.server.play.skill import anchor, shown
 from quarkade.server.storage.tables import ratings_table
 from tests.server.helpers import refused, true_states
 from tests.server.test_players import named
@@ -38,10 +38,10 @@ class Devices:
 
 
 def public_game(client: TestClient, game: str = "hadronize", seats=("you", "open"),
-                control: str = "none", **options) -> str:
+                control: str = "none", rated: bool | None = None, **options) -> str:
     answer = client.post("/api/games", json={"game": game, "seats": list(seats),
                                              "options": options, "visibility": "public",
-                                             "time_control": control})
+                                             "time_control": control, "rated": rated})
     assert answer.status_code == 201, answer.text
     return answer.json()["id"]
 
@@ -152,12 +152,9 @@ def test_a_rated_game_changes_both_ratings_and_the_leaderboard(client):
     assert changes[0]["before"] == changes[1]["before"] == 1500
     assert changes[0]["after"] > 1500 > changes[1]["after"]
     board = client.get("/api/leaderboard/hadronize").json()["ratings"]
-    people = [entry["name"] for entry in board if not entry["bot"]]
-    assert people == ["Ann", "Bob"]
-    assert {e["name"]: e["rating"] for e in board}["Ann"] == changes[0]["after"]
-    assert "Ann" in client.get("/leaderboard/hadronize").text
+    assert [entry["name"] for entry in board if not entry["bot"]] == []  # provisional
     page = client.get("/players/Ann").text
-    assert str(changes[0]["after"]) in page and game_id in page  # history and the game
+    assert f'{changes[0]["after"]}?' in page and game_id in page  # history and the game
     assert ann["id"] not in page
 
 
@@ -167,8 +164,8 @@ def test_guests_and_bots_without_a_level_are_not_rated_and_hints_can_unrate(clie
     game_id = public_game(client, seats=("you", "bot:medium"))
     assert client.get(f"/api/games/{game_id}").json()["rated"] is False
     named(devices.use("ann"), "Ann", "ann-password")
-    level = public_game(client, seats=("you", "bot:medium"))
-    other = public_game(client, seats=("you", "bot:greedy"))
+    level = public_game(client, seats=("you", "bot:medium"), rated=True)
+    other = public_game(client, seats=("you", "bot:greedy"), rated=True)
     assert client.get(f"/api/games/{level}").json()["rated"] is True
     assert client.get(f"/api/games/{other}").json()["rated"] is False
     store = client.app.state.store
@@ -179,19 +176,14 @@ def test_guests_and_bots_without_a_level_are_not_rated_and_hints_can_unrate(clie
             if not e["bot"]] == []
 
 
-def test_a_hint_unrates_a_rated_game_at_once_and_for_good(client):
-    """RULINGS S-5 and issue 19: the moment a seat asks for a hint its game is marked
-    unrated, and it stays so: when it ends, nobody's rating moves."""
-    from tests.server.helpers import live_socket, receive_until
-
+def test_a_game_where_a_hint_was_asked_is_never_rated(client):
+    """RULINGS S-5: a game whose seat asked for a hint is never rated, even if it was
+    marked rated (hints are refused in rated games now, S-9; storage checks the flags
+    in the step that would rate it)."""
     named(Devices(client).use("ann"), "Ann", "ann-password")
-    game_id = public_game(client, seats=("you", "bot:medium"))
+    game_id = public_game(client, seats=("you", "bot:medium"), rated=True)
     assert client.get(f"/api/games/{game_id}").json()["rated"] is True
-    with live_socket(client, game_id, 0) as page:
-        receive_until(page, lambda m: m["legal"])  # seat 0 is to move
-    asked = client.post(f"/api/games/{game_id}/hint?seat=0")
-    assert asked.status_code == 200, asked.text
-    assert client.get(f"/api/games/{game_id}").json()["rated"] is False
+    client.app.state.store.learning.mark_hinted(game_id, 0)  # as an older server did
     client.post(f"/api/games/{game_id}/resign", json={"seat": 0})
     over = client.get(f"/api/games/{game_id}").json()
     assert over["over"] and over["rated"] is False and over["rating_changes"] == []
@@ -214,11 +206,13 @@ def test_a_rematch_keeps_the_players_and_the_time_control(client):
     answer = client.post(f"/api/games/{game_id}/rematch")
     assert answer.status_code == 200, answer.text
     rematch = answer.json()["id"]
-    seen = client.get(f"/api/games/{rematch}").json()
-    assert [s["name"] for s in seen["seats"]] == ["Ann", "Bob"] and seen["held"] == [1]
-    assert seen["clock"]["control"] == "3+2" and not seen["waiting"]
+    seen = client.get(f"/api/games/{rematch}").json()  # the players swap seats (S-13)
+    assert [s["name"] for s in seen["seats"]] == ["Bob", "Ann"] and seen["held"] == [0]
+    assert seen["clock"]["control"] == "3+2" and seen["waiting"]  # until Ann accepts
     devices.use("ann")
-    assert client.get(f"/api/games/{rematch}").json()["held"] == [0]
+    assert client.post(f"/api/games/{game_id}/rematch").json()["id"] == rematch
+    seen = client.get(f"/api/games/{rematch}").json()
+    assert seen["held"] == [1] and not seen["waiting"]
 
 
 def test_an_open_game_nobody_joins_leaves_the_lobby_after_an_hour(any_db):

@@ -119,7 +119,7 @@ class HumanAgent(Agent):
                  + ": play it",
                  "list: show every move again, numbered"]
         if self.hints is not None:
-            lines.append("hint: what the hard bot would play, and each move's win chance")
+            lines.append("hint: each move's win chance, the best one starred")
         lines += ["help: this list", "q: stop the game"]
         for line in lines:
             self.console.print(f"  {line}", markup=False, highlight=False)

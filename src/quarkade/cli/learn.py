@@ -178,20 +178,21 @@ def _final_game(course: Tutorial, lesson: Lesson, seed: int | None) -> None:
 
 
 def hint_source(names: list[str]) -> HintSource:
-    """Hints at the terminal prompt: the hard bot's move and each move's win chance."""
+    """Hints at the terminal prompt: each move's win chance and the best of them, from
+    one search (the seat's earlier turns are not needed)."""
 
     def give(turn: Turn, earlier: list[Turn]) -> Table:
-        found = hint_for(turn, random.Random(), past_turns=earlier)
+        found = hint_for(turn, random.Random())
         game = turn.game.name
 
         def label(text: str) -> str:
             return " ".join(faces.action_label(game, turn.view, text, names).split())
 
         table = Table("", "move", "win chance", show_edge=False,
-                      title=f"hint: the hard bot would play {found.bot_text}",
+                      title=f"hint: best by this search: {label(found.best.text)}",
                       title_justify="left")
         for move in found.moves:
-            table.add_row("*" if move.action == found.bot_move else "", label(move.text),
+            table.add_row("*" if move is found.best else "", label(move.text),
                           f"{move.chance:.0%}")
         table.caption = f"estimated by {found.iterations} searches from what you can see"
         return table

@@ -78,9 +78,10 @@ def _holds_nul(value: Any) -> bool:
     return False
 
 
-async def json_body(request: Request, limit: int, digits: int = 18) -> dict[str, Any]:
+async def json_body(request: Request, limit: int, digits: int = 18, optional: bool = False
+                    ) -> dict[str, Any]:
     """The request's JSON object, read at most ``limit`` bytes (413 past it, before the
-    rest is read)."""
+    rest is read); an empty body reads ``{}`` when ``optional``."""
     declared = request.headers.get("content-length", "")
     if declared.isdigit() and len(declared) < 12 and int(declared) > limit:
         raise ApiError(413, f"the request body is over {limit} bytes")
@@ -91,8 +92,8 @@ async def json_body(request: Request, limit: int, digits: int = 18) -> dict[str,
         if size > limit:
             raise ApiError(413, f"the request body is over {limit} bytes")
         chunks.append(chunk)
-    body = parse_json(b"".join(chunks) or b"null", digits, "the request body",
-                      '{"seat": 0, "action": 21, "step": 40}')
+    raw = b"".join(chunks) or (b"{}" if optional else b"null")
+    body = parse_json(raw, digits, "the request body", '{"seat": 0, "action": 21, "step": 40}')
     if not isinstance(body, dict):
         raise ApiError(400, "the request body should be a JSON object")
     return body

@@ -48,6 +48,7 @@ class Limits:
     sockets_per_address: int = 64  # WebSockets open at once from one address (then 429)
     lobby_seconds: float = 3600.0  # a public game waiting for players, in the lobby
     abandon_seconds: float = 7 * 24 * 3600.0  # a seat with no clock idle this long
+    first_move_seconds: float = 30.0  # real-time: a seat's first move, else aborted (S-8)
     chat_characters: int = 300  # one chat message
     chat_messages: Rate = field(default=Rate(5, 0.5))  # per seat of a game
     chat_per_game: int = 2000  # messages one game's chat may hold

@@ -108,7 +108,7 @@ def test_the_hint_panel_lists_a_chance_for_every_move(device, server):
     page.wait_for_function(MY_TURN_OR_OVER)
     expect(page.locator("#coach")).to_be_visible()
     page.click("#hint")
-    expect(page.locator("#hint-panel")).to_contain_text("The hard bot would play")
+    expect(page.locator("#hint-panel")).to_contain_text("Best by this search: ")
     moves = page.locator("#moves button").count()
     expect(page.locator("#hint-panel .hint-list li")).to_have_count(moves)
     expect(page.locator("#hint-panel .hint-list li.bot")).to_have_count(1)

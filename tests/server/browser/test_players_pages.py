@@ -19,7 +19,7 @@ from quarkade.server.play.clocks import DAY
 from quarkade.server.run import ServerThread
 from tests.server.browser.accessibility import audit
 from tests.server.browser.conftest import PHONE
-from tests.server.browser.helpers import MY_TURN_OR_OVER, STEP_CHANGED, my_name
+from tests.server.browser.helpers import MY_TURN_OR_OVER, STEP_CHANGED, moved, my_name
 
 TURN_TITLE = "\u25b6 Your turn"
 
@@ -94,6 +94,16 @@ def mover(pages: dict[int, Page]) -> int:
     return seat
 
 
+def first_moves(pages: dict[int, Page]) -> None:
+    """Each seat makes its first move (a game where a seat never moved is aborted, not
+    flagged: RULINGS S-8)."""
+    for _ in range(len(pages)):
+        seat = mover(pages)
+        step = pages[seat].locator("#game").get_attribute("data-step")
+        pages[seat].keyboard.press("1")  # the first listed move
+        moved(pages[seat], step)
+
+
 def test_two_guests_pick_names_and_one_sees_the_others_game_appear_and_joins(device,
                                                                              clocked) -> None:
     server, _ = clocked
@@ -137,6 +147,7 @@ def test_a_join_clicked_before_the_live_list_arrives_takes_the_seat_in_one_step(
 def test_a_real_time_clock_ticks_and_the_player_out_of_time_loses(device, clocked) -> None:
     server, clock = clocked
     _, pages = two_players(device, server.url, "1+0", ("Tick", "Tock"))
+    first_moves(pages)
     seat = mover(pages)
     running = pages[seat].locator("#clocks .clock.running .time")
     expect(running).to_have_text(re.compile(r"^[01]:\d\d"))
@@ -155,6 +166,7 @@ def test_a_real_time_clock_ticks_and_the_player_out_of_time_loses(device, clocke
 def test_a_correspondence_deadline_passes_on_the_tests_clock(device, clocked) -> None:
     server, clock = clocked
     _, pages = two_players(device, server.url, "corr:1", ("Slow", "Steady"))
+    first_moves(pages)
     seat = mover(pages)
     expect(pages[seat].locator("#clocks")).to_contain_text("1 day per move")
     expect(pages[seat].locator("#clocks .clock.running .time")).to_have_text(
@@ -193,7 +205,11 @@ def test_an_abort_before_the_first_moves_ends_with_no_result(device, clocked) ->
     page.click("#confirm-yes")
     for seen in pages.values():
         expect(seen.locator("#result")).to_have_text("Game aborted: no result.")
-        expect(seen.locator("#clocks .clock.running")).to_have_count(0)
+        # Nothing stale (issue 25 item 7): no clocks, no turn tag, nothing to review.
+        expect(seen.locator("#clocks")).to_be_hidden()
+        expect(seen.locator("#seats .tag.turn")).to_have_count(0)
+        expect(seen.locator("#review-link")).to_have_count(0)
+        no_junk(seen)
 
 
 def test_a_rated_game_changes_both_ratings_and_the_leaderboard(device, clocked) -> None:
@@ -209,11 +225,12 @@ def test_a_rated_game_changes_both_ratings_and_the_leaderboard(device, clocked) 
             re.compile(r"^1[0-4]\d\d \(-\d+\)$"))
     board = pages[0]
     board.goto(f"{server.url}leaderboard/hadronize")
-    rows = board.locator("#leaderboard tbody tr.person")
-    expect(rows.nth(0)).to_contain_text("Rated-Ann")
-    expect(rows.nth(1)).to_contain_text("Rated-Bob")
-    audit(board, "a leaderboard with rated players")
-    board.click("text=Rated-Bob")
+    # One game each: provisional ratings, left off the leaderboard (RULINGS S-10).
+    expect(board.locator("#leaderboard tbody tr.bot")).to_have_count(3)
+    expect(board.locator("#leaderboard")).not_to_contain_text("Rated-Bob")
+    audit(board, "a leaderboard")
+    board.goto(f"{server.url}players/Rated-Bob")
+    expect(board.locator(".board .rating").first).to_have_text(re.compile(r"^1[0-4]\d\d\?$"))
     expect(board.locator("#history-title ~ .history, .history")).to_contain_text("1500")
     stamp = board.locator(".history time").first  # in the viewer's locale (issue 16)
     expect(stamp).to_have_text(board.evaluate(
@@ -248,9 +265,69 @@ def test_a_four_player_game_where_a_person_times_out_is_finished_by_a_bot(device
     create(page, server.url, ["you", "bot:easy", "bot:easy", "bot:easy"], "1+0",
            players=4)
     page.wait_for_function(MY_TURN_OR_OVER)
+    first_moves({0: page})  # then, on the next turn, the person runs out of time
+    page.wait_for_function(MY_TURN_OR_OVER)
     clock.advance(61)
     expect(page.locator("#seats")).to_contain_text("bot since: out of time")
     expect(page.locator("#game")).to_have_attribute("data-over", "yes", timeout=90_000)
     expect(page.locator("#result")).to_contain_text("Game over:")
     expect(page.locator("#result-table tr[data-seat='0']")).to_contain_text(
         re.compile(r"out of time|won"))
+
+
+JUNK = re.compile(r"\b(null|undefined|NaN|None)\b|\bseat \d")
+
+
+def no_junk(page: Page) -> None:
+    """Nothing meant for developers in the page's visible text (issue 25)."""
+    shown = page.locator("body").inner_text()
+    assert not JUNK.search(shown), JUNK.search(shown)
+
+
+def test_a_rematch_is_offered_and_begins_only_when_the_other_accepts(device, clocked) -> None:
+    """Issue 25 item 1 (RULINGS S-13): Ben's Rematch is an offer Ada sees with his name;
+    nothing starts until she accepts; then both pages go to it, the seats swapped."""
+    server, clock = clocked
+    game_id, pages = two_players(device, server.url, "1+0", ("Offer-Ada", "Offer-Ben"))
+    ada, ben = pages[0], pages[1]
+    ben.click("#resign")
+    ben.click("#confirm-yes")
+    for page in pages.values():
+        expect(page.locator("#rematch")).to_be_visible()
+    ben.click("#rematch")
+    expect(ben.locator("#rematch-note")).to_have_text(
+        "You offered a rematch. Waiting for Offer-Ada to accept.")
+    expect(ben.locator("#rematch")).to_be_hidden()
+    expect(ada.locator("#rematch-note")).to_have_text("Offer-Ben offers a rematch.")
+    expect(ada.locator("#rematch")).to_have_text("Accept the rematch")
+    expect(ada.locator("#rematch-decline")).to_have_text("Decline")
+    audit(ada, "a finished game with a rematch offered")
+    for page in pages.values():
+        no_junk(page)
+        assert page.url.rsplit("/", 1)[1].startswith(game_id)  # nobody was moved on
+    clock.advance(3600)  # an hour later the offer still waits, and no clock ran
+    expect(ada.locator("#rematch-note")).to_have_text("Offer-Ben offers a rematch.")
+    ada.click("#rematch")
+    for page in pages.values():
+        page.wait_for_url(re.compile(r"/games/(?!" + game_id + r")\w+(\?seat=\d)?$"))
+        expect(page.locator("#seats li").first).to_contain_text("Offer-Ben")
+        expect(page.locator("#seats li").nth(1)).to_contain_text("Offer-Ada")
+        expect(page.locator("#game")).to_have_attribute("data-over", "no")
+        no_junk(page)
+    expect(ben.locator("#seats li").first).to_contain_text("(you)")  # Ben opens now
+
+
+def test_a_declined_rematch_says_who_declined(device, clocked) -> None:
+    server, _ = clocked
+    game_id, pages = two_players(device, server.url, names=("Decline-Ada", "Decline-Ben"))
+    pages[1].click("#resign")
+    pages[1].click("#confirm-yes")
+    pages[0].click("#rematch")
+    expect(pages[1].locator("#rematch-note")).to_have_text("Decline-Ada offers a rematch.")
+    pages[1].click("#rematch-decline")
+    for page in pages.values():
+        expect(page.locator("#rematch-note")).to_have_text(
+            re.compile(r"^Decline-Ben( \(you\))? declined the rematch\.$"))
+        expect(page.locator("#rematch")).to_have_text("Rematch")  # another may be offered
+        assert game_id in page.url
+        no_junk(page)

@@ -1,19 +1,18 @@
-"""Hints: for the held seat to move, in a game against bots, what the ``hard`` bot would
-play and a win chance for each of its moves (``quarkade.learn.hints``), from that seat's
+"""Hints: for the held seat to move, in a casual game against bots, a win chance for
+each of its moves and the best of them (``quarkade.learn.hints``), from that seat's
 information only.
 
 The search runs in a worker process as a job of the asking client, merged by game, step
 and seat: however many ask at once, one search runs, and its answer is kept, so asking
-again at that step costs nothing. Asking is what counts (RULINGS S-5): the game is flagged
-in ``game_hints`` and unrated at once, before the search runs, and ``hints_veto`` (one of
-``Ratings.vetoes``) checks the flag again before a finished game is rated.
+again at that step costs nothing. Hints exist only in casual games (RULINGS S-9): a rated
+game refuses them. A game where a seat asked is flagged in ``game_hints`` (storage checks
+the flag again before rating any game: S-5).
 """
 
 from __future__ import annotations
 
 import random
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 from quarkade.core.protocol import SPECTATOR
@@ -22,20 +21,10 @@ from quarkade.server.errors import ApiError
 from quarkade.server.learn.searches import HintSearch
 from quarkade.server.play import seats as seating
 from quarkade.server.play.session import GameSession
-from quarkade.server.storage import Store
 from quarkade.server.work.pool import JobFailed
 from quarkade.server.work.scheduler import Busy
 
 KEPT_HINTS = 1000  # the last hint of each (game, seat), by its step
-
-
-def hints_veto() -> Callable[[Store, str], Awaitable[bool]]:
-    """A veto for ``Ratings.vetoes``: a game where some seat asked for a hint is not rated."""
-
-    async def hinted(games: Store, game_id: str) -> bool:
-        return bool(await games.run(games.learning.hinted, game_id))
-
-    return hinted
 
 
 def has_bots(session: GameSession) -> bool:
@@ -56,6 +45,9 @@ class Hints:
                            "none")
         if not has_bots(session):
             raise ApiError(409, "hints are offered only in games against bots")
+        if session.times.rated:
+            raise ApiError(409, "this game is rated, and rated games have no hints; start a "
+                           "casual game to play with hints")
         if session.over:
             raise ApiError(409, "the game is over; hints are for a game in play")
         if session.waiting:
@@ -68,9 +60,7 @@ class Hints:
         asked = self.kept.get((session.id, seat))
         if asked is not None and asked[0] == step:  # asked again at this step: the same
             return {**asked[1], "hinted": await store.run(store.learning.hinted, session.id)}
-        # Asking is what counts (RULINGS S-5): the game is flagged before the search runs.
         await store.run(store.learning.mark_hinted, session.id, seat)
-        await self._unrate(session)
         asked = self.kept.get((session.id, seat))
         if asked is not None and asked[0] == step:  # found while this one was flagging
             return {**asked[1], "hinted": await store.run(store.learning.hinted, session.id)}
@@ -92,11 +82,3 @@ class Hints:
         while len(self.kept) > KEPT_HINTS:  # the oldest go first
             self.kept.popitem(last=False)
         return {**body, "hinted": await store.run(store.learning.hinted, session.id)}
-
-    async def _unrate(self, session: GameSession) -> None:
-        """A hint was asked: a rated game is rated no more, on every page of every process."""
-        if not session.times.rated:
-            return
-        store = self.ctx.store
-        await store.run(store.games.set_unrated, session.id)
-        await session.updated()

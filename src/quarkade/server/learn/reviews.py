@@ -64,6 +64,9 @@ class Reviews:
         under way."""
         if not session.over:
             raise ApiError(409, "this game is not finished: a review needs a finished game")
+        if not session.movers():
+            raise ApiError(409, "there is nothing to review: the game ended before anyone "
+                           "moved")
         if not holder.seats and session.visibility != seating.PUBLIC:
             raise ApiError(403, "a review of a game you did not play is for a finished "
                            "public game; this one is unlisted")

@@ -6,7 +6,7 @@ searches from the seat's information only (``quarkade.learn``).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,8 +15,8 @@ from quarkade.server.work.pool import JobFailed, WorkerState, rebuild
 
 @dataclass(frozen=True)
 class HintSearch:
-    """The hint for ``seat``, to move now: the hard bot's move and a win chance for each
-    legal move, labelled as the seat's page reads them (JSON)."""
+    """The hint for ``seat``, to move now: a win chance for each legal move and the best
+    of them, from one search, labelled as the seat's page reads them (JSON)."""
 
     key: str | None
     game: str
@@ -32,14 +32,12 @@ class HintSearch:
 
         state = rebuild(self.game, self.options, self.history)
         turn = turn_for(state)
-        found = hint_for(turn, random.Random(self.seed),
-                         past_turns=_past_turns(self.game, self.options, self.history,
-                                                self.seat))
+        found = hint_for(turn, random.Random(self.seed))
         labels = {move.action: self._label(turn, move.text) for move in found.moves}
         body = found.as_json()
         for move in body["moves"]:
             move["label"] = labels[move["id"]]
-        body["bot_move"]["label"] = labels[found.bot_move]
+        body["best"]["label"] = labels[found.best.action]
         return body
 
     def _label(self, turn: Any, text: str) -> str:
@@ -56,19 +54,6 @@ class HintSearch:
 
     def overran(self, seconds: float, thinking: bool) -> JobFailed:
         return JobFailed(f"no hint within {seconds:g} s", "time")
-
-
-def _past_turns(game: str, options: dict[str, Any], history: list[int],
-                seat: int) -> Iterator[Any]:
-    """The seat's earlier turns of the game, rebuilt from its history (read only by a bot
-    that remembers, such as Dead Cat's sleuth)."""
-    from quarkade.core.agent import turn_for
-
-    state = rebuild(game, options, [])
-    for action in history:
-        if state.current_player() == seat:
-            yield turn_for(state)
-        state.apply_action(action)
 
 
 @dataclass(frozen=True)

@@ -58,6 +58,10 @@ class Audience:
     def leave(self, watcher: Watcher) -> None:
         self.watchers.discard(watcher)
 
+    def holds(self, seat: int) -> bool:
+        """Whether an open page here holds ``seat``."""
+        return any(seat in watcher.holder.seats for watcher in self.watchers)
+
     async def show(self) -> None:
         """Send every page what changed."""
         tables: dict[tuple[int, seating.Holder], dict[str, Any]] = {}

@@ -1,14 +1,18 @@
 """The games' clocks (time itself is ``quarkade.server.clock``, injected).
 
 A game's *time control* (``TimeControl``) is ``none``, real-time (``5+3``: five minutes
-each, three seconds added after each of your moves, Fischer increment) or correspondence
-(``corr:3``: three days for each move). The server keeps the clocks: when a seat's turn
-begins it stores ``turn_started`` and the ``deadline`` (epoch seconds) by which that seat
-must move, and each real-time seat's ``remaining`` time. Deadlines are stored, so they
-survive a restart and expire with no page open: ``DeadlineWatcher`` wakes at the earliest
-stored deadline (and every ``sweep`` seconds, for deadlines other processes set) and hands
-each expired game to the hub, which claims the expiry in the database once (see
-``Store.decide``). What running out does is ``endings.py`` (docs/RULINGS.md, S-1).
+each, three seconds added after each of your turns, Fischer increment: once per turn
+however many actions it takes, RULINGS S-7) or correspondence (``corr:3``: three days for
+each move). A seat's first move has a shorter deadline in real-time (``first_move``
+seconds, 30 by default; correspondence: its move time): a game where a person never makes
+a first move ends aborted and unrated (RULINGS S-8, ``endings.flag``). The server keeps
+the clocks: when a seat's turn begins it stores ``turn_started`` and the ``deadline``
+(epoch seconds) by which that seat must move, and each real-time seat's ``remaining``
+time. Deadlines are stored, so they survive a restart and expire with no page open:
+``DeadlineWatcher`` wakes at the earliest stored deadline (and every ``sweep`` seconds,
+for deadlines other processes set) and hands each expired game to the hub, which claims
+the expiry in the database once (see ``Store.decide``). What running out does is
+``endings.py`` (docs/RULINGS.md, S-1).
 Bots have no clock; neither does chance.
 """
 
@@ -18,7 +22,7 @@ import asyncio
 import contextlib
 import logging
 import re
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,6 +38,7 @@ log = logging.getLogger("quarkade.server")
 NONE, REALTIME, CORRESPONDENCE = "none", "realtime", "correspondence"
 DAY = 24 * 3600.0
 CORRESPONDENCE_DAYS = (1, 3, 7)
+FIRST_MOVE_SECONDS = 30.0  # real-time: a seat's first move, or the game is aborted (S-8)
 MINUTES = (1, 180)  # a real-time clock's starting minutes, inclusive
 INCREMENT = (0, 60)  # seconds added after each move, inclusive
 ALLOWED = ("the time control is 'none', real-time as 'MINUTES+SECONDS' (minutes 1-180 each, "
@@ -49,7 +54,7 @@ class TimeControl:
 
     kind: str = NONE
     initial: float = 0.0  # real-time: seconds each seat starts with
-    increment: float = 0.0  # real-time: seconds added after each of the seat's moves
+    increment: float = 0.0  # real-time: seconds added after each of the seat's turns
     per_move: float = 0.0  # correspondence: seconds for each move
 
     @classmethod
@@ -92,16 +97,21 @@ class TimeControl:
         """What a real-time seat starts with (None: this control keeps no bank)."""
         return self.initial if self.kind == REALTIME else None
 
-    def spent(self, remaining: float | None, thought: float) -> float | None:
-        """A real-time seat's time after a move it thought ``thought`` seconds about."""
+    def spent(self, remaining: float | None, thought: float, turn_over: bool = True
+              ) -> float | None:
+        """A real-time seat's time after an action it thought ``thought`` seconds about;
+        the increment is added once, when its turn is over (RULINGS S-7)."""
         if self.kind != REALTIME or remaining is None:
             return remaining
-        return max(0.0, remaining - thought) + self.increment
+        return max(0.0, remaining - thought) + (self.increment if turn_over else 0.0)
 
-    def deadline(self, now: float, remaining: float | None) -> float | None:
-        """When a seat whose turn begins ``now`` runs out (None: no clock)."""
+    def deadline(self, now: float, remaining: float | None, first_move: float | None = None
+                 ) -> float | None:
+        """When a seat whose turn begins ``now`` runs out (None: no clock); a seat yet to
+        make its first move has at most ``first_move`` seconds in real-time (S-8)."""
         if self.kind == REALTIME:
-            return now + (self.initial if remaining is None else remaining)
+            left = self.initial if remaining is None else remaining
+            return now + (left if first_move is None else min(left, first_move))
         if self.kind == CORRESPONDENCE:
             return now + self.per_move
         return None
@@ -124,25 +134,41 @@ def clock_view(control: TimeControl, remaining: Sequence[float | None], running:
 
 
 def clock_after(control: TimeControl, times: GameTimes, seats: Sequence[StoredSeat],
-                people: set[int], state: State, mover: int | None, now: float
+                people: set[int], state: State, mover: int | None, now: float,
+                moved: Collection[int] = (), first_move: float = FIRST_MOVE_SECONDS
                 ) -> tuple[dict[str, Any], dict[int, dict[str, Any]]]:
     """What a move stores of the clock, made at ``now`` by ``mover`` (None: chance alone)
-    and reaching ``state``: the mover's time spent (real-time), whose turn begins now and
-    its deadline (for the game), and each seat's time left that changed."""
+    and reaching ``state``: the mover's time spent (real-time; its increment only if its
+    turn is over), whose turn begins now and its deadline (for the game; shorter for a
+    seat not in ``moved``, the seats that made a move already), and each seat's time
+    left that changed."""
     changed: dict[int, dict[str, Any]] = {}
+    to_move = state.current_player()
     if mover is not None and mover in people and times.turn_started is not None:
-        spent = control.spent(seats[mover].remaining, now - times.turn_started)
+        spent = control.spent(seats[mover].remaining, now - times.turn_started,
+                              turn_over=to_move != mover)
         if spent != seats[mover].remaining:
             changed[mover] = {"remaining": spent}
     game: dict[str, Any] = {"turn_started": now, "deadline": None}
-    to_move = state.current_player()
     if state.is_terminal():
         game.update(finished=now, outcome=outcome_of(state),
                     rating_state="pending" if times.rated else "none")
     elif to_move in people:
         remaining = changed.get(to_move, {}).get("remaining", seats[to_move].remaining)
-        game["deadline"] = control.deadline(now, remaining)
+        first = to_move not in moved and to_move != mover
+        game["deadline"] = control.deadline(now, remaining, first_move if first else None)
     return game, changed
+
+
+def time_left(control: TimeControl, times: GameTimes, seat: StoredSeat, running: bool,
+              now: float) -> float | None:
+    """A real-time seat's time left at ``now`` (its clock runs if ``running``): what a
+    game the server ends stores, so the clocks stop at their final values."""
+    if control.kind != REALTIME or seat.remaining is None:
+        return seat.remaining
+    if running and times.turn_started is not None:
+        return max(0.0, seat.remaining - (now - times.turn_started))
+    return seat.remaining
 
 
 def clock_stamp(game: dict[str, Any], seats: dict[int, dict[str, Any]]) -> ClockStamp:

@@ -7,8 +7,13 @@ seat abandoned. docs/RULINGS.md (S-1 to S-4) says why each does what it does.
   record in place of the rules' outcome (``GameSession.outcome``).
 - With more players, the game goes on: the ``medium`` bot takes the seat over for the
   rest of the game (``seats.replaced`` says why), and for ratings that seat finishes last.
-- An abort (before every person at the table has moved) ends the game with no result:
-  ``{"result": "aborted", "winners": []}``, never rated.
+- An abort (before every person at the table has moved; by the game's maker who is not
+  at the table, only while it waits for players: S-3) ends the game with no result:
+  ``{"result": "aborted", "winners": []}``, never rated. A person whose first move does
+  not come in time (30 s in real-time, the move time in correspondence) aborts the game
+  the same way (S-8): a game one side never started is never rated.
+- Whatever ends a game stores each real-time seat's time left then, so the clocks stop
+  at their final values (a flag at 0).
 
 Each ruling is stored with ``GameSession.decide``, which applies it once (at the step the
 game is at, if nobody moved meanwhile, and for a flag, if its deadline is still the one
@@ -22,7 +27,7 @@ from typing import Any
 
 from quarkade.server.errors import ApiError
 from quarkade.server.play import seats as seating
-from quarkade.server.play.clocks import NONE
+from quarkade.server.play.clocks import NONE, time_left
 from quarkade.server.play.outcomes import ABANDONED, ABORTED, OUT_OF_TIME, RESIGNED, returns_of
 from quarkade.server.play.session import GameSession
 
@@ -36,7 +41,7 @@ def allowed(session: GameSession, holder: seating.Holder) -> dict[str, Any]:
     if session.over:
         return {"resign": [], "abort": False, "claim": []}
     return {"resign": [] if session.waiting else mine,
-            "abort": bool(mine or holder.host) and _abortable(session),
+            "abort": bool(mine or (holder.host and session.waiting)) and _abortable(session),
             "claim": [seat for seat in _abandoned(session) if set(mine) - {seat}]}
 
 
@@ -52,18 +57,29 @@ async def resign(session: GameSession, holder: seating.Holder, seat: int) -> Non
 
 
 async def abort(session: GameSession, holder: seating.Holder) -> None:
-    if not (holder.seats & session.people()) and not holder.host:
+    at_table = bool(holder.seats & session.people())
+    if not at_table and not holder.host:
         raise ApiError(403, "only someone at the table can abort the game")
     async with session.lock:
         _refuse_when_over(session)
+        if not at_table and not session.waiting:  # RULINGS S-3
+            raise ApiError(403, "the game has begun: only a player at the table can abort "
+                           "it now, and only before every player has moved")
         if not _abortable(session):
             raise ApiError(409, "every player has moved: the game can no longer be aborted; "
                            "resign instead")
-        ending: dict[str, Any] = {"result": ABORTED, "winners": [], "ending": ABORTED,
-                                  "seat": None}
-        await _store(session, {"ending": ending, "finished": session.ctx.clock.time(),
-                            "deadline": None, "rating_state": "none"}, {})
+        await _abort(session, None)
     await session.ruled()
+
+
+async def _abort(session: GameSession, seat: int | None, deadline: float | None = None
+                 ) -> bool:
+    """End the game with no result (``seat``: the person whose first move never came)."""
+    ending: dict[str, Any] = {"result": ABORTED, "winners": [], "ending": ABORTED,
+                              "seat": seat}
+    return await _store(session, {"ending": ending, "finished": session.ctx.clock.time(),
+                                  "deadline": None, "rating_state": "none"},
+                        _final_clocks(session), deadline)
 
 
 async def claim_abandoned(session: GameSession, holder: seating.Holder, seat: int) -> None:
@@ -87,6 +103,8 @@ async def flag(session: GameSession, deadline: float) -> bool:
     if session.over or times.deadline != deadline or session.ctx.clock.time() < deadline or \
             to_move not in session.people():
         return False
+    if to_move not in session.movers():  # never started: aborted, unrated (S-8)
+        return await _abort(session, to_move, deadline)
     return await _rule(session, to_move, OUT_OF_TIME, deadline)
 
 
@@ -99,7 +117,7 @@ async def _rule(session: GameSession, seat: int, reason: str, deadline: float | 
         game = {"ending": ending, "returns": returns_of(ending, 2), "finished": now,
                 "deadline": None,
                 "rating_state": "pending" if session.times.rated else "none"}
-        return await _store(session, game, {}, deadline)
+        return await _store(session, game, _final_clocks(session), deadline)
     seats = {seat: {"kind": seating.BOT, "agent": TAKEOVER, "replaced": reason,
                     "token": None}}
     if session.state.current_player() == seat:  # the bot moves now: no clock
@@ -112,6 +130,19 @@ async def _rule(session: GameSession, seat: int, reason: str, deadline: float | 
 async def _store(session: GameSession, game: dict[str, Any], seats: dict[int, dict[str, Any]],
                  deadline: float | None = None) -> bool:
     return await session.decide(game, seats, deadline)
+
+
+def _final_clocks(session: GameSession) -> dict[int, dict[str, Any]]:
+    """Each real-time seat's time left now (the one to move stops where it is)."""
+    now = session.ctx.clock.time()
+    to_move = session.state.current_player()
+    final: dict[int, dict[str, Any]] = {}
+    for s in session.seats:
+        if s.seat in session.people() and s.remaining is not None:
+            left = time_left(session.control, session.times, s, s.seat == to_move, now)
+            if left != s.remaining:
+                final[s.seat] = {"remaining": left}
+    return final
 
 
 def _refuse_when_over(session: GameSession) -> None:

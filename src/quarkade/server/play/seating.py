@@ -1,6 +1,6 @@
 """The way into a game: making it, joining by invite, taking an open seat, renewing an
-invite, linking another device, and the rematch (made once, then followed by each device
-that was at the table).
+invite, linking another device, and following a rematch (offered and answered in
+``rematch``; each device that was at the table then follows it).
 
 Every secret is handed to its device once and kept as its digest (``keys``): a device
 that follows a rematch or spends a device link gets a secret of its own for its seat.
@@ -54,11 +54,12 @@ class Seating:
     async def create(self, game: str, options: dict[str, Any], seat_specs: list[Any],
                      visibility: Any = None, time_control: Any = None,
                      player: StoredPlayer | None = None, reveal: Any = None,
-                     client: str | None = None) -> Made:
+                     client: str | None = None, rated: Any = None) -> Made:
         """A new game from a game name, its options, a choice per seat, who may find it,
         its time control and whether its hidden cards are shown once it is over (by
         default: when a bot plays); ``player`` (the creator) sits at ``you``; ``client``
-        (the scheduler's) owns its bots' CPU work. A seat's own options (its deck) are
+        (the scheduler's) owns its bots' CPU work; ``rated``: rated or casual (by
+        default casual against bots, RULINGS S-9). A seat's own options (its deck) are
         chosen by whoever takes it."""
         ctx = self.ctx
         try:
@@ -83,18 +84,20 @@ class Seating:
                     chosen[name] = load_game(game, **{**chosen, name: defaults[name]}
                                              ).options[name]
         host_token = keys.new_secret()
-        session = await self._create(game, chosen, made.seats, keys.digest(host_token),
+        session = await self.store_new(game, chosen, made.seats, keys.digest(host_token),
                                      seating.visibility_of(visibility),
                                      seating.reveal_of(reveal, made.seats), control.text,
-                                     None if player is None else player.id, client)
+                                     None if player is None else player.id, client,
+                                     seating.rated_of(rated, made.seats))
         if session.visibility == seating.PUBLIC:
             await ctx.events.emit(Listed(session))
         return Made(session, host_token, made.tokens, made.invites)
 
-    async def _create(self, game: str, options: dict[str, Any], seats: list[StoredSeat],
+    async def store_new(self, game: str, options: dict[str, Any], seats: list[StoredSeat],
                       host_token: str, visibility: str, reveal: bool,
                       time_control: str = "none", host_player: str | None = None,
-                      owner: str | None = None) -> GameSession:
+                      owner: str | None = None, rated: bool = False) -> GameSession:
+        """Store a new game (its secrets digests already) and load it."""
         ctx = self.ctx
         asker = requester.get()  # every new game passes here: forms, API, rematch, quick play
         if asker is not None and not await ctx.rates.allow("create", ctx.limits.create_games,
@@ -107,7 +110,7 @@ class Seating:
             await store.run(store.games.create, game_id, game, options, host_token,
                             seats, visibility, reveal, time_control, host_player, owner,
                             ctx.clock.time() + ctx.limits.lobby_seconds
-                            if visibility == seating.PUBLIC else None)
+                            if visibility == seating.PUBLIC else None, rated)
         except ValueTooLong as problem:
             raise ApiError(400, f"a value is too long: {problem}") from None
         except Unavailable:
@@ -220,43 +223,20 @@ class Seating:
         await session.updated()
         return session, seat, token
 
-    async def rematch(self, session: GameSession, holder: seating.Holder) -> GameSession:
-        """The same table again with new secrets and invites; made once, then shared."""
-        if not holder.seats and not holder.host:
-            raise ApiError(403, "only someone at the table can ask for a rematch")
-        if not session.over:
-            raise ApiError(409, "the game is not over yet")
-        store = self.ctx.store
-        async with session.lock:
-            if session.rematch is None:
-                seats = seating.fresh_seats(session.seats, self.ctx.clock.time(),
-                                            self.ctx.limits.invite_seconds)
-                new = await self._create(session.name, session.options, seats,
-                                         keys.digest(keys.new_secret()),
-                                         session.visibility, session.reveal,
-                                         session.control.text, session.times.host_player,
-                                         session.owner)
-                if await store.run(store.games.set_rematch, session.id, new.id):
-                    session.rematch = new.id
-                else:  # another process made it first: keep theirs
-                    self.hub.forget(new.id)
-                    await store.run(store.games.delete, new.id)
-                    await session.catch_up()
-        await session.changed()
-        await self.ctx.events.emit(Updated(session))
-        assert session.rematch is not None
-        return await self.hub.get(session.rematch)
-
     async def follow(self, old: GameSession, new: GameSession, tokens: list[str],
                      held_new: list[str]) -> list[str]:
         """The rematch's secrets for what this device held in the old game (``tokens``):
-        a secret of its own for each seat it held, and host rights (with the invites of
-        the friend seats still to join) if it was the host. Nothing else; nothing more
-        for what it holds in the rematch already (``held_new``)."""
+        a secret of its own for the seat each seat it held turned into (its players sit
+        one seat on: ``seats.turned``), and host rights (with the invites of the friend
+        seats still to join) if it was the host. Nothing else; nothing more for what it
+        holds in the rematch already (``held_new``)."""
         holder = old.holder(tokens)  # the device's own tokens (a player holds seats anyway)
         have = new.holder(held_new)
         person_seats = {s.seat for s in new.seats if s.kind != seating.BOT}
-        mine = {seat: keys.new_secret() for seat in holder.seats & person_seats
+        players = len(new.seats)
+        turn = seating.turned if _turned(old, new) else (lambda seat, _players: seat)
+        turned = {turn(seat, players) for seat in holder.seats}
+        mine = {seat: keys.new_secret() for seat in turned & person_seats
                 if seat not in have.seats}
         host = keys.new_secret() if holder.host and not have.host else None
         more = [(seat, keys.digest(token)) for seat, token in mine.items()]
@@ -277,6 +257,20 @@ class Seating:
         if more or invites:
             await new.updated()
         return [*([host] if host else []), *mine.values(), *invites]
+
+
+def _turned(old: GameSession, new: GameSession) -> bool:
+    """Whether ``new``, the rematch of ``old``, seats its players one seat on (RULINGS
+    S-13: every rematch offered since); a rematch made before kept their seats, and its
+    seats' names then match the old game's seat for seat."""
+    players = len(new.seats)
+    if len(old.seats) != players:
+        return True
+    before = [s.name for s in old.seats]
+    same = [s.name for s in new.seats] == before
+    moved = all(new.seats[seating.turned(seat, players)].name == before[seat]
+                for seat in range(players))
+    return moved or not same
 
 
 def invited_seat(session: GameSession, invite: str, now: float | None = None) -> int | None:

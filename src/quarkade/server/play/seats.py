@@ -76,6 +76,24 @@ def reveal_of(value: object, seats: Sequence[StoredSeat]) -> bool:
                    "game is over) or false (they stay hidden)")
 
 
+def rated_of(value: object, seats: Sequence[StoredSeat]) -> bool:
+    """Whether the maker asks for a rated game (RULINGS S-9): as asked (true/false,
+    yes/no, on/off, rated/casual), else casual when a bot plays and rated otherwise. It
+    is rated only if it is eligible when it begins (S-5)."""
+    if value is None or value == "":
+        return not any(s.kind == BOT for s in seats)
+    if isinstance(value, bool):
+        return value
+    text = value.strip().lower() if isinstance(value, str) else None
+    if text in ("true", "yes", "on", "1", "rated"):
+        return True
+    if text in ("false", "no", "off", "0", "casual"):
+        return False
+    shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
+    raise ApiError(400, f"rated {shown}: choose true (a rated game: ratings change, no "
+                   "hints) or false (a casual game)")
+
+
 def parse_seats(game: str, choices: Sequence[object], players: int, now: float,
                 invite_seconds: float, player: tuple[str, str] | None = None,
                 plugins: Collection[str] = ()) -> NewSeats:
@@ -125,26 +143,34 @@ def parse_seats(game: str, choices: Sequence[object], players: int, now: float,
     return NewSeats(seats, tokens, invites)
 
 
-def fresh_seats(seats: Sequence[StoredSeat], now: float, invite_seconds: float
-                ) -> list[StoredSeat]:
-    """The seats of a rematch: the same kinds, bots and names, and no bot's fault. No
-    device holds a seat yet: each that held one follows the rematch and gets a secret of
-    its own (``Seating.follow``); a friend seat nobody joined gets a new invite, which
-    the host's device is given when it follows."""
+def turned(seat: int, players: int) -> int:
+    """Where seat ``seat``'s player sits in the rematch: one seat on, so the opener
+    alternates (RULINGS S-13)."""
+    return (seat + 1) % players
+
+
+def rematch_seats(seats: Sequence[StoredSeat], offering: Collection[int], now: float,
+                  invite_seconds: float) -> list[StoredSeat]:
+    """The seats of a rematch: everyone one seat on (``turned``), the same kinds, bots and
+    names, and no bot's fault. The seats of ``offering`` (rematch seats) are filled; every
+    other person's seat is kept for its player until they accept (a player by their
+    ``player_id``, a device by the secret it held before: ``Seating.follow``). A friend
+    seat nobody joined gets a new invite, which the host's device is given when it
+    follows."""
+    players = len(seats)
     fresh = []
-    for s in seats:
-        if s.kind == BOT and s.replaced:  # the person comes back for the rematch
-            fresh.append(StoredSeat(s.seat, OPEN if s.player_id else HOTSEAT, None, s.name,
-                                    None, True, player_id=s.player_id))
-        elif s.kind == BOT:  # a new clock, and a plug-in stopped last game starts afresh
-            fresh.append(StoredSeat(s.seat, s.kind, s.agent, s.name, None, True))
+    for s in sorted(seats, key=lambda s: turned(s.seat, players)):
+        seat = turned(s.seat, players)
+        if s.kind == BOT and not s.replaced:  # a plug-in stopped last game starts afresh
+            fresh.append(StoredSeat(seat, s.kind, s.agent, s.name, None, True))
         elif s.kind in (FRIEND, OPEN) and not s.joined:
-            fresh.append(StoredSeat(s.seat, s.kind, None, s.name, None, False,
+            fresh.append(StoredSeat(seat, s.kind, None, s.name, None, False,
                                     keys.digest(keys.new_secret()) if s.kind == FRIEND
                                     else None,
                                     now + invite_seconds if s.kind == FRIEND else None))
-        else:  # the same players at the same seats
-            fresh.append(StoredSeat(s.seat, s.kind, None, s.name, None, True,
+        else:  # the same players (a person a bot replaced comes back), kept for them
+            kind = (OPEN if s.player_id else HOTSEAT) if s.kind == BOT else s.kind
+            fresh.append(StoredSeat(seat, kind, None, s.name, None, seat in offering,
                                     player_id=s.player_id))
     return fresh
 

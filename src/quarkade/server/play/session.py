@@ -50,6 +50,7 @@ from quarkade.server.play.logbook import LogBook, Pending
 from quarkade.server.play.names import seat_names
 from quarkade.server.play.outcomes import outcome_of, returns_of
 from quarkade.server.play.rated import eligible
+from quarkade.server.play.rated import plan as rating_plan
 from quarkade.server.storage import (
     GameDecided,
     GameTimes,
@@ -85,6 +86,7 @@ class GameSession:
         self.chat: list[StoredChat] = list(stored.chat)  # the newest messages
         self.chat_count = len(stored.chat) if stored.chat_count < 0 else stored.chat_count
         self.rematch = stored.rematch
+        self.offer = stored.offer  # the rematch, as this game reads it (play/offers.py)
         self.times: GameTimes = stored.times
         self.control = TimeControl.parse(stored.times.time_control)
         self.rating_changes: list[dict[str, Any]] = []  # once rated: each seat's change
@@ -176,6 +178,10 @@ class GameSession:
             return returns_of(self.times.ending, self.game.num_players)
         return self.state.returns() if self.state.is_terminal() else None
 
+    def movers(self) -> set[int]:
+        """The seats that made a move already (chance is no seat)."""
+        return {player for player, _ in self.moves if player >= 0}
+
     def people(self) -> set[int]:
         """The seats people play (not bots; a seat a bot took over is a bot's now)."""
         return {s.seat for s in self.seats if s.kind != seating.BOT}
@@ -253,11 +259,17 @@ class GameSession:
         async def player(player_id: str) -> Any:
             return await store.run(store.players.get, player_id)
 
-        rated = await eligible(self.seats, player)
+        rateable = self.times.rated and await eligible(self.seats, player)
         full = self.control.starting()
         seats = {s: {"remaining": full} for s in self.people()} if full is not None else {}
-        await store.run(store.games.decide, self.id, 0,
-                        {"started": self.ctx.clock.time(), "rated": rated}, seats)
+        now = self.ctx.clock.time()
+        begun: dict[str, Any] = {"started": now, "rated": rateable}
+        if not self.state.is_chance_node():  # a person may be first: their clock starts
+            filled = [replace(s, remaining=full) for s in self.seats]
+            begun.update(clock_after(self.control, self.times, filled, self.people(),
+                                     self.state, None, now, (),
+                                     self.ctx.limits.first_move_seconds)[0])
+        await store.run(store.games.decide, self.id, 0, begun, seats)
         await self.catch_up()
         if self.visibility == seating.PUBLIC:
             await self.ctx.events.emit(Listed(self))
@@ -285,19 +297,30 @@ class GameSession:
         returns = state.returns() if state.is_terminal() else None
         game_values, seat_values = clock_after(
             self.control, self.times, self.seats, self.people(), state,
-            mover if action is not None else None, self.ctx.clock.time())
+            mover if action is not None else None, self.ctx.clock.time(), self.movers(),
+            self.ctx.limits.first_move_seconds)
+        rating = None
+        if game_values.get("rating_state") == "pending":  # rated in this same step
+            rating = rating_plan(self.name, self.game.num_players, self.seats,
+                                outcome_of(state))
+            game_values["rating_state"] = "none" if rating is None else "done"
         store = self.ctx.store
         first = self.step
+        now = self.ctx.clock.time()
         try:
-            await store.run(store.games.add_actions, self.id, first, moves, returns,
-                            game_values, seat_values,
-                            self.ctx.clock.time() if action is not None else None)
+            changes = await store.run(store.games.add_actions, self.id, first, moves,
+                                      returns, game_values, seat_values,
+                                      now if action is not None else None, rating, now)
         except StepTaken:
             await self.catch_up()
             raise
         clock = clock_stamp(game_values, seat_values)
         self._set_clock(clock)
         self._adopt(state, moves, pending)
+        if rating is not None:
+            self.rating_changes = changes or []
+            if changes is None:  # a hint was asked in it after all: unrated (S-5)
+                await self.catch_up()
         await self.ctx.events.emit(Moved(self, first, tuple(moves), clock))
         if state.is_terminal() and self.visibility == seating.PUBLIC:
             await self.ctx.events.emit(Listed(self))  # it leaves the games to watch
@@ -344,6 +367,11 @@ class GameSession:
                     changed = await self.catch_up() or changed
                     break
                 changed = True
+            if changed and self.over and self.times.rating_state == "done" and \
+                    not self.rating_changes:  # rated where the game ended
+                store = self.ctx.store
+                self.rating_changes = await store.run(store.ratings.changes_for_game,
+                                                      self.id)
             fresh = await self._read_chat() if chatted else []
         if changed:
             await self.changed()
@@ -385,7 +413,8 @@ class GameSession:
         actions, stored = await store.run(store.games.changes_since, self.id, self.step)
         changed = bool(actions) or stored.seats != self.seats or \
             stored.rematch != self.rematch or stored.times != self.times or \
-            stored.options != self.options or stored.keys != self.keys
+            stored.options != self.options or stored.keys != self.keys or \
+            stored.offer != self.offer
         if stored.options != self.options and not self.moves:
             self._set_options(stored.options)  # a seat chose its own options on joining
         self._set_seats(stored.seats)
@@ -396,6 +425,7 @@ class GameSession:
             log.error("game %s: stored actions do not replay; reloading later", self.id)
             await self.ctx.events.emit(Lost(self))
         self.rematch = stored.rematch
+        self.offer = stored.offer
         if stored.times.rating_state == "done" and not self.rating_changes:
             self.rating_changes = await store.run(store.ratings.changes_for_game, self.id)
         self.times = stored.times
@@ -415,9 +445,16 @@ class GameSession:
     async def decide(self, game: dict[str, Any], seats: dict[int, dict[str, Any]],
                      deadline: float | None = None) -> bool:
         """Store a ruling at this step (call with the lock held) and read the game again;
-        False if it no longer applied (see ``GameQueries.decide``)."""
+        False if it no longer applied (see ``GameQueries.decide``). A rated game it ends
+        (its ``rating_state`` pending) is rated in the same transaction."""
         store = self.ctx.store
-        done = await store.run(store.games.decide, self.id, self.step, game, seats, deadline)
+        rating = None
+        if game.get("rating_state") == "pending":
+            rating = rating_plan(self.name, self.game.num_players, self.seats,
+                                game.get("ending"))
+            game = {**game, "rating_state": "none" if rating is None else "done"}
+        done = await store.run(store.games.decide, self.id, self.step, game, seats, deadline,
+                               rating, self.ctx.clock.time())
         await self.catch_up()
         return done
 

@@ -21,6 +21,7 @@ from quarkade.server.play.clocks import clock_view
 from quarkade.server.play.endings import allowed
 from quarkade.server.play.logbook import LogEntry
 from quarkade.server.play.names import seat_about
+from quarkade.server.play.offers import rematch_view
 from quarkade.server.play.outcomes import outcome_of
 from quarkade.server.play.session import GameSession
 from quarkade.server.storage import StoredChat, StoredSeat
@@ -75,7 +76,7 @@ def table(session: GameSession, viewpoint: int, holder: seating.Holder) -> dict[
         "may": allowed(session, holder),
         "rating_changes": session.rating_changes,
         "legal": legal,
-        "rematch": session.rematch,
+        "rematch": rematch_view(session),
         "visibility": session.visibility,
         # Plug-in bots stopped in this game (their seats play random): the game is flagged.
         # (Never a fault's detail: it may hold what only the bot's seat knows.)

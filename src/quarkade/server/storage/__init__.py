@@ -12,6 +12,7 @@ from quarkade.server.storage.stored import (
     StoredDeck,
     StoredDeckTest,
     StoredGame,
+    StoredRematch,
     StoredSeat,
     Unavailable,
     ValueTooLong,
@@ -28,7 +29,7 @@ from quarkade.server.storage.tables import (
 )
 
 __all__ = ["DEFAULT_URL", "GameDecided", "GameTimes", "StepTaken", "Store", "StoredChat",
-           "StoredDeck", "StoredDeckTest", "StoredGame", "StoredSeat", "Unavailable",
-           "ValueTooLong", "actions_table", "bot_claims_table", "chat_table", "database_url",
-           "deck_tests_table", "decks_table", "games_table", "seat_keys_table",
-           "seats_table", "shown_url"]
+           "StoredDeck", "StoredDeckTest", "StoredGame", "StoredRematch", "StoredSeat",
+           "Unavailable", "ValueTooLong", "actions_table", "bot_claims_table",
+           "chat_table", "database_url", "deck_tests_table", "decks_table",
+           "games_table", "seat_keys_table", "seats_table", "shown_url"]

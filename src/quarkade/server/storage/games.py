@@ -15,20 +15,23 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import bindparam, delete, func, insert, or_, select, update
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
 from quarkade.core.records import Fault
 from quarkade.server.storage.chat import CHAT_TAIL, ChatQueries
+from quarkade.server.storage.ratings import RatingPlan, RatingQueries
 from quarkade.server.storage.stored import (
     GameDecided,
     StepTaken,
     StoredGame,
+    StoredRematch,
     StoredSeat,
     check_lengths,
     public_fault,
     seat_row,
     stored_game,
+    stored_rematch,
 )
 from quarkade.server.storage.tables import (
     actions_table,
@@ -51,6 +54,20 @@ _SEAT = update(seats_table).where(seats_table.c.game_id == bindparam("the_game")
                                   seats_table.c.seat == bindparam("the_seat"))
 
 
+def _rematch_of(db: Connection, rematch_id: str | None) -> StoredRematch | None:
+    """The rematch ``rematch_id`` as the game before it reads it (None: none)."""
+    if rematch_id is None:
+        return None
+    row = db.execute(select(games_table.c.id, games_table.c.started, games_table.c.ending)
+                     .where(games_table.c.id == rematch_id)).first()
+    if row is None:
+        return None
+    seats = db.execute(select(seats_table.c.seat, seats_table.c.joined, seats_table.c.kind)
+                       .where(seats_table.c.game_id == rematch_id)
+                       .order_by(seats_table.c.seat)).all()
+    return stored_rematch(row, seats)
+
+
 class GameQueries:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
@@ -59,14 +76,15 @@ class GameQueries:
                seats: Sequence[StoredSeat], visibility: str = "unlisted",
                reveal: bool = False, time_control: str = "none",
                host_player: str | None = None, owner: str | None = None,
-               listed_until: float | None = None) -> None:
+               listed_until: float | None = None, rated: bool = False) -> None:
         """A new game; ``host_token`` and the seats' secrets are digests already
-        (``listed_until``: when a public game waiting for players leaves the lobby)."""
+        (``listed_until``: when a public game waiting for players leaves the lobby;
+        ``rated``: its maker's choice, rated only if eligible when it begins)."""
         game_row = {"id": game_id, "game": game, "options": json.dumps(options),
                     "host_token": host_token, "visibility": visibility, "reveal": reveal,
                     "created": datetime.now(UTC).isoformat(timespec="seconds"),
                     "time_control": time_control, "host_player": host_player,
-                    "owner": owner, "listed_until": listed_until}
+                    "owner": owner, "listed_until": listed_until, "rated": rated}
         seat_rows = [seat_row(game_id, s) for s in seats]
         check_lengths(games_table, game_row)
         for row in seat_rows:
@@ -90,7 +108,8 @@ class GameQueries:
             chat = ChatQueries.read(db, game_id, max(0, count - CHAT_TAIL), count)
             keys = db.execute(select(seat_keys_table).where(
                 seat_keys_table.c.game_id == game_id)).all()
-        return stored_game(row, seats, list(actions), chat, count, keys)
+            offer = _rematch_of(db, row.rematch)
+        return stored_game(row, seats, list(actions), chat, count, keys, offer)
 
     def changes_since(self, game_id: str, step: int) -> tuple[list[int], StoredGame]:
         """What another process may have changed: actions from ``step`` on, and the game
@@ -105,17 +124,22 @@ class GameQueries:
             row = db.execute(select(games_table).where(games_table.c.id == game_id)).one()
             keys = db.execute(select(seat_keys_table).where(
                 seat_keys_table.c.game_id == game_id)).all()
-        return list(actions), stored_game(row, seats, [], keys=keys)
+            offer = _rematch_of(db, row.rematch)
+        return list(actions), stored_game(row, seats, [], keys=keys, offer=offer)
 
     def add_actions(self, game_id: str, first_step: int, moves: Sequence[tuple[int, int]],
                     returns: list[float] | None, game: dict[str, Any] | None = None,
                     seats: dict[int, dict[str, Any]] | None = None,
-                    now: float | None = None) -> None:
+                    now: float | None = None, rating: RatingPlan | None = None,
+                    rated_at: float = 0.0) -> list[dict[str, Any]] | None:
         """Append ``(player, action)`` pairs from ``first_step`` on, and the result if over;
         ``StepTaken`` if a move is stored at one of those steps already. ``game`` and
         ``seats`` are column updates stored with the move (its clock); with them the move
         is refused with ``GameDecided`` if the server decided the game meanwhile or, at
-        ``now``, the mover's time had run out."""
+        ``now``, the mover's time had run out. A rated game these moves end is rated in
+        the same transaction (``rating``, at ``rated_at``): the rating changes, else
+        None."""
+        changes = None
         try:
             with self.engine.begin() as db:
                 if game is not None or returns is not None:
@@ -135,15 +159,20 @@ class GameQueries:
                      "player": player} for i, (player, action) in enumerate(moves)])
                 for seat, values in (seats or {}).items():
                     db.execute(_SEAT, {**values, "the_game": game_id, "the_seat": seat})
+                if rating is not None:
+                    changes = RatingQueries.apply_in(db, game_id, rating, rated_at)
         except IntegrityError:
             raise StepTaken(f"step {first_step} of {game_id} is taken") from None
+        return changes
 
     def decide(self, game_id: str, step: int, game: dict[str, Any],
-               seats: dict[int, dict[str, Any]], deadline: float | None = None) -> bool:
+               seats: dict[int, dict[str, Any]], deadline: float | None = None,
+               rating: RatingPlan | None = None, now: float = 0.0) -> bool:
         """Store what the server decided at ``step`` (an ending, a bot taking a seat over,
         a clock), once: False if a move was stored meanwhile, the game was decided
         already, or (with ``deadline``) the clock it expires changed. This is the claim
-        that makes one process, of several, apply a flag that fell."""
+        that makes one process, of several, apply a flag that fell. A rated game it ends
+        is rated in the same transaction (``rating``, at ``now``)."""
         with self.engine.begin() as db:
             last = db.execute(select(func.count()).select_from(actions_table).where(
                 actions_table.c.game_id == game_id)).scalar()
@@ -171,6 +200,8 @@ class GameQueries:
                     db.execute(delete(seat_keys_table).where(
                         seat_keys_table.c.game_id == game_id,
                         seat_keys_table.c.seat == seat))
+            if rating is not None:
+                RatingQueries.apply_in(db, game_id, rating, now)
         return True
 
     def update(self, game_id: str, **values: Any) -> None:
@@ -209,12 +240,15 @@ class GameQueries:
                 rated=False, rating_state="none")).rowcount
         return bool(changed)
 
-    def set_rematch(self, game_id: str, rematch_id: str) -> bool:
-        """Record the rematch unless one exists already; True if this call set it."""
+    def set_rematch(self, game_id: str, rematch_id: str, replacing: str | None = None
+                    ) -> bool:
+        """Record the rematch unless one exists already (or only ``replacing``, an offer
+        that ended: declined or expired); True if this call set it."""
         with self.engine.begin() as db:
-            changed = db.execute(update(games_table).where(games_table.c.id == game_id,
-                                                           games_table.c.rematch.is_(None))
-                                 .values(rematch=rematch_id)).rowcount
+            changed = db.execute(update(games_table).where(
+                games_table.c.id == game_id,
+                games_table.c.rematch.is_(None) if replacing is None
+                else games_table.c.rematch == replacing).values(rematch=rematch_id)).rowcount
         return bool(changed)
 
     def delete(self, game_id: str) -> None:

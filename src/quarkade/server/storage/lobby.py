@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from sqlalchemy import or_, select
+from sqlalchemy import exists, or_, select
 from sqlalchemy.engine import Engine
 
 from quarkade.server.storage.tables import games_table, seats_table
@@ -32,6 +32,11 @@ class LobbyQueries:
         if waiting and now is not None:
             query = query.where(or_(games_table.c.listed_until.is_(None),
                                     games_table.c.listed_until > now))
+        if waiting:  # a game with a seat kept for its player (a rematch offered) is not
+            kept = exists().where(seats_table.c.game_id == games_table.c.id,  # for others
+                                  seats_table.c.joined.is_(False),
+                                  seats_table.c.player_id.is_not(None))
+            query = query.where(~kept)
         if game is not None:
             query = query.where(games_table.c.game == game)
         if time_control is not None:

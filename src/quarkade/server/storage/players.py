@@ -10,7 +10,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import and_, delete, insert, select, update
+from sqlalchemy import and_, delete, insert, or_, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
@@ -165,13 +165,16 @@ class PlayerQueries:
     def games_of(self, player_id: str, public_only: bool, limit: int = 200
                  ) -> list[dict[str, Any]]:
         """The games ``player_id`` sat in, newest first: each with its seats (only public
-        games when ``public_only``)."""
+        games, and rated ones, when ``public_only``). A game that ended before it began
+        (a rematch offer declined, a waiting game aborted) is nobody's game: left out."""
         mine = select(seats_table.c.game_id, seats_table.c.seat).where(
             seats_table.c.player_id == player_id).subquery()
         query = select(games_table, mine.c.seat.label("my_seat")).join(
-            mine, mine.c.game_id == games_table.c.id)
-        if public_only:
-            query = query.where(games_table.c.visibility == "public")
+            mine, mine.c.game_id == games_table.c.id).where(
+            or_(games_table.c.started.is_not(None), games_table.c.finished.is_(None)))
+        if public_only:  # and every rated game: its rating change is public anyway
+            query = query.where(or_(games_table.c.visibility == "public",
+                                    games_table.c.rating_state == "done"))
         query = query.order_by(games_table.c.created.desc(), games_table.c.id).limit(limit)
         with self.engine.connect() as db:
             rows = db.execute(query).all()

@@ -26,6 +26,16 @@ class SeatQueries:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
 
+    def accept(self, game_id: str, seats: list[int]) -> int:
+        """The players of ``seats`` accept a rematch offered to them: those seats are
+        filled (their players hold them already). How many were still to accept."""
+        if not seats:
+            return 0
+        with self.engine.begin() as db:
+            return int(db.execute(update(seats_table).where(
+                seats_table.c.game_id == game_id, seats_table.c.seat.in_(seats),
+                seats_table.c.joined.is_(False)).values(joined=True)).rowcount)
+
     def join(self, game_id: str, seat: int, invite: str | None, token: str, now: float,
              player_id: str | None = None, name: str | None = None,
              seat_options: dict[str, Any] | None = None) -> bool:
@@ -39,8 +49,9 @@ class SeatQueries:
             query = update(seats_table).where(seats_table.c.game_id == game_id,
                                               seats_table.c.seat == seat,
                                               seats_table.c.joined.is_(False))
-            if invite is None:
-                query = query.where(seats_table.c.kind == "open")
+            if invite is None:  # an open seat, not one kept for its player (a rematch)
+                query = query.where(seats_table.c.kind == "open",
+                                    seats_table.c.player_id.is_(None))
             else:
                 query = query.where(seats_table.c.invite == invite,
                                     seats_table.c.invite_expires > now)

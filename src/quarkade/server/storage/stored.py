@@ -80,6 +80,20 @@ class StoredChat:
 
 
 @dataclass(frozen=True)
+class StoredRematch:
+    """The rematch offered after a game, as that game reads it: the new game's id, its
+    seats whose players accepted, the seats people play, whether it began, and how the
+    offer ended if it never began (``declined`` or ``expired``; None: still offered)."""
+
+    id: str
+    accepted: tuple[int, ...]
+    people: tuple[int, ...]
+    started: bool
+    ended: str | None = None
+    by: int | None = None  # the rematch seat whose player declined or left
+
+
+@dataclass(frozen=True)
 class StoredGame:
     """A game as stored. ``host_token`` is the digest of the host's secret; ``keys`` the
     digests of the secrets given to more devices (``(seat, digest)``; seat -1: the host);
@@ -102,6 +116,7 @@ class StoredGame:
     keys: tuple[tuple[int, str], ...] = ()
     chat_count: int = -1  # -1: as many as ``chat`` holds
     owner: str | None = None
+    offer: StoredRematch | None = None  # the rematch, as this game reads it
 
 
 @dataclass(frozen=True)
@@ -154,9 +169,20 @@ def stored_seat(s: Any) -> StoredSeat:
                       s.invite_expires, s.player_id, s.remaining, s.replaced, fault)
 
 
+def stored_rematch(row: Any, seats: Sequence[Any]) -> StoredRematch:
+    """A rematch game's row and seats, as the game before it reads them."""
+    ending = None if row.ending is None else json.loads(row.ending)
+    return StoredRematch(row.id, tuple(s.seat for s in seats if s.joined),
+                         tuple(s.seat for s in seats if s.kind != "bot"),
+                         row.started is not None,
+                         None if ending is None or row.started is not None
+                         else ending.get("ending"),
+                         None if ending is None else ending.get("seat"))
+
+
 def stored_game(row: Any, seats: Sequence[Any], actions: list[int],
                 chat: list[StoredChat] | None = None, chat_count: int = -1,
-                keys: Sequence[Any] = ()) -> StoredGame:
+                keys: Sequence[Any] = (), offer: StoredRematch | None = None) -> StoredGame:
     times = GameTimes(row.time_control, row.started, row.finished, row.turn_started,
                       row.deadline, None if row.ending is None else json.loads(row.ending),
                       bool(row.rated), row.rating_state, row.host_player)
@@ -167,4 +193,4 @@ def stored_game(row: Any, seats: Sequence[Any], actions: list[int],
         returns=None if row.returns is None else json.loads(row.returns),
         rematch=row.rematch, visibility=row.visibility, reveal=bool(row.reveal),
         chat=chat or [], times=times, keys=tuple((k.seat, k.digest) for k in keys),
-        chat_count=chat_count, owner=row.owner)
+        chat_count=chat_count, owner=row.owner, offer=offer)

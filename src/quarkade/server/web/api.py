@@ -18,6 +18,7 @@ from quarkade.server.errors import ApiError
 from quarkade.server.people.players import public
 from quarkade.server.people.quick import quick
 from quarkade.server.play import endings
+from quarkade.server.play.offers import rematch_view
 from quarkade.server.play.views import chat_json, payload, step_view
 from quarkade.server.storage import Unavailable
 from quarkade.server.storage.chat import CHAT_TAIL
@@ -55,13 +56,14 @@ async def games(request: Request) -> Response:
     player = await me(request)  # a script without a session plays anonymous seats
     made = await site.seating.create(game, options, specs, body.get("visibility"),
                                      body.get("time_control"), player, body.get("reveal"),
-                                     client=client_of(request, player))
+                                     client=client_of(request, player),
+                                     rated=body.get("rated"))
     session = made.session
     response = JSONResponse({
         "id": session.id, "url": f"/games/{session.id}", "host_token": made.host_token,
         "tokens": {str(seat): token for seat, token in made.tokens.items()},
         "visibility": session.visibility, "time_control": session.control.text,
-        "reveal": session.reveal,
+        "reveal": session.reveal, "rated": session.times.rated,
         "invites": [{"seat": seat, "url": f"/games/{session.id}/join/{code}"}
                     for seat, code in made.invites.items()]},
         status_code=201)
@@ -155,13 +157,25 @@ async def link(request: Request) -> Response:
 
 
 async def rematch(request: Request) -> Response:
+    """Offer a rematch, or accept the one offered (``{}``), or decline it
+    (``{"decline": true}``): RULINGS S-13. The rematch's address and the offer as the
+    finished game's pages show it; this device's secrets for its seats there go in its
+    cookie (``GET /games/<id>/rematch`` follows it as a page)."""
     session = await session_of(request)
+    body = await body_of(request, optional=True)
+    decline = body.get("decline", False)
+    if not isinstance(decline, bool):
+        raise ApiError(400, "'decline' is true (decline the rematch offered) or false")
     held = tokens(request, session.id)
     site = site_of(request)
-    new = await site.seating.rematch(session, await holder_of(request, session))
+    new = await site.rematches.answer(session, await holder_of(request, session),
+                                      accept=not decline)
+    offer = rematch_view(session)
+    if new is None:
+        return JSONResponse({"rematch": offer})
     mine = tokens(request, new.id)
     followed = await site.seating.follow(session, new, held, mine)
-    response = JSONResponse({"id": new.id, "url": f"/games/{new.id}"})
+    response = JSONResponse({"id": new.id, "url": f"/games/{new.id}", "rematch": offer})
     set_cookie(response, new.id, [*mine, *followed])
     return response
 

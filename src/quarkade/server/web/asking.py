@@ -124,6 +124,8 @@ def exchange(request: Request, session: GameSession) -> Response | None:
     return response
 
 
-async def body_of(request: Request) -> dict[str, Any]:
+async def body_of(request: Request, optional: bool = False) -> dict[str, Any]:
+    """The request's JSON object (``optional``: an empty body reads ``{}``)."""
     limits = site_of(request).ctx.limits
-    return await inputs.json_body(request, limits.body_bytes, limits.number_digits)
+    return await inputs.json_body(request, limits.body_bytes, limits.number_digits,
+                                  optional)

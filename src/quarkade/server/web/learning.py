@@ -287,9 +287,11 @@ async def api_coach(request: Request) -> Response:
                              session.name) == session.id:
         tutorial_url = f"/learn/{session.name}#final"
     reviewable = (session.game.perfect_information or viewpoint != SPECTATOR) and (
-        bool(holder.seats) or session.visibility == seating.PUBLIC)
+        bool(holder.seats) or session.visibility == seating.PUBLIC) and \
+        (not session.over or bool(session.movers()))  # ended before anyone moved: none
     return JSONResponse({
-        "hints": viewpoint != SPECTATOR and has_bots(session) and not session.over,
+        "hints": viewpoint != SPECTATOR and has_bots(session) and not session.over
+        and not session.times.rated,
         "hinted": await _db(request, _store(request).hinted, session.id),
         "review": f"/games/{session.id}/review" + ("" if viewpoint == SPECTATOR else
                                                     f"?seat={viewpoint}")

@@ -91,7 +91,8 @@ async def new_game_page(request: Request) -> Response:
         made = await site.seating.create(game, options, specs, values.get("visibility"),
                                          values.get("time_control"), player,
                                          values.get("reveal"),
-                                         client=client_of(request, player))
+                                         client=client_of(request, player),
+                                         rated=values.get("rated"))
     except (ApiError, QuarkadeError) as problem:
         message = problem.message if isinstance(problem, ApiError) else str(problem)
         status = problem.status if isinstance(problem, ApiError) else 400
@@ -281,10 +282,10 @@ async def link(request: Request) -> Response:
 
 async def follow_rematch(request: Request) -> Response:
     session = await session_of(request)
-    if session.rematch is None:
+    if session.offer is None:
         raise ApiError(404, "no rematch has been asked for yet")
     site = site_of(request)
-    new = await site.hub.get(session.rematch)
+    new = await site.hub.get(session.offer.id)
     response = RedirectResponse(f"/games/{new.id}", status_code=303)
     held = tokens(request, new.id)
     followed = await site.seating.follow(session, new, tokens(request, session.id), held)

@@ -10,13 +10,14 @@ from pathlib import Path
 from quarkade.learn.review import Budget
 from quarkade.server.context import Context
 from quarkade.server.decks.testing import DeckTests
-from quarkade.server.learn.hints import Hints, hints_veto
+from quarkade.server.learn.hints import Hints
 from quarkade.server.learn.reviews import Reviews
 from quarkade.server.people.lobby import Lobby
 from quarkade.server.people.players import SESSION_AGE, Players
 from quarkade.server.people.ratings import Ratings
 from quarkade.server.play.chat import Chat
 from quarkade.server.play.hub import Hub
+from quarkade.server.play.rematch import Rematches
 from quarkade.server.play.seating import Seating
 from quarkade.server.storage import Unavailable
 
@@ -26,6 +27,7 @@ class Site:
     ctx: Context
     hub: Hub
     seating: Seating
+    rematches: Rematches
     chat: Chat
     players: Players
     ratings: Ratings
@@ -40,9 +42,9 @@ class Site:
         """Every part over ``ctx``, each listening to the events it cares about."""
         hub = Hub(ctx)
         ratings = Ratings(ctx)
-        ratings.vetoes.append(hints_veto())  # a game with a hint is never rated
         limits = ctx.limits
-        return cls(ctx, hub, Seating(ctx, hub), Chat(ctx),
+        seating = Seating(ctx, hub)
+        return cls(ctx, hub, seating, Rematches(ctx, hub, seating), Chat(ctx),
                    Players(ctx.store, ctx.clock, limits, ctx.rates), ratings, Lobby(ctx, ratings),
                    Hints(ctx), Reviews(ctx, review_budget), DeckTests(ctx), ladder_dir)
 

@@ -7,10 +7,11 @@ only the new ones) now and after every change, and ``{"type": "chat", "messages"
 ones; then each new one). It may send ``{"type": "act", "action": ID, "step": N}``,
 ``{"type": "chat", "text": "..."}`` (for the seat it shows, or the device's own seat),
 ``{"type": "chat_before", "number": N}`` (the messages before number N, answered
-``{"type": "chat", "messages": [...], "before": N, "earlier": M}``),
-``{"type": "resign"}`` (its seat gives up), ``{"type": "abort"}``,
-``{"type": "claim", "seat": N}`` (a seat abandoned), ``{"type": "rematch"}`` or
-``{"type": "ping"}``. The lobby page's socket (``/ws/lobby``) is sent
+``{"type": "chat", "messages": [...], "before": N, "earlier": M}``), ``{"type":
+"resign"}`` (its seat gives up), ``{"type": "abort"}``, ``{"type": "claim", "seat": N}``
+(a seat abandoned), ``{"type": "rematch"}`` (offer a rematch, or accept the one offered;
+``"decline": true`` declines it: the page then shows the offer, and follows the rematch
+when it begins) or ``{"type": "ping"}``. The lobby page's socket (``/ws/lobby``) is sent
 ``{"type": "lobby", "open": [...], "live": [...]}`` now and after every change to a public
 game. Anything else (bad JSON, binary frames, huge numbers, deep nesting, too many
 messages) is answered ``{"type": "error", "status", "message"}`` and the socket stays
@@ -81,6 +82,10 @@ async def live_socket(socket: WebSocket) -> None:
         pass
     finally:
         live.audience.leave(watcher)
+        # A player who leaves a finished game lets its rematch offer expire: in a task of
+        # its own, since a closed socket's handler may be cancelled.
+        site.ctx.tasks.spawn(site.rematches.left(live.session, live.audience,
+                                                 watcher.holder))
 
 
 async def _handle(socket: WebSocket, live: LiveGame, watcher: Watcher,
@@ -124,10 +129,11 @@ async def _handle(socket: WebSocket, live: LiveGame, watcher: Watcher,
     elif kind == "claim":
         seat = inputs.whole_number(message.get("seat"), "seat", "the seat abandoned")
         await endings.claim_abandoned(session, watcher.holder, seat)
-    elif kind == "rematch":
-        new = await site.seating.rematch(session, watcher.holder)
-        await socket.send_json({"type": "rematch", "id": new.id,
-                                "url": f"/games/{session.id}/rematch"})
+    elif kind == "rematch":  # offer or accept; {"decline": true} declines (S-13)
+        decline = message.get("decline", False)
+        if not isinstance(decline, bool):
+            raise ApiError(400, "'decline' is true (decline the rematch offered) or false")
+        await site.rematches.answer(session, watcher.holder, accept=not decline)
     elif kind == "ping":
         await socket.send_json({"type": "pong", "step": session.step})
     else:

@@ -1,6 +1,6 @@
 // The game page's coach: in a game against bots, a Hint button for the seat to move (the
-// hard bot's move and a win chance for every legal move, from this seat's information
-// only); once the game is over, a link to its review (and back to the tutorial, for a
+// a win chance for every legal move and the best of them starred, from one search with
+// this seat's information only); once the game is over, a link to its review (and back to the tutorial, for a
 // tutorial's last lesson). It reads where the game is from the #game element's data
 // attributes, which game.js keeps up to date.
 import { fetchJSON, h, loadStylesheet } from "./common.js";
@@ -64,8 +64,8 @@ function draw() {
     if (hint && hint.error) parts.push(h("p", { class: "error" }, hint.error));
     else if (hint) parts.push(drawHint(hint.body));
     else parts.push(h("p", { class: "muted" }, mine
-      ? "The hard bot's move, and each move's chance to win. A game with hints is not rated."
-      : "On your turn: the hard bot's move, and each move's chance to win."));
+      ? "Each move's chance to win, the best one starred."
+      : "On your turn: each move's chance to win, the best one starred."));
   }
   if (coach.hinted.length) {
     parts.push(h("p", { class: "muted", id: "unrated" },
@@ -87,14 +87,14 @@ function draw() {
 const SHOWN = 6;
 
 function drawHint(body) {
-  const rows = body.moves.map((move) => h("li", { class: move.id === body.bot_move.id ? "bot" : null,
+  const rows = body.moves.map((move) => h("li", { class: move.id === body.best.id ? "bot" : null,
     dataset: { action: move.id } },
-  h("span", {}, move.id === body.bot_move.id ? "\u2605 " : "", move.label || move.text),
+  h("span", {}, move.id === body.best.id ? "\u2605 " : "", move.label || move.text),
   h("span", { class: "chance" }, `${Math.round(move.chance * 100)}%`),
   h("span", { class: "bar", "aria-hidden": "true" }, bar(move.chance))));
   const more = rows.slice(SHOWN);
   return h("div", { id: "hint-panel", role: "status" },
-    h("p", {}, "The hard bot would play ", h("strong", {}, body.bot_move.label || body.bot_move.text), "."),
+    h("p", {}, "Best by this search: ", h("strong", {}, body.best.label || body.best.text), "."),
     h("ol", { class: "hint-list", "aria-label": "Each move's estimated chance to win" },
       rows.slice(0, SHOWN)),
     more.length ? h("details", {}, h("summary", {}, `All ${rows.length} moves`),
@@ -110,7 +110,14 @@ function bar(chance) {
   return fill;
 }
 
-// game.js updates these attributes after every change: redraw when the game moves on.
-new MutationObserver(() => draw()).observe(root, {
+// game.js updates these attributes after every change: redraw when the game moves on,
+// and ask again once it ends (a game that ended before anyone moved has no review).
+let wasOver = root.dataset.over === "yes";
+new MutationObserver(() => {
+  const over = root.dataset.over === "yes";
+  if (over && !wasOver) load();
+  else draw();
+  wasOver = over;
+}).observe(root, {
   attributes: true, attributeFilter: ["data-step", "data-turn", "data-over"] });
 load();

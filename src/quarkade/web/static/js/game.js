@@ -229,7 +229,11 @@ function waitingText() {
 function drawClocks() {
   const box = el("clocks");
   const clock = table.clock;
-  if (!clock || clock.kind === "none" || table.waiting) { box.hidden = true; return; }
+  const aborted = table.over && table.outcome && table.outcome.result === "aborted";
+  if (!clock || clock.kind === "none" || table.waiting || aborted) {
+    box.hidden = true; // an aborted game's clocks never counted for anything
+    return;
+  }
   box.hidden = false;
   box.dataset.control = clock.control;
   const seats = clock.kind === "realtime" ? table.seats.map((s) => s.seat)
@@ -391,14 +395,61 @@ function drawResult() {
       h("td", { class: "rating-change" }, change
         ? `${change.after} (${delta >= 0 ? "+" : ""}${delta})` : ""));
   }));
-  const button = el("rematch");
-  const atTable = table.held.length > 0 || table.invites !== undefined;
-  button.hidden = !atTable;
-  button.textContent = table.rematch ? "Play the rematch" : "Rematch";
-  button.onclick = () => {
-    if (table.rematch) location.href = `/games/${gameId}/rematch`;
-    else socket.send(JSON.stringify({ type: "rematch" }));
+  drawRematch();
+}
+
+// The rematch is an offer (RULINGS S-13): offer it, or accept or decline the one offered;
+// it begins when everyone at the table accepted, and this page then follows it.
+let sawOffer = false; // this page saw the offer stand, or asked for the rematch itself
+function drawRematch() {
+  const offer = table.rematch;
+  const atTable = table.held.length > 0;
+  const note = el("rematch-note");
+  const yes = el("rematch");
+  const no = el("rematch-decline");
+  const link = el("rematch-link");
+  const names = (seats) => seats.map((s) => seatName(table, s)).join(" and ");
+  const send = (message) => {
+    if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
   };
+  yes.hidden = !atTable;
+  no.hidden = true;
+  link.hidden = true;
+  note.hidden = !offer;
+  yes.textContent = "Rematch";
+  yes.onclick = () => { sawOffer = true; send({ type: "rematch" }); };
+  no.onclick = () => send({ type: "rematch", decline: true });
+  if (!offer) return;
+  const mine = (seats) => seats.some((s) => table.held.includes(s));
+  if (offer.state === "offered") {
+    sawOffer = true;
+    const verb = offer.accepted.length > 1 ? "offer" : "offers";
+    if (atTable && mine(offer.waiting)) {
+      note.textContent = `${names(offer.accepted)} ${verb} a rematch.`;
+      yes.textContent = "Accept the rematch";
+      no.hidden = false;
+      no.textContent = "Decline";
+    } else {
+      note.textContent = atTable
+        ? `You offered a rematch. Waiting for ${names(offer.waiting)} to accept.`
+        : `${names(offer.accepted)} ${verb} a rematch.`;
+      yes.hidden = true;
+      no.hidden = !atTable;
+      no.textContent = "Take back the offer";
+    }
+  } else if (offer.state === "accepted") {
+    note.textContent = "The rematch has begun.";
+    const follow = `/games/${gameId}/rematch`;
+    yes.textContent = "Play the rematch";
+    yes.onclick = () => { location.href = follow; };
+    link.hidden = atTable;
+    link.href = `/games/${offer.id}`;
+    if (atTable && sawOffer) { sawOffer = false; location.href = follow; }
+  } else {
+    const who = offer.by === null ? "A player" : seatName(table, offer.by);
+    note.textContent = offer.state === "declined" ? `${who} declined the rematch.`
+      : `The rematch offer ended: ${who} left the game.`;
+  }
 }
 
 function drawSeats() {
