@@ -292,8 +292,10 @@ def test_quick_play_offers_each_games_own_player_counts(device, server) -> None:
     expect(counts).to_be_hidden()
     expect(page.locator("#quick-players-dead-cat option")).to_have_text(
         [f"{n} players" for n in range(2, 6)])
+    csrf = page.locator("#quick input[name=csrf]").input_value()  # as the form sends it
     answer = page.request.post(f"{server.url}lobby/quick", form={
-        "game": "card-commons", "players.card-commons": "4", "time_control": "none"},
+        "csrf": csrf, "game": "card-commons", "players.card-commons": "4",
+        "time_control": "none"},
         headers={"accept": "application/json"})
     assert answer.status == 400
     said = answer.json()["error"]
