@@ -48,3 +48,11 @@ def test_the_version_is_the_same_in_the_package_the_build_and_the_changelog():
     released = re.findall(r"^## \[(\d+\.\d+\.\d+)\] - \d{4}-\d{2}-\d{2}$", changelog, re.M)
     assert project["project"]["version"] == quarkade.__version__ == released[0]
     assert "## [Unreleased]" in changelog.split(f"## [{released[0]}]")[0]
+
+
+def test_the_reference_pages_stay_short_enough_to_read():
+    """PERFORMANCE and AGENTS are references (current figures and their commands), kept to
+    300 lines each; what they used to say goes to CHANGELOG.md."""
+    for name in ("PERFORMANCE.md", "AGENTS.md"):
+        lines = len((ROOT / "docs" / name).read_text(encoding="utf-8").splitlines())
+        assert lines <= 300, f"docs/{name} has {lines} lines; keep it to 300"
