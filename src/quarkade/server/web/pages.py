@@ -35,6 +35,7 @@ from quarkade.server.storage import Unavailable
 from quarkade.server.web import forms
 from quarkade.server.web.asking import (
     client_of,
+    count_turns,
     exchange,
     me,
     session_of,
@@ -403,6 +404,7 @@ async def me_page(request: Request) -> Response:
         else:
             return RedirectResponse(f"/me?done={done}", status_code=303)
     done = DONE.get(request.query_params.get("done", ""), "")
+    await count_turns(request, player)
     return await _player_page(request, player, own=True, error=problem, status=status,
                               done=done.format(name=player.name))
 
