@@ -445,7 +445,8 @@ async def _player_page(request: Request, player: Any, own: bool, error: str = ""
                 history=await site.ratings.history(player.id),
                 win_rates=_win_rates(finished), name_rule=NAME_RULE,
                 settings={"sound": False, "notify": False, **player.settings},
-                password_rule=PASSWORD_RULE,
+                password_rule=PASSWORD_RULE, games=catalogue(site.ctx.allowed_bots),
+                time_controls=TIME_CONTROLS,
                 # The rating history's dates are shown in the viewer's locale by a script.
                 script="/static/js/times.js")
 
