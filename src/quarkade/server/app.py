@@ -59,7 +59,7 @@ from quarkade.server.people.players import SESSION_AGE, SESSION_COOKIE
 from quarkade.server.play.session import UNAVAILABLE
 from quarkade.server.rates import make_rates
 from quarkade.server.storage import DEFAULT_URL, Store, Unavailable
-from quarkade.server.web import api, decks, ladder, learning, pages, sockets
+from quarkade.server.web import api, challenges, decks, ladder, learning, pages, sockets
 from quarkade.server.web.guard import BodyLimit, Guard, SecurityHeaders, SocketCap
 from quarkade.server.web.rendering import STATIC, refusal
 from quarkade.server.web.site import Site
@@ -137,6 +137,8 @@ def create_app(db: str = DEFAULT_URL, bot_delay: float = 0.0, broker: str | None
         Route("/lobby/quick", pages.quick_play, methods=["POST"]),
         Route("/me", pages.me_page, methods=["GET", "POST"]),
         Route("/players/{name}", pages.player_page),
+        Route("/players/{name}/challenge", challenges.challenge, methods=["POST"]),
+        Route("/games/{id}/challenge", challenges.answer, methods=["POST"]),
         Route("/leaderboard/{game}", pages.leaderboard_page),
         Route("/ladder", ladder.ladder_index),
         Route("/ladder/{game}", ladder.ladder_page),

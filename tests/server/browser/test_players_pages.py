@@ -331,3 +331,22 @@ def test_a_declined_rematch_says_who_declined(device, clocked) -> None:
         expect(page.locator("#rematch")).to_have_text("Rematch")  # another may be offered
         assert game_id in page.url
         no_junk(page)
+
+
+def test_the_header_counts_my_turns_and_leads_to_them(device, clocked) -> None:
+    """Issue 25's your-turn list: the player to move sees "Your move in 1 game" in every
+    page's header, a link to the list on /me; the other player sees none."""
+    server, _ = clocked
+    game_id, pages = two_players(device, server.url, names=("Count-Ada", "Count-Ben"))
+    seat = mover(pages)
+    for page in pages.values():
+        page.goto(f"{server.url}lobby")
+    waiting = pages[seat].locator("#your-turns")
+    expect(waiting).to_have_text("Your move in 1 game")
+    expect(pages[1 - seat].locator("#your-turns")).to_have_count(0)
+    audit(pages[seat], "the lobby with a your-turn count in the header")
+    waiting.click()
+    pages[seat].wait_for_url(re.compile(r"/me#playing-title$"))
+    listed = pages[seat].locator(f".player-games li[data-id='{game_id}']")
+    expect(listed.locator(".tag.turn")).to_have_text("your turn")
+    no_junk(pages[seat])

@@ -53,6 +53,8 @@ PARTICLES = ("Quark", "Muon", "Gluon", "Boson", "Photon", "Lepton", "Meson", "Ba
 
 # The player of the request being answered, for the page header (set by ``identify``).
 signed_in: ContextVar[StoredPlayer | None] = ContextVar("signed_in", default=None)
+# How many of that player's games wait for their move, for the header (set by pages).
+turns_waiting: ContextVar[int] = ContextVar("turns_waiting", default=0)
 
 
 def check_name(raw: Any) -> str:

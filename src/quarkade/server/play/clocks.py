@@ -149,7 +149,8 @@ def clock_after(control: TimeControl, times: GameTimes, seats: Sequence[StoredSe
                               turn_over=to_move != mover)
         if spent != seats[mover].remaining:
             changed[mover] = {"remaining": spent}
-    game: dict[str, Any] = {"turn_started": now, "deadline": None}
+    game: dict[str, Any] = {"turn_started": now, "deadline": None,
+                            "to_move": to_move if to_move >= 0 else None}
     if state.is_terminal():
         game.update(finished=now, outcome=outcome_of(state),
                     rating_state="pending" if times.rated else "none")

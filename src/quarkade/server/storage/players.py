@@ -10,7 +10,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import and_, delete, insert, or_, select, update
+from sqlalchemy import and_, delete, func, insert, or_, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
@@ -161,6 +161,20 @@ class PlayerQueries:
         with self.engine.begin() as db:
             db.execute(update(players_table).where(players_table.c.id == player_id)
                        .values(settings=json.dumps(settings)))
+
+    def turns_waiting(self, player_id: str) -> int:
+        """How many games wait for ``player_id``: in play with the seat to move theirs (no
+        bot has taken it over), or waiting for their answer (a seat kept for them: a
+        challenge, a rematch offered). The header's your-move count."""
+        query = select(func.count()).select_from(seats_table).join(
+            games_table, games_table.c.id == seats_table.c.game_id).where(
+            seats_table.c.player_id == player_id, seats_table.c.replaced.is_(None),
+            or_(games_table.c.to_move == seats_table.c.seat,  # my move, or my answer to
+                and_(seats_table.c.joined.is_(False),  # a challenge or a rematch offer
+                     games_table.c.started.is_(None))),
+            games_table.c.finished.is_(None), games_table.c.ending.is_(None))
+        with self.engine.connect() as db:
+            return int(db.execute(query).scalar() or 0)
 
     def games_of(self, player_id: str, public_only: bool, limit: int = 200
                  ) -> list[dict[str, Any]]:

@@ -26,6 +26,16 @@ class SeatQueries:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
 
+    def keep(self, game_id: str, seat: int, player_id: str, name: str) -> bool:
+        """Keep open seat ``seat`` of a game still waiting for ``player_id`` (a challenge):
+        no one else may take it, and the lobby does not list the game. False if it was
+        taken."""
+        with self.engine.begin() as db:
+            return bool(db.execute(update(seats_table).where(
+                seats_table.c.game_id == game_id, seats_table.c.seat == seat,
+                seats_table.c.joined.is_(False)).values(player_id=player_id,
+                                                        name=name)).rowcount)
+
     def accept(self, game_id: str, seats: list[int]) -> int:
         """The players of ``seats`` accept a rematch offered to them: those seats are
         filled (their players hold them already). How many were still to accept."""

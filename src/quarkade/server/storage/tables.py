@@ -71,6 +71,9 @@ games_table = Table(
     # Issue 26 (migration 0008): a public game waiting for players leaves the lobby at
     # this time (seconds since the epoch, the server's clock; None: listed while waiting).
     Column("listed_until", Float),
+    # Issue 25 (migration 0009): the seat whose turn it is, stored with each move (None:
+    # not begun, over, or chance), so the header counts a player's turns with one query.
+    Column("to_move", Integer),
 )
 
 seats_table = Table(

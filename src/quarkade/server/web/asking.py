@@ -11,6 +11,7 @@ holds the secret from then on, ``exchange``.)
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Iterable
 from typing import Any
@@ -21,8 +22,10 @@ from starlette.responses import RedirectResponse, Response
 
 from quarkade.server import inputs
 from quarkade.server.errors import ApiError
+from quarkade.server.people.players import turns_waiting
 from quarkade.server.play import seats as seating
 from quarkade.server.play.session import GameSession
+from quarkade.server.storage import Unavailable
 from quarkade.server.storage.players import StoredPlayer
 from quarkade.server.web.site import Site
 
@@ -41,8 +44,24 @@ def site_of(connection: HTTPConnection) -> Site:
 
 
 async def me(connection: HTTPConnection, create: bool = False) -> StoredPlayer | None:
-    """The player asking (a new guest when ``create`` and there is none)."""
-    return await site_of(connection).players.identify(connection, create)
+    """The player asking (a new guest when ``create`` and there is none). For a page (not
+    the API) it also counts the player's games waiting for their move, which the header
+    shows."""
+    player = await site_of(connection).players.identify(connection, create)
+    if not connection.url.path.startswith("/api/"):
+        await count_turns(connection, player)
+    return player
+
+
+async def count_turns(connection: HTTPConnection, player: StoredPlayer | None) -> None:
+    """Count ``player``'s games waiting for their move, for the page's header (one
+    query: each move stores whose turn it is)."""
+    if player is None:
+        turns_waiting.set(0)
+        return
+    store = site_of(connection).ctx.store
+    with contextlib.suppress(Unavailable):  # the header goes without the count
+        turns_waiting.set(await store.run(store.players.turns_waiting, player.id))
 
 
 def client_of(connection: HTTPConnection, player: StoredPlayer | None) -> str:

@@ -35,6 +35,7 @@ from quarkade.server.storage import Unavailable
 from quarkade.server.web import forms
 from quarkade.server.web.asking import (
     client_of,
+    count_turns,
     exchange,
     me,
     session_of,
@@ -403,6 +404,7 @@ async def me_page(request: Request) -> Response:
         else:
             return RedirectResponse(f"/me?done={done}", status_code=303)
     done = DONE.get(request.query_params.get("done", ""), "")
+    await count_turns(request, player)
     return await _player_page(request, player, own=True, error=problem, status=status,
                               done=done.format(name=player.name))
 
@@ -443,7 +445,8 @@ async def _player_page(request: Request, player: Any, own: bool, error: str = ""
                 history=await site.ratings.history(player.id),
                 win_rates=_win_rates(finished), name_rule=NAME_RULE,
                 settings={"sound": False, "notify": False, **player.settings},
-                password_rule=PASSWORD_RULE,
+                password_rule=PASSWORD_RULE, games=catalogue(site.ctx.allowed_bots),
+                time_controls=TIME_CONTROLS,
                 # The rating history's dates are shown in the viewer's locale by a script.
                 script="/static/js/times.js")
 

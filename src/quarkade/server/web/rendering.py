@@ -18,7 +18,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.templating import Jinja2Templates
 
 from quarkade.core.registry import game_class, list_games
-from quarkade.server.people.players import signed_in
+from quarkade.server.people.players import signed_in, turns_waiting
 from quarkade.server.web import forms
 from quarkade.sim.ladder import LADDER_FILE
 
@@ -88,7 +88,8 @@ def _has_ladder(request: Request) -> bool:
 
 
 templates = Jinja2Templates(env=_environment(), context_processors=[
-    lambda request: {"me": signed_in.get(), "ladders": _has_ladder(request),
+    lambda request: {"me": signed_in.get(), "your_turns": turns_waiting.get(),
+                     "ladders": _has_ladder(request),
                      "csrf": forms.token(request)}])
 
 
