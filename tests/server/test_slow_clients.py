@@ -15,6 +15,8 @@ import time
 import urllib.request
 from pathlib import Path
 
+import pytest
+
 from quarkade.server.limits import Limits
 from tests.server.processes import Server
 
@@ -26,9 +28,14 @@ def _soft_file_limit(pid: int) -> int:
     raise AssertionError("no open-files line in /proc/PID/limits")
 
 
-def test_a_slow_request_head_is_cut_off_while_another_client_is_answered(tmp_path):
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_slow_request_head_is_cut_off_while_another_client_is_answered(tmp_path, workers,
+                                                                        request):
     hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
-    server = Server(f"sqlite:///{tmp_path / 'quarkade.db'}", "", open_files=min(256, hard))
+    # --workers 2: the settings reach processes started by uvicorn's supervisor
+    broker = request.getfixturevalue("redis_server").url() if workers > 1 else ""
+    server = Server(f"sqlite:///{tmp_path / 'quarkade.db'}", broker, "--workers",
+                    str(workers), open_files=min(256, hard))
     host, port = server.url.removeprefix("http://").split(":")
     try:
         assert _soft_file_limit(server.process.pid) == hard  # raised at start

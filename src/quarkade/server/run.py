@@ -56,8 +56,11 @@ class HeadTimeout(H11Protocol):
     after its last answer) is disconnected, however slowly it trickles bytes (uvicorn's
     keep-alive timeout stops at the first byte, and it has no header timeout of its own)."""
 
-    head_seconds = Limits.header_seconds
     _head_timer: asyncio.TimerHandle | None = None
+
+    def __init__(self, config: uvicorn.Config, *args: Any, **kwargs: Any) -> None:
+        super().__init__(config, *args, **kwargs)
+        self.head_seconds = float(getattr(config, "head_seconds", Limits.header_seconds))
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
@@ -103,14 +106,16 @@ def _config(app: ASGIApp | str, limits: Limits | None = None, **more: Any) -> uv
     # Behind a reverse proxy on this host, its X-Forwarded-For names the client (rate
     # limits); FORWARDED_ALLOW_IPS widens that to a proxy elsewhere (docs/DEPLOY.md).
     limits = limits or Limits()
-    protocol = type("HeadTimeout", (HeadTimeout,), {"head_seconds": limits.header_seconds})
-    return uvicorn.Config(app, log_level="warning", lifespan="on", ws="auto",
-                          ws_max_size=MAX_FRAME, proxy_headers=True,
-                          forwarded_allow_ips=os.environ.get("FORWARDED_ALLOW_IPS",
-                                                             "127.0.0.1"),
-                          http=protocol, limit_concurrency=limits.connections,
-                          timeout_keep_alive=limits.keep_alive_seconds,
-                          h11_max_incomplete_event_size=limits.header_bytes, **more)
+    config = uvicorn.Config(app, log_level="warning", lifespan="on", ws="auto",
+                            ws_max_size=MAX_FRAME, proxy_headers=True,
+                            forwarded_allow_ips=os.environ.get("FORWARDED_ALLOW_IPS",
+                                                               "127.0.0.1"),
+                            http=HeadTimeout, limit_concurrency=limits.connections,
+                            timeout_keep_alive=limits.keep_alive_seconds,
+                            h11_max_incomplete_event_size=limits.header_bytes, **more)
+    # (an attribute, not a class made here: --workers sends the config to new processes)
+    config.head_seconds = limits.header_seconds  # type: ignore[attr-defined]
+    return config
 
 
 def _server(app: ASGIApp, limits: Limits | None = None) -> uvicorn.Server:
