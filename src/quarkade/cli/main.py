@@ -375,7 +375,7 @@ def serve(
 
         from quarkade.server import create_app
         from quarkade.server.broker import make_broker
-        from quarkade.server.limits import Limits
+        from quarkade.server.limits import Limits, without_rates
         from quarkade.server.run import bind, serve_workers, url_of
         from quarkade.server.run import serve as run_server
         from quarkade.server.storage import Store, database_url, shown_url
@@ -430,10 +430,11 @@ def serve(
     processes = f" with {workers} processes" if workers > 1 else ""
     console.print(f"Quarkade is running{processes}: open {url_of(sock)} in a browser "
                   "(Ctrl+C stops it)", markup=False, soft_wrap=True)
+    bounds = Limits() if rate_limits else without_rates(Limits())
     if web_app is None:
-        serve_workers(sock, workers, {"db": url, **settings})
+        serve_workers(sock, workers, {"db": url, **settings}, bounds)
     else:
-        run_server(sock, web_app)
+        run_server(sock, web_app, bounds)
 
 
 def _password(url: str) -> str | None:

@@ -57,6 +57,11 @@ class Limits:
     deck_test_games: int = 2000  # "test this deck": games against each preset
     deck_tests_waiting: int = 4  # deck tests queued or running on one process
     deck_tests: Rate = field(default=Rate(3, 1 / 60))  # per client address
+    # uvicorn's own bounds, per process (server/run.py):
+    connections: int = 1000  # HTTP and WebSocket connections at once (then 503)
+    header_seconds: float = 10.0  # from connecting (or the last answer) to a whole request head
+    keep_alive_seconds: int = 5  # an idle connection between requests
+    header_bytes: int = 16 * 1024  # a request head, at most
 
 
 UNLIMITED = Rate(float("inf"), float("inf"))
@@ -69,7 +74,7 @@ def without_rates(limits: Limits) -> Limits:
                    socket_messages=UNLIMITED, logins=UNLIMITED, guests=UNLIMITED,
                    chat_messages=UNLIMITED, deck_tests=UNLIMITED,
                    password_changes=UNLIMITED, sockets=1 << 30,
-                   sockets_per_address=1 << 30)
+                   sockets_per_address=1 << 30, connections=1 << 30)
 
 
 class RateLimiter:

@@ -10,7 +10,10 @@ The hub wires a session's events to those who listen: a change is shown on the g
 pages and sets its bots going; what this process stored is told to the other processes
 through the broker (``messages``), whose moves arrive here and are played on the copy
 held (anything else, or a move that does not follow the copy, is reloaded from
-storage). Deadlines that pass are applied here (``endings.flag``).
+storage). Deadlines that pass are applied here (``endings.flag``). Games of bots only
+whose process died are picked up here: at start and every ``ORPHAN_SECONDS``, a game
+under way with only bot seats whose bot turns no process has claimed (their leases ran
+out) is loaded, and its bots play on (the claims keep two processes from both moving).
 """
 
 from __future__ import annotations
@@ -52,6 +55,7 @@ from quarkade.server.storage import Unavailable
 log = logging.getLogger("quarkade.server")
 
 SWEEP_SECONDS = 30.0
+ORPHAN_SECONDS = 10.0  # how often games of bots only that no process holds are looked for
 
 
 class LiveGame:
@@ -85,6 +89,8 @@ class Hub:
         self.games: OrderedDict[str, LiveGame] = OrderedDict()
         self.loading: dict[str, asyncio.Future[LiveGame]] = {}
         self.sweeper: asyncio.Task[None] | None = None
+        self.orphans: asyncio.Task[None] | None = None
+        self.unresumable: set[str] = set()  # games this process cannot load
         store = ctx.store
         self.deadlines = DeadlineWatcher(
             ctx.clock, lambda now: store.run(store.games.expired, now),
@@ -101,6 +107,7 @@ class Hub:
     async def open(self) -> None:
         await self.ctx.broker.start(self.hear)
         self.sweeper = asyncio.get_running_loop().create_task(self._sweep_now_and_then())
+        self.orphans = asyncio.get_running_loop().create_task(self._resume_orphans())
         # Deadlines that passed while no process ran are applied now; so are ratings
         # a stopped process left pending (loading such a game rates it).
         self.deadlines.start()
@@ -118,6 +125,42 @@ class Hub:
             except (ApiError, Unavailable) as problem:
                 log.warning("game %s: its ratings could not be applied (%s)", game_id,
                             type(problem).__name__)
+
+    async def _resume_orphans(self) -> None:
+        """Now and every ``ORPHAN_SECONDS``: take up the games of bots only that no
+        process holds (see ``resume_orphans``)."""
+        while True:
+            try:
+                await self.resume_orphans()
+            except Exception as problem:  # never silent, and looked for again later
+                log.error("resuming games of bots only failed (%s: %s)",
+                          type(problem).__name__, problem)
+            await asyncio.sleep(ORPHAN_SECONDS)
+
+    async def resume_orphans(self) -> list[str]:
+        """Load the games under way with only bot seats that no process holds (their
+        process died, or stopped), so their bots play on here; the ids taken up."""
+        store = self.ctx.store
+        try:
+            found = await store.run(store.games.orphaned_bot_games, self.ctx.clock.time())
+        except Unavailable:
+            return []
+        taken = []
+        for game_id in found:
+            if game_id in self.games or game_id in self.unresumable:
+                continue
+            try:
+                live = await self.live(game_id)
+            except (ApiError, Unavailable) as problem:
+                log.warning("game %s: its bots could not be resumed (%s)", game_id,
+                            type(problem).__name__)
+                if isinstance(problem, ApiError) and problem.status != 503:
+                    self.unresumable.add(game_id)  # e.g. a plug-in not allowed here
+                continue
+            live.bots.schedule()
+            taken.append(game_id)
+            log.info("game %s: its bots play on here (no process held it)", game_id)
+        return taken
 
     # -- where a session's events go -----------------------------------------------------
 
@@ -310,10 +353,11 @@ class Hub:
 
     async def close(self) -> None:
         await self.deadlines.close()
-        if self.sweeper is not None:
-            self.sweeper.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.sweeper
+        for task in (self.sweeper, self.orphans):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         for live in self.games.values():
             live.bots.stop()
         store = self.ctx.store

@@ -303,6 +303,21 @@ class GameQueries:
                                                          expires=now + lease)).rowcount
         return bool(changed)
 
+    def orphaned_bot_games(self, now: float, limit: int = 100) -> list[str]:
+        """Games under way whose every seat is a bot and that no process holds: none of
+        their bot turns is claimed past ``now`` (a process moving a game's bots claims each
+        turn, for a lease longer than a move may take; a process that died stops)."""
+        seats, claims = seats_table.c, bot_claims_table.c
+        not_bot = select(seats.game_id).where(seats.game_id == games_table.c.id,
+                                             seats.kind != "bot").exists()
+        held = select(claims.game_id).where(claims.game_id == games_table.c.id,
+                                            claims.expires >= now).exists()
+        with self.engine.connect() as db:
+            return list(db.execute(select(games_table.c.id).where(
+                games_table.c.returns.is_(None), games_table.c.ending.is_(None),
+                games_table.c.started.is_not(None), ~not_bot, ~held
+            ).limit(limit)).scalars())
+
     def release_claims(self, owner: str) -> None:
         """End ``owner``'s claims now (a process stopping), keeping who moved what."""
         with self.engine.begin() as db:
