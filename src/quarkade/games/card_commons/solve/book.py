@@ -28,10 +28,9 @@ from pathlib import Path
 from quarkade.games.card_commons.notation import CARD_NAMES, CELL_NAMES
 from quarkade.games.card_commons.rules import CENTRE, OPENING_CARDS
 from quarkade.games.card_commons.solve import split
-from quarkade.games.card_commons.solve.split import Pool
+from quarkade.games.card_commons.solve.split import Pool, solution
 from quarkade.games.card_commons.solve.tutorial import (
     INVERT,
-    LOSS,
     NUM_CELLS,
     SINGLE,
     WIN,
@@ -160,35 +159,6 @@ def build_book(solver: TutorialSolver, rows: list[Opening], plies: int) -> Book:
     solved (a class left unsolved keeps the value ``""`` and has no positions)."""
     roots = [row.position for index, row in enumerate(rows) if row.group == index and row.value]
     return Book("tutorial", solver.torus, plies, rows, solution(solver, roots, plies))
-
-
-def solution(solver: TutorialSolver, roots: list[Position], plies: int,
-             budget: int = 0) -> dict[int, int]:
-    """Book entries for every position within ``plies`` plies of the roots that best play
-    on the winning side can reach (see the module docstring); positions the table has
-    lost are searched again. ValueError if a search needs more than ``budget`` nodes."""
-    positions: dict[int, int] = {}
-
-    def walk(position: Position, depth: int) -> None:
-        key = solver.packed(position)
-        if key in positions or depth >= plies:
-            return
-        value, winner = solver.best_move(position, budget=budget)
-        if value not in (WIN, LOSS):
-            raise ValueError(f"a book position needs more than {budget:,} nodes")
-        positions[key] = solver.entry(position, value, winner)
-        if winner is not None:
-            move, discard = winner
-            child = position.after(move, discard)
-            for reply, reply_discard in solver.moves(child):
-                walk(child.after(reply, reply_discard), depth + 2)
-        else:
-            for reply, reply_discard in solver.moves(position):
-                walk(position.after(reply, reply_discard), depth + 1)
-
-    for root in roots:
-        walk(root, 0)
-    return positions
 
 
 __all__ = ["Book", "Opening", "build_book", "openings", "solution",

@@ -64,12 +64,40 @@ class Searched:
     entries: dict[int, int] = field(default_factory=dict)  # book entries below it
 
 
+def solution(solver: TutorialSolver, roots: list[Position], plies: int,
+             budget: int = 0) -> dict[int, int]:
+    """Book entries for every position within ``plies`` plies of the roots that best play
+    on the winning side can reach (see book.py's docstring); positions the table has
+    lost are searched again. ValueError if a search needs more than ``budget`` nodes."""
+    positions: dict[int, int] = {}
+
+    def walk(position: Position, depth: int) -> None:
+        key = solver.packed(position)
+        if key in positions or depth >= plies:
+            return
+        value, winner = solver.best_move(position, budget=budget)
+        if value not in (WIN, LOSS):
+            raise ValueError(f"a book position needs more than {budget:,} nodes")
+        positions[key] = solver.entry(position, value, winner)
+        if winner is not None:
+            move, discard = winner
+            child = position.after(move, discard)
+            for reply, reply_discard in solver.moves(child):
+                walk(child.after(reply, reply_discard), depth + 2)
+        else:
+            for reply, reply_discard in solver.moves(position):
+                walk(position.after(reply, reply_discard), depth + 1)
+
+    for root in roots:
+        walk(root, 0)
+    return positions
+
+
+
 def search(torus: bool, table_bits: int, cells: tuple[int, ...], mover: int, other: int,
            plies: int = BOOK_PLIES) -> Searched:
     """A task: the value of one position, its winning move, and the book below it (run in
     a worker; the process keeps its solver, and so its table, for the next task)."""
-    from quarkade.games.card_commons.solve.book import solution
-
     key = (torus, table_bits)
     if key not in _solvers:
         _solvers[key] = TutorialSolver(torus=torus, table_bits=table_bits)
@@ -197,4 +225,4 @@ def _won(solver: TutorialSolver, root: Position, item: _Move, nodes: int,
     return Result(WIN, nodes, 0, time.perf_counter() - start, item.move)
 
 
-__all__ = ["BOOK_PLIES", "Pool", "Searched", "search", "solve"]
+__all__ = ["BOOK_PLIES", "Pool", "Searched", "search", "solution", "solve"]
