@@ -30,7 +30,7 @@ from quarkade.server.clock import Clock
 from quarkade.server.errors import ApiError
 from quarkade.server.inputs import client_key
 from quarkade.server.limits import Limits
-from quarkade.server.people.names import skeleton
+from quarkade.server.lookalikes import skeleton
 from quarkade.server.people.passwords import Passwords
 from quarkade.server.rates import Rates
 from quarkade.server.storage import Store, Unavailable

@@ -171,7 +171,7 @@ players_table = Table(
     Column("created", Float, nullable=False),
     Column("settings", Text, nullable=False, server_default="{}"),  # JSON: sound, notify
     Column("session_gen", Integer, nullable=False, server_default="0"),  # bump: log out all
-    # Issue 26 (migration 0008): what the name looks like (people/names.py), unique, so no
+    # Issue 26 (migration 0008): what the name looks like (lookalikes.py), unique, so no
     # name may pass for another (None: an older look-alike's, kept from before).
     Column("name_skeleton", String(40)),
     UniqueConstraint("name_skeleton", name="players_name_skeleton"),

@@ -6,7 +6,7 @@
   one the first time they are used.
 - ``games.listed_until``: when a public game still waiting for players leaves the lobby
   (games made before are listed while they wait, as then).
-- ``players.name_skeleton``: what a name looks like (``people.names.skeleton``), unique,
+- ``players.name_skeleton``: what a name looks like (``lookalikes.skeleton``), unique,
   so no new name may pass for a player's. Names kept before that look alike keep theirs
   (the older player's holds the skeleton; the later one's is left empty).
 
@@ -19,7 +19,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-from quarkade.server.people.names import skeleton
+from quarkade.server.lookalikes import skeleton
 
 revision = "0008"
 down_revision = "0007"
