@@ -54,7 +54,10 @@ from quarkade.games.card_commons.rules import (
 from quarkade.jax.env import Rules
 
 (PLAYERS, ABILITIES, TORUS, PHASE, TO_MOVE, OPENER, PASSED, ABILITY_CELL, WINNER, OCCUPIED,
- ORTH, DIAG, ANCHORS) = range(13)
+ ORTH, DIAG, ANCHORS) = (layout.PLAYERS, layout.ABILITIES, layout.TORUS, layout.PHASE,
+                         layout.TO_MOVE, layout.OPENER, layout.PASSED, layout.ABILITY_CELL,
+                         layout.WINNER, layout.OCCUPIED, layout.ORTH, layout.DIAG,
+                         layout.ANCHORS)  # the compiled engine's board, read as it lays it out
 HANDS, DISCARDS, TOP, UNDER, KINDS, LAW = (layout.HANDS, layout.DISCARDS, layout.TOP,
                                            layout.UNDER, layout.KINDS, layout.LAW)
 BOARD_SIZE = layout.SIZE
