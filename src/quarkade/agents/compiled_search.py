@@ -299,10 +299,11 @@ def search(game: int, root: np.ndarray, seat: int, hidden: bool, iterations: int
 
 
 @njit
-def _spread_choose(tree: np.ndarray, node: int, legal: np.ndarray, count: int, player: int,
-                   untried: np.ndarray, used: int) -> tuple[int, int, bool]:
-    """``_RootSpread._choose``: count the availability of the children there, then add the
-    first untried move, or take the least tried (the first of them on a tie)."""
+def _count_available(tree: np.ndarray, node: int, legal: np.ndarray, count: int,
+                     untried: np.ndarray) -> int:
+    """Count the availability of ``node``'s children among the ``count`` legal actions and
+    write the untried ones into ``untried``; how many there are. Children and legal actions
+    both ascend: one merged walk."""
     open_count = 0
     child = tree[node, FIRST_CHILD]
     for i in range(count):
@@ -313,6 +314,15 @@ def _spread_choose(tree: np.ndarray, node: int, legal: np.ndarray, count: int, p
         else:
             untried[open_count] = legal[i]
             open_count += 1
+    return open_count
+
+
+@njit
+def _spread_choose(tree: np.ndarray, node: int, legal: np.ndarray, count: int, player: int,
+                   untried: np.ndarray, used: int) -> tuple[int, int, bool]:
+    """``_RootSpread._choose``: count the availability of the children there, then add the
+    first untried move, or take the least tried (the first of them on a tie)."""
+    open_count = _count_available(tree, node, legal, count, untried)
     if open_count:
         added = _add_child(tree, used, node, untried[0], player)
         tree[added, AVAILABLE] = 1
@@ -368,16 +378,7 @@ def _choose(tree: np.ndarray, rewards: np.ndarray, node: int, legal: np.ndarray,
             ) -> tuple[int, int, bool]:
     """``_Search._choose``: count the availability of the children already there, then
     add one of the untried actions at random, or take the UCB1 best; (action, child, added)."""
-    open_count = 0
-    child = tree[node, FIRST_CHILD]
-    for i in range(count):  # children and legal actions both ascend: one merged walk
-        while child != NO_NODE and tree[child, KEY] < legal[i]:
-            child = tree[child, NEXT]
-        if child != NO_NODE and tree[child, KEY] == legal[i]:
-            tree[child, AVAILABLE] += 1
-        else:
-            untried[open_count] = legal[i]
-            open_count += 1
+    open_count = _count_available(tree, node, legal, count, untried)
     if open_count:
         action = untried[below(streams, 1 + player, open_count)]
         added = _add_child(tree, used, node, action, player)
