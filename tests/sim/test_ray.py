@@ -27,3 +27,31 @@ def test_ray_gives_the_same_results_as_local(tmp_path):
         assert on_ray.tally == here.tally and here.tally.games == 30
     finally:
         ray.shutdown()
+
+
+def test_a_dropped_task_that_is_running_on_ray_finishes():
+    """RayPool.cancel leaves a running task to finish, as LocalPool does. Ray's own cancel
+    interrupts it wherever it is; once that was inside numba's loading of compiled code, and
+    every later task on that worker failed (the Ray solve test's old flake)."""
+    from ray.util.queue import Queue
+
+    from quarkade.sim.backends import RayPool
+
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
+             configure_logging=False)
+    try:
+        pool = RayPool()
+        started, go = Queue(), Queue()
+
+        def doubled(value):
+            started.put("running")
+            go.get()  # blocks until the test has dropped the task
+            return value * 2
+
+        handle = pool.submit(doubled, 21)
+        assert started.get(timeout=120) == "running"
+        pool.cancel(handle)
+        go.put("finish")
+        assert pool.result(handle) == 42
+    finally:
+        ray.shutdown()

@@ -185,7 +185,12 @@ class RayPool:
         return self._ray.get(handle)
 
     def cancel(self, handle: Any) -> None:
-        self._ray.cancel(handle)  # a running task finishes; its worker and table stay
+        """Drop a task whose answer is no longer wanted; one already running finishes, as
+        in :class:`LocalPool`. ``ray.cancel`` is not used: on a running task it raises
+        KeyboardInterrupt wherever the task is, and one caught inside numba's loading of its
+        compiled code left that worker unable to load any more (every later task there
+        failed with StopIteration). Nearly every task in flight is running (no more are
+        submitted than the cluster has CPUs), so little would be saved by it anyway."""
 
     def close(self) -> None:
         """Nothing to stop: the cluster belongs to whoever started it."""
