@@ -208,3 +208,21 @@ def watch_until(client: TestClient, game_id: str, done: Callable[[dict[str, Any]
         shown = receive_until(page, lambda m: done(m) or m["over"])
     assert done(shown), "the game ended before what was awaited came"
     return shown
+
+
+def two_seat_game(client: TestClient, control: str, game: str = "hadronize",
+                  **options) -> tuple[str, dict[int, str]]:
+    """A two-seat game with time control ``control``: seat 0 this device, seat 1 a friend
+    who joins; the game's id and both seats' tokens."""
+    created = client.post("/api/games", json={"game": game, "options": options,
+                                              "seats": ["you", "friend"],
+                                              "time_control": control})
+    assert created.status_code == 201, created.text
+    body = created.json()
+    client.cookies.clear()
+    tokens = {0: body["tokens"]["0"], 1: join(client, body["id"], body["invites"][0]["url"])}
+    return body["id"], tokens
+
+
+def seen(client: TestClient, game_id: str, token: str | None = None) -> dict:
+    return client.get(f"/api/games/{game_id}", headers=bearer(token)).json()

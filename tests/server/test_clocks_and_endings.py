@@ -14,29 +14,21 @@ from quarkade.server.clock import ManualClock
 from quarkade.server.errors import ApiError
 from quarkade.server.play.clocks import DAY, TimeControl
 from quarkade.server.storage import Store
-from tests.server.helpers import bearer, join, live_socket, move, refused, true_states, watch_until
+from tests.server.helpers import (
+    bearer,
+    live_socket,
+    move,
+    refused,
+    seen,
+    true_states,
+    two_seat_game,
+    watch_until,
+)
 from tests.server.test_turn_clocks import play_one_turn
 
 
-def two_seat_game(client: TestClient, control: str, game: str = "hadronize",
-                  **options) -> tuple[str, dict[int, str]]:
-    """A game with a clock: seat 0 this device, seat 1 a friend who joins; both tokens."""
-    created = client.post("/api/games", json={"game": game, "options": options,
-                                              "seats": ["you", "friend"],
-                                              "time_control": control})
-    assert created.status_code == 201, created.text
-    body = created.json()
-    client.cookies.clear()
-    tokens = {0: body["tokens"]["0"], 1: join(client, body["id"], body["invites"][0]["url"])}
-    return body["id"], tokens
-
-
-def payload(client: TestClient, game_id: str, token: str | None = None) -> dict:
-    return client.get(f"/api/games/{game_id}", headers=bearer(token)).json()
-
-
 def over(client: TestClient, game_id: str) -> bool:
-    return payload(client, game_id)["over"]
+    return seen(client, game_id)["over"]
 
 
 @pytest.mark.parametrize("raw", ["5", "0+5", "181+0", "5+61", "corr:2", "blitz", "5 + 5 + 5",
@@ -63,23 +55,23 @@ def test_a_real_time_flag_falls_with_no_page_open_and_that_seat_loses(db_url):
         game_id, tokens = two_seat_game(client, "1+2")
         state = true_states(client, game_id)[-1]
         first = state.current_player()
-        shown = payload(client, game_id)["clock"]
+        shown = seen(client, game_id)["clock"]
         assert shown["running"] == first and shown["left"] == 30.0  # a first move (S-8)
         clock.advance(10)  # the first move took ten seconds: 60 - 10 + 2 left
         assert move(client, game_id, tokens[first], first,
                     state.legal_actions()[0]).status_code == 200
-        shown = payload(client, game_id)["clock"]
+        shown = seen(client, game_id)["clock"]
         assert shown["remaining"][first] == 52.0 and shown["running"] == 1 - first
         second, _ = play_one_turn(client, clock, game_id, tokens)  # 60 - 1 + 2
-        assert second == 1 - first and payload(client, game_id)["clock"]["left"] == 52.0
+        assert second == 1 - first and seen(client, game_id)["clock"]["left"] == 52.0
         clock.advance(51)
         assert not over(client, game_id)
         clock.advance(2)  # the first seat's time is gone: the watcher applies it
         watch_until(client, game_id, lambda m: m["over"])
-        seen = payload(client, game_id, tokens[second])
-        assert seen["outcome"] == {"result": "win", "winners": [second],
-                                   "ending": "out of time"}
-        assert seen["returns"][second] == 1.0 and seen["legal"] == []
+        answer = seen(client, game_id, tokens[second])
+        assert answer["outcome"] == {"result": "win", "winners": [second],
+                                     "ending": "out of time"}
+        assert answer["returns"][second] == 1.0 and answer["legal"] == []
         # Nothing more can be played; the record says how it ended, and replays.
         late = true_states(client, game_id)[-1]
         refused(move(client, game_id, tokens[first], first, late.legal_actions()[0]),
@@ -110,12 +102,12 @@ def test_a_correspondence_deadline_passes_after_its_days(db_url):
         play_one_turn(client, clock, game_id, tokens)  # both have moved: no abort (S-8)
         play_one_turn(client, clock, game_id, tokens)
         seat = true_states(client, game_id)[-1].current_player()
-        assert payload(client, game_id)["clock"]["left"] == DAY
+        assert seen(client, game_id)["clock"]["left"] == DAY
         clock.advance(DAY - 60)
         assert not over(client, game_id)
         clock.advance(61)
         watch_until(client, game_id, lambda m: m["over"])
-        assert payload(client, game_id)["outcome"]["winners"] == [1 - seat]
+        assert seen(client, game_id)["outcome"]["winners"] == [1 - seat]
 
 
 def test_at_a_table_of_four_the_medium_bot_takes_a_timed_out_seat_and_the_game_ends(db_url):
@@ -137,11 +129,11 @@ def test_at_a_table_of_four_the_medium_bot_takes_a_timed_out_seat_and_the_game_e
         assert not shown["over"], "the bots ended the game before seat 0's second turn"
         clock.advance(61)
         watch_until(client, game_id, lambda m: m["over"])
-        seen = payload(client, game_id)
-        assert seen["seats"][0]["kind"] == "bot" and seen["seats"][0]["replaced"] == \
-            "out of time" and seen["seats"][0]["agent"] == "medium"
+        answer = seen(client, game_id)
+        assert answer["seats"][0]["kind"] == "bot" and answer["seats"][0]["replaced"] == \
+            "out of time" and answer["seats"][0]["agent"] == "medium"
         assert true_states(client, game_id)[-1].is_terminal()  # finished by its rules
-        assert seen["outcome"]["ending"] != "out of time"
+        assert answer["outcome"]["ending"] != "out of time"
 
 
 def test_resign_for_a_held_seat_only_and_abort_only_before_everyone_moved(client):
@@ -194,10 +186,10 @@ def test_a_seat_idle_for_seven_days_with_no_clock_can_be_claimed_by_the_other(db
         clock.advance(7 * DAY + 1)
         refused(client.post(f"/api/games/{game_id}/claim", json=claim,
                             headers=bearer(tokens[idle])), 403, "another player")
-        assert payload(client, game_id, other)["may"]["claim"] == [idle]
+        assert seen(client, game_id, other)["may"]["claim"] == [idle]
         assert client.post(f"/api/games/{game_id}/claim", json=claim,
                            headers=bearer(other)).status_code == 200
-        assert payload(client, game_id)["outcome"] == {
+        assert seen(client, game_id)["outcome"] == {
             "result": "win", "winners": [1 - idle], "ending": "abandoned"}
 
 
@@ -210,12 +202,12 @@ def test_deadlines_survive_a_restart_and_one_that_passed_while_down_is_applied(d
         missed, tokens = two_seat_game(client, "1+0")
         for _ in range(2):
             play_one_turn(client, clock, missed, tokens)
-        before = payload(client, kept)["clock"]
+        before = seen(client, kept)["clock"]
     clock.advance(90)  # the server is down meanwhile: the 1-minute flag falls unseen
     with TestClient(create_app(db_url, clock=clock, rate_limits=False)) as client:
         watch_until(client, missed, lambda m: m["over"])
-        assert payload(client, missed)["outcome"]["ending"] == "out of time"
-        after = payload(client, kept)["clock"]
+        assert seen(client, missed)["outcome"]["ending"] == "out of time"
+        after = seen(client, kept)["clock"]
         assert not over(client, kept) and after["running"] == before["running"]
         assert after["left"] == before["left"] - 90
 
@@ -224,7 +216,7 @@ def test_a_deadline_is_applied_once_however_many_processes_claim_it(any_db):
     with TestClient(create_app(any_db, rate_limits=False)) as client:
         game_id, _ = two_seat_game(client, "5+0")
         deadline = client.app.state.site.hub.games[game_id].session.times.deadline
-        step = payload(client, game_id)["step"]
+        step = seen(client, game_id)["step"]
     store = Store(any_db)
     ending = {"result": "win", "winners": [0], "ending": "out of time", "seat": 1}
     claims = [store.games.decide(game_id, step, {"ending": ending, "deadline": None}, {}, deadline)

@@ -12,26 +12,18 @@ from starlette.testclient import TestClient
 from quarkade.server import create_app
 from quarkade.server.clock import ManualClock
 from quarkade.server.play.clocks import DAY
-from tests.server.helpers import bearer, join, move, refused, true_states, watch_until
+from tests.server.helpers import (
+    bearer,
+    join,
+    move,
+    refused,
+    seen,
+    true_states,
+    two_seat_game,
+    watch_until,
+)
 from tests.server.test_lobby_and_ratings import Devices, public_game
 from tests.server.test_players import named
-
-
-def two_seat_game(client: TestClient, control: str, game: str = "hadronize",
-                  **options) -> tuple[str, dict[int, str]]:
-    """Seat 0 this device, seat 1 a friend who joins; both tokens."""
-    created = client.post("/api/games", json={"game": game, "options": options,
-                                              "seats": ["you", "friend"],
-                                              "time_control": control})
-    assert created.status_code == 201, created.text
-    body = created.json()
-    client.cookies.clear()
-    tokens = {0: body["tokens"]["0"], 1: join(client, body["id"], body["invites"][0]["url"])}
-    return body["id"], tokens
-
-
-def seen(client: TestClient, game_id: str, token: str | None = None) -> dict:
-    return client.get(f"/api/games/{game_id}", headers=bearer(token)).json()
 
 
 def play_one_turn(client: TestClient, clock: ManualClock, game_id: str,
