@@ -134,37 +134,43 @@ def test_quarkade_train_refuses_bad_input(args, message):
 def test_self_play_values_are_each_games_result_from_the_movers_side(trainer):
     # The Tutorial alternates seats and ends in a win: every decision of an ended game is
     # labelled +1 or -1, flipping from one decision to the next within a game (a game
-    # starts at its opening, the phase an observation's second place marks).
-    _, observation, policy, reward, discount, ended = jax.device_get(
+    # starts at its opening, the phase an observation's second place marks), also for
+    # the games still going when the first of two iterations ends.
+    state, *first = jax.device_get(
         trainer._selfplay(trainer.params, trainer.state, jax.random.PRNGKey(0)))
-    assert ended.sum() >= 4  # forty decisions finish a Tutorial game in every lane
-    assert np.allclose(policy.sum(axis=-1), 1, atol=1e-5)
-    checked = 0
+    _, *second = jax.device_get(trainer._selfplay(trainer.params, state,
+                                                  jax.random.PRNGKey(1)))
+    assert first[4].sum() >= 4  # forty decisions finish a Tutorial game in every lane
+    assert np.allclose(first[1].sum(axis=-1), 1, atol=1e-5)
+    checked = crossing = 0
     for lane in range(4):
-        played = [np.asarray(part)[:, lane:lane + 1] for part in
-                  (observation, policy, reward, discount, ended)]
-        (seen, _, target), _ = label(played, None)
-        assert len(seen) == int(np.flatnonzero(played[4][:, 0])[-1]) + 1  # up to its end
+        one, two = ([np.asarray(part)[:, lane:lane + 1] for part in played]
+                    for played in (first, second))
+        (seen, _, target), pending = label(one, None)
+        assert len(seen) == int(np.flatnonzero(one[4][:, 0])[-1]) + 1  # up to its end
+        (later, _, later_target), _ = label(two, pending)
+        crossing += len(pending[0]) if pending is not None else 0
+        seen, target = np.concatenate([seen, later]), np.concatenate([target, later_target])
         assert np.allclose(np.abs(target), 1)
         game = np.cumsum(seen[:, 1] == 1)
         for step in range(len(seen) - 1):
             if game[step + 1] == game[step]:
                 assert target[step + 1] == pytest.approx(-target[step])
                 checked += 1
-    assert checked > 20
+    assert checked > 40 and crossing > 0
 
 
 def test_a_game_across_two_iterations_is_labelled_once_when_it_ends():
-    # One lane: a game of three decisions ends at step 1 of the first iteration; the next
-    # (seats alternating) runs past its end and ends at step 1 of the second, won by the
+    # One lane, seats alternating: a game of two decisions ends at step 1 of the first
+    # iteration; the next runs past its end and ends at step 1 of the second, won by the
     # seat that made that last decision.
     def iteration(rewards, ended, first_index):
         steps = len(rewards)
         observation = np.arange(first_index, first_index + steps, dtype=np.float32)
-        discount = np.where(ended, 0.0, -1.0)
         return [observation.reshape(steps, 1, 1), np.ones((steps, 1, 2)) / 2,
+                (observation % 2).astype(np.int32).reshape(steps, 1),
                 np.array(rewards, np.float32).reshape(steps, 1),
-                discount.reshape(steps, 1), np.array(ended).reshape(steps, 1)]
+                np.array(ended).reshape(steps, 1)]
 
     (seen, _, target), pending = label(iteration([0, 1, 0, 0], [False, True, False, False],
                                                  0), None)

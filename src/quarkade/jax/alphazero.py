@@ -100,8 +100,7 @@ class Trainer:
         """``steps`` decisions in each of the batch's games, a finished game replaced by a
         new one at once (so no search is spent on a finished game): the new states and,
         per decision (``[steps, games]``), the observation, the search's policy, the
-        mover's reward, the discount to the next decision (0 at a game's end, else -1 if
-        the turn passes, 1 if the mover decides again) and whether the game ended there."""
+        mover (its seat), its reward and whether the game ended there."""
         env = self.env
         games = self.config.games
 
@@ -122,9 +121,7 @@ class Trainer:
         state, played = jax.lax.scan(decide, state,
                                      jax.random.split(key, self.config.max_steps))
         reward = jnp.take_along_axis(played.rewards, played.actor[..., None], axis=2)[..., 0]
-        next_actor = jnp.concatenate([played.actor[1:], played.actor[-1:]])
-        discount = jnp.where(played.live, 0.0, jnp.where(next_actor == played.actor, 1.0, -1.0))
-        return state, played.observation, played.policy, reward, discount, played.live
+        return state, played.observation, played.policy, played.actor, reward, played.live
 
     def _loss(self, params: Any, observation: jax.Array, policy: jax.Array,
               target: jax.Array) -> tuple[jax.Array, tuple[Any, Any]]:
@@ -227,7 +224,7 @@ class Trainer:
 def label(played: list[np.ndarray], pending: list[np.ndarray] | None
           ) -> tuple[list[np.ndarray], list[np.ndarray] | None]:
     """The value targets of self-play: from ``played`` (``Trainer._selfplay``'s arrays,
-    ``[steps, games, ...]``: observation, policy, reward, discount, ended), the decisions
+    ``[steps, games, ...]``: observation, policy, mover, reward, ended), the decisions
     whose games have ended as flat arrays (observation, policy, target: the game's result
     from the mover's side), and what is still ``pending``: the decisions of games still
     going, labelled in a later call when their game ends (a game's next decision is in
@@ -237,8 +234,14 @@ def label(played: list[np.ndarray], pending: list[np.ndarray] | None
         *before, handed_before = pending
         played = [np.concatenate([old, new]) for old, new in zip(before, played, strict=True)]
         handed = np.concatenate([handed_before, handed])
-    observation, policy, reward, discount, ended = played
+    observation, policy, mover, reward, ended = played
     steps, games = reward.shape
+    # The next decision's value counts for the mover as it is if the same seat makes it
+    # (Dead Cat's peek, then its bet), negated if the other seat does, and not at all
+    # once the game has ended. The last step's next decision is in the next iteration:
+    # that step is labelled (if its game goes on) only once the next one is here.
+    same = np.concatenate([mover[1:] == mover[:-1], np.ones((1, games), bool)])
+    discount = np.where(ended, 0.0, np.where(same, 1.0, -1.0))
     target = np.zeros((steps, games), np.float32)
     scored = np.zeros((steps, games), bool)
     value = np.zeros(games, np.float32)
