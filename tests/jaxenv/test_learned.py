@@ -17,7 +17,7 @@ from quarkade.agents import make_agent, turn_for
 from quarkade.cli.main import app
 from quarkade.core.errors import AgentSpecError
 from quarkade.jax import network
-from quarkade.jax.alphazero import Config, Trainer
+from quarkade.jax.alphazero import Config, Trainer, label
 from quarkade.sim import run_plan, simulation_plan
 from quarkade.sim.match import play_game
 
@@ -132,24 +132,54 @@ def test_quarkade_train_refuses_bad_input(args, message):
 
 
 def test_self_play_values_are_each_games_result_from_the_movers_side(trainer):
-    # The Tutorial alternates seats and ends in a win: every scored position's target is
-    # +1 or -1, flipping from one decision to the next within a game (a game starts at
-    # its opening, the phase an observation's second place marks).
-    _, observation, policy, target, scored, finished = jax.device_get(
+    # The Tutorial alternates seats and ends in a win: every decision of an ended game is
+    # labelled +1 or -1, flipping from one decision to the next within a game (a game
+    # starts at its opening, the phase an observation's second place marks), also for
+    # the games still going when the first of two iterations ends.
+    state, *first = jax.device_get(
         trainer._selfplay(trainer.params, trainer.state, jax.random.PRNGKey(0)))
-    assert finished >= 4  # forty decisions finish a Tutorial game in every lane
-    assert np.allclose(policy.sum(axis=-1), 1, atol=1e-5)
-    checked = 0
+    _, *second = jax.device_get(trainer._selfplay(trainer.params, state,
+                                                  jax.random.PRNGKey(1)))
+    assert first[4].sum() >= 4  # forty decisions finish a Tutorial game in every lane
+    assert np.allclose(first[1].sum(axis=-1), 1, atol=1e-5)
+    checked = crossing = 0
     for lane in range(4):
-        openings = observation[:, lane, 1] == 1
-        game = np.cumsum(openings)
-        for step in range(39):
-            if scored[step, lane]:
-                assert abs(target[step, lane]) == pytest.approx(1)
-                if scored[step + 1, lane] and game[step + 1] == game[step]:
-                    assert target[step + 1, lane] == pytest.approx(-target[step, lane])
-                    checked += 1
-    assert checked > 20
+        one, two = ([np.asarray(part)[:, lane:lane + 1] for part in played]
+                    for played in (first, second))
+        (seen, _, target), pending = label(one, None)
+        assert len(seen) == int(np.flatnonzero(one[4][:, 0])[-1]) + 1  # up to its end
+        (later, _, later_target), _ = label(two, pending)
+        crossing += len(pending[0]) if pending is not None else 0
+        seen, target = np.concatenate([seen, later]), np.concatenate([target, later_target])
+        assert np.allclose(np.abs(target), 1)
+        game = np.cumsum(seen[:, 1] == 1)
+        for step in range(len(seen) - 1):
+            if game[step + 1] == game[step]:
+                assert target[step + 1] == pytest.approx(-target[step])
+                checked += 1
+    assert checked > 40 and crossing > 0
+
+
+def test_a_game_across_two_iterations_is_labelled_once_when_it_ends():
+    # One lane, seats alternating: a game of two decisions ends at step 1 of the first
+    # iteration; the next runs past its end and ends at step 1 of the second, won by the
+    # seat that made that last decision.
+    def iteration(rewards, ended, first_index):
+        steps = len(rewards)
+        observation = np.arange(first_index, first_index + steps, dtype=np.float32)
+        return [observation.reshape(steps, 1, 1), np.ones((steps, 1, 2)) / 2,
+                (observation % 2).astype(np.int32).reshape(steps, 1),
+                np.array(rewards, np.float32).reshape(steps, 1),
+                np.array(ended).reshape(steps, 1)]
+
+    (seen, _, target), pending = label(iteration([0, 1, 0, 0], [False, True, False, False],
+                                                 0), None)
+    assert seen[:, 0].tolist() == [0, 1] and target.tolist() == [-1, 1]
+    assert pending is not None
+    (seen, _, target), pending = label(iteration([0, 1, 0], [False, True, False], 4),
+                                       pending)
+    assert seen[:, 0].tolist() == [2, 3, 4, 5] and target.tolist() == [-1, 1, -1, 1]
+    assert pending is not None and pending[0][:, 0, 0].tolist() == [6]
 
 
 def test_the_web_takes_a_named_checkpoint_and_never_a_path(checkpoint, monkeypatch):

@@ -43,6 +43,7 @@ class Config:
     options: dict[str, Any] = field(default_factory=dict)
     games: int = 128  # self-play games per iteration, stepped together
     simulations: int = 32  # search simulations per decision in self-play
+    considered: int = 16  # root actions the self-play search weighs (Gumbel top-k)
     max_steps: int = 32  # decisions per game of the batch per iteration (finished games
     # are replaced by new ones; a game unfinished at the end goes on next iteration)
     learning_rate: float = 1e-3
@@ -86,6 +87,7 @@ class Trainer:
         self.seconds = 0.0
         self.history: list[dict[str, float]] = []
         self.replay: list[list[np.ndarray]] = []
+        self.pending: list[np.ndarray] | None = None  # decisions of games still going
         self.key, start = jax.random.split(self.key)
         self.state = jax.jit(jax.vmap(self.env.init))(jax.random.split(start, config.games))
         self._selfplay = jax.jit(self._selfplay_fn)
@@ -96,15 +98,16 @@ class Trainer:
 
     def _selfplay_fn(self, params: Any, state: Any, key: jax.Array) -> tuple[Any, ...]:
         """``steps`` decisions in each of the batch's games, a finished game replaced by a
-        new one at once (so no search is spent on a finished game); each position's value
-        target is its game's result from its mover's side, where the game ended within
-        these steps (else the position teaches the policy only)."""
+        new one at once (so no search is spent on a finished game): the new states and,
+        per decision (``[steps, games]``), the observation, the search's policy, the
+        mover (its seat), its reward and whether the game ended there."""
         env = self.env
         games = self.config.games
 
         def decide(state: Any, key: jax.Array) -> tuple[Any, Played]:
             search_key, step_key, new_key = jax.random.split(key, 3)
-            out = search(env, params, search_key, state, self.config.simulations)
+            out = search(env, params, search_key, state, self.config.simulations,
+                         considered=self.config.considered)
             after = jax.vmap(env.step)(state, out.action, jax.random.split(step_key, games))
             fresh = jax.vmap(env.init)(jax.random.split(new_key, games))
             played = Played(state.observation, out.action_weights, state.current_player,
@@ -118,27 +121,13 @@ class Trainer:
         state, played = jax.lax.scan(decide, state,
                                      jax.random.split(key, self.config.max_steps))
         reward = jnp.take_along_axis(played.rewards, played.actor[..., None], axis=2)[..., 0]
-        next_actor = jnp.concatenate([played.actor[1:], played.actor[-1:]])
-        discount = jnp.where(played.live, 0.0, jnp.where(next_actor == played.actor, 1.0, -1.0))
-
-        def back(carry: tuple[Any, Any], step: tuple[Any, ...]) -> tuple[Any, Any]:
-            value, ends = carry
-            reward, discount, ended = step
-            value = reward + discount * value
-            ends = ended | ends
-            return (value, ends), (value, ends)
-
-        zeros = jnp.zeros(games)
-        _, (target, scored) = jax.lax.scan(back, (zeros, zeros > 1),
-                                           (reward, discount, played.live), reverse=True)
-        finished = played.live.sum()
-        return state, played.observation, played.policy, target, scored, finished
+        return state, played.observation, played.policy, played.actor, reward, played.live
 
     def _loss(self, params: Any, observation: jax.Array, policy: jax.Array,
-              target: jax.Array, scored: jax.Array) -> tuple[jax.Array, tuple[Any, Any]]:
+              target: jax.Array) -> tuple[jax.Array, tuple[Any, Any]]:
         logits, value = network.forward(params, observation)
         policy_loss = optax.softmax_cross_entropy(logits, policy).mean()
-        value_loss = jnp.sum(scored * (value - target) ** 2) / jnp.maximum(scored.sum(), 1)
+        value_loss = jnp.mean((value - target) ** 2)
         return policy_loss + value_loss, (policy_loss, value_loss)
 
     def _update_fn(self, params: Any, opt_state: Any, batch: tuple[Any, ...]
@@ -178,13 +167,16 @@ class Trainer:
         started = time.perf_counter()
         self.key, play_key, shuffle_key, eval_key = jax.random.split(self.key, 4)
         self.state, *played = self._selfplay(self.params, self.state, play_key)
-        observation, policy, target, scored, finished = jax.device_get(played)
-        self.replay.append([np.asarray(a).reshape(-1, *a.shape[2:])
-                            for a in (observation, policy, target, scored)])
+        played = [np.asarray(part) for part in jax.device_get(played)]
+        finished = int(played[-1].sum())
+        labelled, self.pending = label(played, self.pending)
+        self.replay.append(labelled)
         self.replay = self.replay[-config.window:]
         pool = [np.concatenate(parts) for parts in zip(*self.replay, strict=True)]
         rows = np.asarray(jax.random.randint(shuffle_key, (config.updates, config.batch_size),
-                                             0, len(pool[0])))
+                                             0, max(len(pool[0]), 1)))
+        if not len(pool[0]):  # no game has ended yet
+            rows = rows[:0]
         losses = []
         for drawn in rows:
             batch = tuple(jnp.asarray(a[drawn]) for a in pool)
@@ -193,8 +185,8 @@ class Trainer:
             losses.append((float(policy_loss), float(value_loss)))
         score = float(self._evaluate(self.params, eval_key))
         self.iterations += 1
-        self.games_played += int(finished)
-        self.positions += int(observation.shape[0] * observation.shape[1])
+        self.games_played += finished
+        self.positions += int(played[0].shape[0] * played[0].shape[1])
         seconds = time.perf_counter() - started
         self.seconds += seconds
         found = {
@@ -202,7 +194,7 @@ class Trainer:
             "games": self.games_played, "positions": self.positions,
             "policy_loss": float(np.mean([p for p, _ in losses])) if losses else float("nan"),
             "value_loss": float(np.mean([v for _, v in losses])) if losses else float("nan"),
-            "scored": float(scored.mean()),
+            "labelled": len(labelled[0]),
             "score_vs_random": score,
         }
         self.history.append(found)
@@ -227,6 +219,43 @@ class Trainer:
         }
         (folder / "agent.json").write_text(json.dumps(about, indent=2) + "\n")
         (folder / "curve.json").write_text(json.dumps(self.history, indent=1) + "\n")
+
+
+def label(played: list[np.ndarray], pending: list[np.ndarray] | None
+          ) -> tuple[list[np.ndarray], list[np.ndarray] | None]:
+    """The value targets of self-play: from ``played`` (``Trainer._selfplay``'s arrays,
+    ``[steps, games, ...]``: observation, policy, mover, reward, ended), the decisions
+    whose games have ended as flat arrays (observation, policy, target: the game's result
+    from the mover's side), and what is still ``pending``: the decisions of games still
+    going, labelled in a later call when their game ends (a game's next decision is in
+    the same lane at the next step, across an iteration's end as within one)."""
+    handed = np.zeros(played[2].shape, bool)
+    if pending is not None:
+        *before, handed_before = pending
+        played = [np.concatenate([old, new]) for old, new in zip(before, played, strict=True)]
+        handed = np.concatenate([handed_before, handed])
+    observation, policy, mover, reward, ended = played
+    steps, games = reward.shape
+    # The next decision's value counts for the mover as it is if the same seat makes it
+    # (Dead Cat's peek, then its bet), negated if the other seat does, and not at all
+    # once the game has ended. The last step's next decision is in the next iteration:
+    # that step is labelled (if its game goes on) only once the next one is here.
+    same = np.concatenate([mover[1:] == mover[:-1], np.ones((1, games), bool)])
+    discount = np.where(ended, 0.0, np.where(same, 1.0, -1.0))
+    target = np.zeros((steps, games), np.float32)
+    scored = np.zeros((steps, games), bool)
+    value = np.zeros(games, np.float32)
+    known = np.zeros(games, bool)
+    for step in range(steps - 1, -1, -1):
+        value = reward[step] + discount[step] * value
+        known = ended[step] | known
+        target[step], scored[step] = value, known
+    going = (~scored).any(axis=1)
+    first = int(np.argmax(going)) if going.any() else steps
+    left = [part[first:] for part in played] + [scored[first:]] if first < steps else None
+    rows = (scored & ~handed).reshape(-1)
+    return [observation.reshape(-1, observation.shape[-1])[rows],
+            policy.reshape(-1, policy.shape[-1])[rows], target.reshape(-1)[rows]], left
 
 
 def load(folder: Path) -> tuple[dict[str, Any], dict[str, np.ndarray]]:

@@ -48,8 +48,10 @@ def recurrent_fn(env: JaxEnv) -> Callable[..., tuple[mctx.RecurrentFnOutput, Any
 
 
 def search(env: JaxEnv, params: Any, key: jax.Array, state: Any, simulations: int,
-           gumbel_scale: float = 1.0) -> Any:
-    """mctx's Gumbel MuZero policy from a batch of states (``PolicyOutput``)."""
+           gumbel_scale: float = 1.0, considered: int = 16) -> Any:
+    """mctx's Gumbel MuZero policy from a batch of states (``PolicyOutput``): at the root
+    it weighs the ``considered`` legal actions the network's prior (with Gumbel noise
+    drawn at ``gumbel_scale``) ranks first, halving them as the simulations go."""
     batch = state.current_player.shape[0]
     draw, key = jax.random.split(key)
     root_state = jax.vmap(env.resample)(state, jax.random.split(draw, batch))
@@ -58,12 +60,18 @@ def search(env: JaxEnv, params: Any, key: jax.Array, state: Any, simulations: in
     return mctx.gumbel_muzero_policy(
         params=params, rng_key=key, root=root, recurrent_fn=recurrent_fn(env),
         num_simulations=simulations, invalid_actions=~state.legal_action_mask,
-        qtransform=mctx.qtransform_completed_by_mix_value, gumbel_scale=gumbel_scale)
+        qtransform=mctx.qtransform_completed_by_mix_value, gumbel_scale=gumbel_scale,
+        max_num_considered_actions=considered)
+
+
+PLAY_CONSIDERED = 128  # root actions a bot's search weighs: every legal one, nearly always
 
 
 class Searcher:
     """A checkpoint's search for a bot: the best move by ``simulations`` simulations
-    (no Gumbel noise at the root, so the same position gets the same move)."""
+    (no Gumbel noise at the root, so the same position gets the same move). Unlike
+    self-play, which weighs the prior's first 16 actions, it weighs up to
+    ``PLAY_CONSIDERED`` (a win the network ranks low is still tried)."""
 
     def __init__(self, game: Game, params: dict[str, np.ndarray]) -> None:
         self.env = JaxEnv(rules_of(game))
@@ -75,7 +83,8 @@ class Searcher:
             env = self.env
 
             def choose(params: Any, key: jax.Array, state: Any) -> jax.Array:
-                return search(env, params, key, state, simulations, gumbel_scale=0.0).action
+                return search(env, params, key, state, simulations, gumbel_scale=0.0,
+                              considered=min(PLAY_CONSIDERED, env.num_actions)).action
 
             self._compiled[simulations] = jax.jit(choose)
         return self._compiled[simulations]
