@@ -51,8 +51,7 @@ class Audience:
         self.watchers.add(watcher)
         await self._send_state(watcher, self._table(watcher, {}), whole=True)
         if session.chat:
-            earlier = session.chat[0].number
-            await watcher.send({"type": "chat", "all": True, "earlier": earlier,
+            await watcher.send({"type": "chat", "all": True, "earlier": session.chat.earliest,
                                 "messages": [chat_json(m) for m in session.chat]})
 
     def leave(self, watcher: Watcher) -> None:
