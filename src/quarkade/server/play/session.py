@@ -302,9 +302,9 @@ class GameSession:
         first = self.step
         now = self.ctx.clock.time()
         try:
-            changes = await store.run(store.games.add_actions, self.id, first, moves,
-                                      returns, game_values, seat_values,
-                                      now if action is not None else None, rating, now)
+            changes = await store.add_actions(self.id, first, moves, returns, game_values,
+                                              seat_values, now if action is not None else None,
+                                              rating, now)
         except StepTaken:
             await self.catch_up()
             raise

@@ -68,6 +68,35 @@ def _rematch_of(db: Connection, rematch_id: str | None) -> StoredRematch | None:
     return stored_rematch(row, seats)
 
 
+def _add_in(db: Connection, game_id: str, first_step: int,
+            moves: Sequence[tuple[int, int]], returns: list[float] | None,
+            game: dict[str, Any] | None = None, seats: dict[int, dict[str, Any]] | None = None,
+            now: float | None = None, rating: RatingPlan | None = None,
+            rated_at: float = 0.0) -> list[dict[str, Any]] | None:
+    """``GameQueries.add_actions`` inside the transaction ``db`` (``GameDecided`` before
+    anything is written; a step taken raises ``IntegrityError``)."""
+    if game is not None or returns is not None:
+        values = dict(game or {})
+        if returns is not None:
+            values["returns"] = json.dumps(returns)
+        if values.get("outcome") is not None:
+            values["outcome"] = json.dumps(values["outcome"])
+        checked = _GAME_UNDECIDED if now is None else _GAME_IN_TIME
+        values["the_game"] = game_id
+        if now is not None:
+            values["moved_at"] = now
+        if not db.execute(checked, values).rowcount:
+            raise GameDecided(game_id)
+    db.execute(_ACTION_ROWS, [
+        {"game_id": game_id, "step": first_step + i, "action": action, "player": player}
+        for i, (player, action) in enumerate(moves)])
+    for seat, seat_values in (seats or {}).items():
+        db.execute(_SEAT, {**seat_values, "the_game": game_id, "the_seat": seat})
+    if rating is not None:
+        return RatingQueries.apply_in(db, game_id, rating, rated_at)
+    return None
+
+
 class GameQueries:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
@@ -139,31 +168,37 @@ class GameQueries:
         ``now``, the mover's time had run out. A rated game these moves end is rated in
         the same transaction (``rating``, at ``rated_at``): the rating changes, else
         None."""
-        changes = None
         try:
             with self.engine.begin() as db:
-                if game is not None or returns is not None:
-                    values = dict(game or {})
-                    if returns is not None:
-                        values["returns"] = json.dumps(returns)
-                    if values.get("outcome") is not None:
-                        values["outcome"] = json.dumps(values["outcome"])
-                    checked = _GAME_UNDECIDED if now is None else _GAME_IN_TIME
-                    values["the_game"] = game_id
-                    if now is not None:
-                        values["moved_at"] = now
-                    if not db.execute(checked, values).rowcount:
-                        raise GameDecided(game_id)
-                db.execute(_ACTION_ROWS, [
-                    {"game_id": game_id, "step": first_step + i, "action": action,
-                     "player": player} for i, (player, action) in enumerate(moves)])
-                for seat, values in (seats or {}).items():
-                    db.execute(_SEAT, {**values, "the_game": game_id, "the_seat": seat})
-                if rating is not None:
-                    changes = RatingQueries.apply_in(db, game_id, rating, rated_at)
+                return _add_in(db, game_id, first_step, moves, returns, game, seats, now,
+                               rating, rated_at)
         except IntegrityError:
             raise StepTaken(f"step {first_step} of {game_id} is taken") from None
-        return changes
+
+    def add_many(self, batch: Sequence[tuple[Any, ...]]) -> list[Any]:
+        """Several games' ``add_actions`` (each its arguments, at most one per game) in one
+        transaction: one commit for all. Each one's answer, in order: what
+        ``add_actions`` returns, or the ``GameDecided`` or ``StepTaken`` it raises. A
+        refused one wrote nothing, so the others stand; a step taken fails the whole
+        transaction, which is then done again one game at a time. Games are written in
+        the order of their ids, so two processes' transactions never wait on each other
+        in a circle."""
+        order = sorted(range(len(batch)), key=lambda i: batch[i][0])
+        answers: list[Any] = [None] * len(batch)
+        try:
+            with self.engine.begin() as db:
+                for i in order:
+                    try:
+                        answers[i] = _add_in(db, *batch[i])
+                    except GameDecided as refused:  # its update changed nothing
+                        answers[i] = refused
+        except IntegrityError:
+            for i in order:
+                try:
+                    answers[i] = self.add_actions(*batch[i])
+                except (GameDecided, StepTaken) as refused:
+                    answers[i] = refused
+        return answers
 
     def decide(self, game_id: str, step: int, game: dict[str, Any],
                seats: dict[int, dict[str, Any]], deadline: float | None = None,
