@@ -40,7 +40,7 @@ log = logging.getLogger("quarkade.server")
 
 DEFAULT_URL = "sqlite:///quarkade.db"
 THREADS = 8  # queries at once; the pool keeps as many connections open
-MOVE_BATCHES = 2  # batches of moves being stored at once (more wait and go together)
+MOVE_BATCHES = THREADS // 2  # batches of moves stored at once (more wait, then go together)
 T = TypeVar("T")
 
 
@@ -85,7 +85,8 @@ class Store:
             event.listen(self.engine, "connect", _sqlite_pragmas)
         self.pool = ThreadPoolExecutor(max_workers=THREADS, thread_name_prefix="quarkade-db")
         self.moves: list[tuple[tuple[Any, ...], asyncio.Future[Any]]] = []  # to store
-        self.storing: set[asyncio.Task[None]] = set()  # batches of moves under way
+        self.storing = 0  # tasks storing batches of moves
+        self.tasks: set[asyncio.Task[None]] = set()
         if upgrade:
             migrate.upgrade(self.engine)
         self.games = GameQueries(self.engine)
@@ -117,16 +118,20 @@ class Store:
         loop = asyncio.get_running_loop()
         answer: asyncio.Future[Any] = loop.create_future()
         self.moves.append((args, answer))
-        if len(self.storing) < MOVE_BATCHES:
+        if self.storing < MOVE_BATCHES:
+            self.storing += 1  # (its task counts itself out as it finds nothing waiting)
             task = loop.create_task(self._store_moves())
-            self.storing.add(task)
-            task.add_done_callback(self.storing.discard)
+            self.tasks.add(task)
+            task.add_done_callback(self.tasks.discard)
         return await answer
 
     async def _store_moves(self) -> None:
         """Store the moves waiting, batch after batch, until none waits."""
         loop = asyncio.get_running_loop()
-        while self.moves:
+        while True:
+            if not self.moves:
+                self.storing -= 1
+                return
             batch, self.moves = self.moves, []
             try:
                 answers = await loop.run_in_executor(
