@@ -22,6 +22,7 @@ import uvicorn
 from starlette.types import ASGIApp
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from quarkade.server import collector
 from quarkade.server.app import create_app
 from quarkade.server.limits import Limits
 
@@ -126,6 +127,7 @@ def serve(sock: socket.socket, app: ASGIApp, limits: Limits | None = None) -> No
     """Serve ``app`` (see ``create_app``) on ``sock`` until interrupted; ``limits`` gives
     uvicorn's bounds on connections (``Limits.connections`` and the timeouts)."""
     raise_file_limit()
+    collector.start()
     _server(app, limits).run(sockets=[sock])
 
 
@@ -144,7 +146,9 @@ def serve_workers(sock: socket.socket, workers: int, settings: dict[str, Any],
 
 def app_from_environment() -> ASGIApp:
     """The app of one worker process (see ``serve_workers``)."""
-    return create_app(**json.loads(os.environ[SETTINGS]))
+    app = create_app(**json.loads(os.environ[SETTINGS]))
+    collector.start()
+    return app
 
 
 class ServerThread:
