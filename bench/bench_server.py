@@ -60,18 +60,24 @@ def rss_mb(pid: int) -> float:
 
 
 def server_pids(main: int, workers: int) -> list[int]:
-    """The processes serving requests: the main one, or its uvicorn workers."""
+    """The processes serving requests: the main one, or its uvicorn workers (waiting until
+    every one has started: the first to answer may be alone yet)."""
     if workers == 1:
         return [main]
-    children = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[1]) == main and "python" in Path(stat.parent / "comm").read_text():
-            children.append(int(stat.parent.name))
-    return sorted(children)
+    deadline = time.monotonic() + 60
+    while True:
+        children = []
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            try:
+                fields = stat.read_text().rsplit(")", 1)[1].split()
+                if int(fields[1]) == main and "python" in (stat.parent / "comm").read_text() \
+                        and b"resource_tracker" not in (stat.parent / "cmdline").read_bytes():
+                    children.append(int(stat.parent.name))
+            except OSError:
+                continue
+        if len(children) >= workers or time.monotonic() > deadline:
+            return sorted(children)
+        time.sleep(0.1)
 
 
 def store_finished_games(db: str, count: int) -> list[str]:
