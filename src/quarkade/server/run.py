@@ -30,6 +30,14 @@ SETTINGS = "QUARKADE_SERVER_SETTINGS"  # create_app's arguments, for worker proc
 MAX_FRAME = 1 << 20  # uvicorn closes a socket whose message is larger (code 1009)
 
 
+# How long a worker process may take to answer its supervisor before it is taken for hung,
+# killed and replaced (uvicorn's default is 5 s). A worker starting on a busy machine, or
+# one whose event loop is busy with a burst of moves or a garbage collection, answers
+# late but is not hung: killed, it would drop every socket it holds (and a worker that
+# starts slower than that would never be let start).
+WORKER_ANSWER_SECONDS = 60
+
+
 def bind(host: str, port: int) -> socket.socket:
     """A listening socket on ``host:port`` (port 0: any free port); ``OSError`` if taken."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
@@ -140,7 +148,8 @@ def serve_workers(sock: socket.socket, workers: int, settings: dict[str, Any],
     raise_file_limit()  # before the workers start: they inherit it
     os.environ[SETTINGS] = json.dumps(settings)
     config = _config("quarkade.server.run:app_from_environment", factory=True,
-                     limits=limits, workers=workers)
+                     limits=limits, workers=workers,
+                     timeout_worker_healthcheck=WORKER_ANSWER_SECONDS)
     Multiprocess(config, sockets=[sock]).run()
 
 
