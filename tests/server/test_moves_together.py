@@ -4,6 +4,7 @@ on its own (a step taken, a game decided) without losing the others'. And a conn
 the database dropped is not an outage: the query runs again on a new one."""
 
 import asyncio
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from sqlalchemy import event, make_url
@@ -26,6 +27,13 @@ def new_game(store: Store) -> str:
 def move(game_id: str, step: int = 0) -> tuple:
     """``add_actions``'s arguments: one action at ``step``, with its clock."""
     return (game_id, step, [(0, 7)], None, {"turn_started": 1.0}, {}, None, None, 0.0)
+
+
+def run(coroutine):
+    """Run ``coroutine`` to its end on an event loop of its own, in a thread of its own
+    (this one may hold another test's loop)."""
+    with ThreadPoolExecutor(1) as thread:
+        return thread.submit(asyncio.run, coroutine).result()
 
 
 @pytest.fixture
@@ -61,7 +69,7 @@ def test_moves_that_come_in_together_are_one_commit(store):
     async def together():
         return await asyncio.gather(*(store.add_actions(*move(g)) for g in games))
 
-    assert asyncio.run(together()) == [None] * 4
+    assert run(together()) == [None] * 4
     assert len(store.commits) == 1
     assert all(stored_actions(store, g) == [7] for g in games)
     # A decided game's move among them is refused; the others are stored.
@@ -73,7 +81,7 @@ def test_moves_that_come_in_together_are_one_commit(store):
         return await asyncio.gather(*(store.add_actions(*move(g, 1)) for g in games),
                                     return_exceptions=True)
 
-    answers = asyncio.run(next_moves())
+    answers = run(next_moves())
     assert isinstance(answers[1], GameDecided) and answers[:1] + answers[2:] == [None] * 3
     assert len(store.commits) == 2  # the decision, then the three moves
 
@@ -90,6 +98,6 @@ def test_a_dropped_connection_is_opened_again(postgres):
             await store.add_actions(*move(game_id))
             return await store.run(store.games.load, game_id)
 
-        assert asyncio.run(moved()).actions == [7]
+        assert run(moved()).actions == [7]
     finally:
         store.close()
