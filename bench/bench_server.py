@@ -60,18 +60,24 @@ def rss_mb(pid: int) -> float:
 
 
 def server_pids(main: int, workers: int) -> list[int]:
-    """The processes serving requests: the main one, or its uvicorn workers."""
+    """The processes serving requests: the main one, or its uvicorn workers (waiting until
+    every one has started: the first to answer may be alone yet)."""
     if workers == 1:
         return [main]
-    children = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[1]) == main and "python" in Path(stat.parent / "comm").read_text():
-            children.append(int(stat.parent.name))
-    return sorted(children)
+    deadline = time.monotonic() + 60
+    while True:
+        children = []
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            try:
+                fields = stat.read_text().rsplit(")", 1)[1].split()
+                if int(fields[1]) == main and "python" in (stat.parent / "comm").read_text() \
+                        and b"resource_tracker" not in (stat.parent / "cmdline").read_bytes():
+                    children.append(int(stat.parent.name))
+            except OSError:
+                continue
+        if len(children) >= workers or time.monotonic() > deadline:
+            return sorted(children)
+        time.sleep(0.1)
 
 
 def store_finished_games(db: str, count: int) -> list[str]:
@@ -118,8 +124,11 @@ class Load:
 
         async def connect(game_id, query, key, token=None):
             async with limit:
+                # No pings from this side, as from a browser (the server pings each socket
+                # and is answered): 10,000 sockets' pings would be the load's own work.
                 socket = await websockets.connect(
                     f"{self.ws}/ws/games/{game_id}{query}", max_size=2**22, open_timeout=60,
+                    ping_interval=None,
                     additional_headers={"authorization": f"Bearer {token}"} if token else None)
             self.sockets.setdefault(game_id, []).append(socket)
             asyncio.get_running_loop().create_task(self.read(game_id, socket, key))
@@ -158,8 +167,13 @@ class Load:
             pass
 
     async def run(self, rate: float, seconds: float) -> int:
+        """Send moves at ``rate`` for ``seconds``, then wait for the last updates; sets
+        ``busy``, the share of one core this process (the load) spent meanwhile, and
+        ``late``, its event loop's worst lag (a load near a full core measures itself)."""
         sent = 0
         start = time.monotonic()
+        began_cpu = time.process_time()
+        self.late = 0.0
         order = [g for g, _ in self.games]
         index = 0
         while time.monotonic() - start < seconds:
@@ -193,7 +207,10 @@ class Load:
                 continue
             sent += 1
             target = start + sent / rate
-            await asyncio.sleep(max(0.0, target - time.monotonic()))
+            now = time.monotonic()
+            self.late = max(self.late, now - target)
+            await asyncio.sleep(max(0.0, target - now))
+        self.busy = (time.process_time() - began_cpu) / (time.monotonic() - start)
         deadline = time.monotonic() + MISSED_AFTER
         while self.pending and time.monotonic() < deadline:
             await asyncio.sleep(0.05)
@@ -266,6 +283,7 @@ def measure(label: str, db: str, broker: str, workers: int, args, finished: list
             "p50": pct(0.5), "p90": pct(0.9), "p99": pct(0.99),
             "median": 1000 * statistics.median(times) if times else float("nan"),
             "missed": load.missed, "refused": load.refused, "reasons": load.reasons,
+            "load busy": load.busy, "load late": load.late,
             "rss": [round(sum(sample)) for sample in rss],
             "flat": (sum(rss[-1]) - after_2000) / after_2000 if after_2000 else float("nan")}
 
@@ -348,8 +366,8 @@ def main() -> None:
         folder = Path(tempfile.mkdtemp(prefix="quarkade-bench-"))
         os.environ.setdefault("QUARKADE_SECRET_FILE", str(folder / "session.key"))
         for kind in ("sqlite", "postgresql"):
-            if args.only and not args.only.startswith(kind):
-                continue
+            if args.only and args.only not in (f"{kind}, 1 process", f"{kind}, 2 processes"):
+                continue  # (the row at scale opens no finished games)
             db = f"sqlite:///{folder / 'bench.db'}" if kind == "sqlite" else \
                 postgres.new_database()
             finished = store_finished_games(db, args.finished)
@@ -400,6 +418,9 @@ def main() -> None:
                           " ".join(map(str, row["rss"])), f"{100 * row['flat']:+.0f}%")
         console.print(table)
         for row in rows:
+            console.print(f"the load ({row['label']}): {100 * row['load busy']:.0f}% of a core "
+                          f"while sending, its sends up to {1000 * row['load late']:.0f} ms "
+                          "behind their schedule")
             for reason, count in row["reasons"].most_common(3):
                 console.print(f"refused in {row['label']}: {count} x {reason}")
     goal = next((r for r in rows if r["label"] == GOAL), None)

@@ -144,6 +144,8 @@ def measure(side: str, path: str, postgres: Postgres, redis: Redis, args) -> dic
     figures["moves"] = sent
     figures["missed"] = load.missed
     figures["refused"] = load.refused
+    figures["reasons"] = "; ".join(f"{n} x {why}" for why, n in  # type: ignore[assignment]
+                                   load.reasons.most_common(3))
     figures["side"] = side  # type: ignore[assignment]
     return figures
 
@@ -202,7 +204,8 @@ def main() -> None:
                 rows.append(measure(side, path, postgres, redis, args))
                 row = rows[-1]
                 console.print(f"  server {1000 * row['server'] / row['moves']:.2f} ms/move, "
-                              f"missed {row['missed']}")
+                              f"missed {row['missed']}, refused {row['refused']} "
+                              f"({row['reasons'] or 'none'})")
     finally:
         postgres.close()
         redis.close()

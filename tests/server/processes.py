@@ -43,10 +43,11 @@ class Server:
         self.url = found.group(1).rstrip("/")
         # The socket is bound before the URL is printed: a first request waits until the
         # app answers, so no polling is needed.
-        assert self.get("/healthz")[0] == 200
+        # (A machine busy with other work may take minutes to start the processes.)
+        assert self.request("GET", "/healthz", timeout=300)[0] == 200
 
     def request(self, method: str, path: str, body: Any = None,
-                token: str | None = None) -> tuple[int, Any]:
+                token: str | None = None, timeout: float = 60) -> tuple[int, Any]:
         data = None if body is None else json.dumps(body).encode()
         headers = {"content-type": "application/json", "accept": "application/json"}
         if token:
@@ -54,7 +55,7 @@ class Server:
         request = urllib.request.Request(self.url + path, data=data, method=method,
                                          headers=headers)
         try:
-            with urllib.request.urlopen(request, timeout=60) as answer:
+            with urllib.request.urlopen(request, timeout=timeout) as answer:
                 return answer.status, json.loads(answer.read() or b"null")
         except urllib.error.HTTPError as refused:
             return refused.code, json.loads(refused.read() or b"null")

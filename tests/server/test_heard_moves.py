@@ -14,7 +14,16 @@ from starlette.testclient import TestClient
 from quarkade.core.protocol import SPECTATOR
 from quarkade.core.rng import sample_chance
 from quarkade.server import create_app
-from quarkade.server.messages import ClockStamp, Moves, Reload, decode, encode
+from quarkade.server.messages import (
+    ClockStamp,
+    LobbyChanged,
+    Moves,
+    Reload,
+    decode,
+    encode,
+    from_wire,
+    to_wire,
+)
 from quarkade.server.storage import Store
 from tests.server.helpers import friend_game, live_socket, receive_until, true_states
 
@@ -181,3 +190,19 @@ def test_a_heard_move_brings_the_clock_it_stored(setting):
             assert reloads[-1] == step and live.times.turn_started == other.now
         assert len(reloads) == 4  # a clock not well formed: reloaded instead
         shown_as_stored(client, page, live.id)
+
+
+def test_a_process_drops_its_own_batches_unread():
+    """A batch on the wire: the sender's id on its own line, then the JSON list. Every
+    process hears every batch; its own it drops by that line alone."""
+    batch = [Moves("g1", 2, "p1", 1, ((0, 4), (-1, 9)), ClockStamp({"turn_started": 2.0},
+                                                                  {0: 61.5})),
+             Reload("g2", 5, "p1")]
+    raw = to_wire("p1", batch).encode()
+    assert raw.startswith(b"p1\n")
+    assert from_wire(raw, "p2") == batch
+    assert from_wire(raw, "p1") == []
+    assert from_wire(raw.replace(b"\n", b" ", 1), "p2") == []  # not ours
+    assert from_wire(b"p1\n[{\"game\": 1}, \"x\"", "p2") == []  # not JSON
+    assert from_wire(b"p1\n[{\"origin\": \"p1\", \"type\": \"lobby\"}, 7]", "p2") == [
+        LobbyChanged("p1")]

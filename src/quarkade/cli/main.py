@@ -400,7 +400,7 @@ def serve(
     url = database_url(db)
     shown = shown_url(url)
     try:
-        make_broker(broker)
+        make_broker(broker, "")  # only checks the URL
     except ValueError as problem:
         errors.print(f"error: --broker: {problem}", markup=False, soft_wrap=True)
         raise typer.Exit(2) from None

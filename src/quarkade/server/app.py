@@ -106,9 +106,10 @@ def create_app(db: str = DEFAULT_URL, bot_delay: float = 0.0, broker: str | None
     allowed = frozenset(allow_bots)
     work = Scheduler(WorkerPool(agent_factory, sorted(allowed)), limits.workers,
                      limits.reserve_workers, limits.jobs_per_client)
-    ctx = Context(store, clock, limits, make_broker(broker), work, Bus(),
+    process = secrets.token_hex(6)
+    ctx = Context(store, clock, limits, make_broker(broker, process), work, Bus(),
                   random.SystemRandom() if chance_seed is None else random.Random(chance_seed),
-                  secrets.token_hex(6), allowed, min(move_time, limits.bot_seconds),
+                  process, allowed, min(move_time, limits.bot_seconds),
                   bot_delay, rates=make_rates(broker, clock))
     site = Site.build(ctx, review_budget or Budget(), Path(ladder_dir))
     path = Path(secret_file) if secret_file is not None else keys.key_file(store.url)

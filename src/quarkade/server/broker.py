@@ -8,19 +8,18 @@ games). Why Redis and not PostgreSQL LISTEN/NOTIFY is in docs/ARCHITECTURE.md.
 
 Messages published while one is on its way go out together, in order, as one Redis
 message holding their list, so a busy process pays Redis's round trip once per batch,
-not once per move.
+not once per move; a process drops its own batches unread (``messages.from_wire``).
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 from urllib.parse import parse_qs, urlencode, urlsplit, urlunsplit
 
-from quarkade.server.messages import Message, Resync, decode, encode
+from quarkade.server.messages import Message, Resync, from_wire, to_wire
 
 log = logging.getLogger("quarkade.server")
 
@@ -58,7 +57,8 @@ class LocalBroker:
 class RedisBroker:
     """Redis pub/sub on one channel (``?channel=NAME`` in the URL; default ``quarkade``)."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, origin: str) -> None:
+        self.origin = origin  # this process: its batches are dropped when heard back
         parts = urlsplit(url)
         query = parse_qs(parts.query)
         self.channel = (query.pop("channel", None) or ["quarkade"])[0]
@@ -67,7 +67,7 @@ class RedisBroker:
         self.sender: Any = None  # one connection for publishing (no pool to pass through)
         self.task: asyncio.Task[None] | None = None
         self.connected = False
-        self.outbox: list[tuple[str, asyncio.Future[None]]] = []  # to send, in order
+        self.outbox: list[tuple[Message, asyncio.Future[None]]] = []  # to send, in order
         self.sending: asyncio.Task[None] | None = None
 
     async def start(self, deliver: Deliver) -> None:
@@ -101,15 +101,8 @@ class RedisBroker:
                 async for message in pubsub.listen():
                     if message.get("type") != "message":
                         continue
-                    try:
-                        data = json.loads(message["data"])
-                        batch = [decode(item) for item in
-                                 (data if isinstance(data, list) else [data])]
-                    except ValueError:
-                        continue
-                    for heard in batch:
-                        if heard is not None:
-                            await deliver(heard)
+                    for heard in from_wire(message["data"], self.origin):
+                        await deliver(heard)
             except asyncio.CancelledError:
                 raise
             except Exception as problem:  # the broker went away: retry, then resync
@@ -124,7 +117,7 @@ class RedisBroker:
         """Returns once ``message`` was sent (with those queued beside it) or failed."""
         loop = asyncio.get_running_loop()
         sent = loop.create_future()
-        self.outbox.append((json.dumps(encode(message)), sent))
+        self.outbox.append((message, sent))
         if self.sending is None or self.sending.done():
             self.sending = loop.create_task(self._send())
         await asyncio.shield(sent)
@@ -132,9 +125,9 @@ class RedisBroker:
     async def _send(self) -> None:
         while self.outbox:
             batch, self.outbox = self.outbox, []
-            data = batch[0][0] if len(batch) == 1 else f"[{','.join(m for m, _ in batch)}]"
             try:
-                await self.sender.publish(self.channel, data)
+                await self.sender.publish(self.channel,
+                                          to_wire(self.origin, [m for m, _ in batch]))
             except Exception as problem:
                 log.warning("could not publish to the broker (%s)", type(problem).__name__)
             finally:
@@ -161,11 +154,12 @@ class RedisBroker:
         return f"{parts.scheme}://{host}:{parts.port or 6379}"
 
 
-def make_broker(url: str | None) -> Broker:
-    """The broker at ``url`` (``redis://host:port/0``), or the local one for none."""
+def make_broker(url: str | None, origin: str) -> Broker:
+    """The broker at ``url`` (``redis://host:port/0``), or the local one for none;
+    ``origin`` is this process's id (``Context.process``)."""
     if not url:
         return LocalBroker()
     scheme = url.split("://", 1)[0].lower() if "://" in url else ""
     if scheme in ("redis", "rediss", "unix"):
-        return RedisBroker(url)
+        return RedisBroker(url, origin)
     raise ValueError("a broker URL looks like redis://127.0.0.1:6379/0 (Redis pub/sub)")

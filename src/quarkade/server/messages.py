@@ -8,6 +8,11 @@ stored) or ``Reload`` (anything else: a join, an invite, a rematch, a ruling, a 
 bot); ``LobbyChanged`` and ``Renamed`` are for every lobby page and every game where a
 player sits. ``Resync`` never travels: the broker hands it over after a lost connection.
 
+On the wire, a process's messages go out in batches, each one Redis message: the sending
+process's id, a newline, and the JSON list of the messages (``to_wire``). Every process
+hears every batch, its own too; it drops its own by that first line, before reading any
+JSON (``from_wire``).
+
 A message holds no view, log line, chat text or secret; its action ids are the
 database's, chance outcomes (deals) included, so the broker is kept as private as the
 database. ``decode`` never raises: a message that is not well formed is ``None`` (not
@@ -17,6 +22,8 @@ receiver reloads the game from the database, which holds the truth).
 
 from __future__ import annotations
 
+import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -109,6 +116,27 @@ def encode(message: Message) -> dict[str, Any]:
     elif isinstance(message, ChatAdded):
         data["chat"] = message.number
     return data
+
+
+def to_wire(origin: str, batch: Sequence[Message]) -> str:
+    """``batch`` (sent by the process ``origin``) as one Redis message (see the module)."""
+    return f"{origin}\n{json.dumps([encode(m) for m in batch], separators=(',', ':'))}"
+
+
+def from_wire(raw: bytes | str, own: str) -> list[Message]:
+    """The messages of one Redis message, in order: none if the process ``own`` sent it
+    (it knows them) or it is not ours; a message not well formed is left out or a
+    ``Reload`` (``decode``)."""
+    text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
+    origin, newline, body = text.partition("\n")
+    if not newline or origin == own:
+        return []
+    try:
+        data = json.loads(body)
+    except ValueError:
+        return []
+    found = [decode(item) for item in data] if isinstance(data, list) else []
+    return [message for message in found if message is not None]
 
 
 def decode(data: Any) -> Message | None:

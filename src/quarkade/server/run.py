@@ -22,11 +22,20 @@ import uvicorn
 from starlette.types import ASGIApp
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from quarkade.server import collector
 from quarkade.server.app import create_app
 from quarkade.server.limits import Limits
 
 SETTINGS = "QUARKADE_SERVER_SETTINGS"  # create_app's arguments, for worker processes
 MAX_FRAME = 1 << 20  # uvicorn closes a socket whose message is larger (code 1009)
+
+
+# How long a worker process may take to answer its supervisor before it is taken for hung,
+# killed and replaced (uvicorn's default is 5 s). A worker starting on a busy machine, or
+# one whose event loop is busy with a burst of moves or a garbage collection, answers
+# late but is not hung: killed, it would drop every socket it holds (and a worker that
+# starts slower than that would never be let start).
+WORKER_ANSWER_SECONDS = 60
 
 
 def bind(host: str, port: int) -> socket.socket:
@@ -126,6 +135,7 @@ def serve(sock: socket.socket, app: ASGIApp, limits: Limits | None = None) -> No
     """Serve ``app`` (see ``create_app``) on ``sock`` until interrupted; ``limits`` gives
     uvicorn's bounds on connections (``Limits.connections`` and the timeouts)."""
     raise_file_limit()
+    collector.start()
     _server(app, limits).run(sockets=[sock])
 
 
@@ -138,13 +148,16 @@ def serve_workers(sock: socket.socket, workers: int, settings: dict[str, Any],
     raise_file_limit()  # before the workers start: they inherit it
     os.environ[SETTINGS] = json.dumps(settings)
     config = _config("quarkade.server.run:app_from_environment", factory=True,
-                     limits=limits, workers=workers)
+                     limits=limits, workers=workers,
+                     timeout_worker_healthcheck=WORKER_ANSWER_SECONDS)
     Multiprocess(config, sockets=[sock]).run()
 
 
 def app_from_environment() -> ASGIApp:
     """The app of one worker process (see ``serve_workers``)."""
-    return create_app(**json.loads(os.environ[SETTINGS]))
+    app = create_app(**json.loads(os.environ[SETTINGS]))
+    collector.start()
+    return app
 
 
 class ServerThread:

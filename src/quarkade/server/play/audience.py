@@ -6,11 +6,13 @@ the new ones follow), so what a move costs to send is bounded by that move's own
 lines, never by the game's length. (Once a game over is revealed, its log reads every
 action in full: that once, the whole log is sent again, from 0.) Chat: the newest
 ``CHAT_TAIL`` messages on connecting (``earlier`` says how many come before them, sent on
-request), then each new one.
+request), then each new one. A frame is written as JSON text once and the same text sent
+to every page that is to get it (a move's table goes to every page of a viewpoint alike).
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
@@ -20,7 +22,13 @@ from quarkade.server.play.session import GameSession
 from quarkade.server.play.views import chat_json, log_for, table
 from quarkade.server.storage import StoredChat
 
-Send = Callable[[dict[str, Any]], Awaitable[None]]
+Send = Callable[[str], Awaitable[None]]  # a text frame (JSON) to the page
+Frames = dict[tuple[Any, ...], str]
+
+
+def frame_text(data: dict[str, Any]) -> str:
+    """A frame as a page gets it: compact JSON (what Starlette's ``send_json`` writes)."""
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
 
 
 @dataclass(eq=False)
@@ -28,7 +36,7 @@ class Watcher:
     """One open page: where to send, whose view it shows, what its device holds, and how
     much of the log it holds."""
 
-    send: Send
+    send: Send  # a text frame
     viewpoint: int
     holder: seating.Holder
     logged: int = 0  # log entries sent
@@ -49,11 +57,11 @@ class Audience:
         """A page connected: its whole table and log, and the newest chat."""
         session = self.session
         self.watchers.add(watcher)
-        await self._send_state(watcher, self._table(watcher, {}), whole=True)
+        await self._send_state(watcher, {}, whole=True)
         if session.chat:
-            earlier = session.chat[0].number
-            await watcher.send({"type": "chat", "all": True, "earlier": earlier,
-                                "messages": [chat_json(m) for m in session.chat]})
+            await watcher.send(frame_text({
+                "type": "chat", "all": True, "earlier": session.chat.earliest,
+                "messages": [chat_json(m) for m in session.chat]}))
 
     def leave(self, watcher: Watcher) -> None:
         self.watchers.discard(watcher)
@@ -63,41 +71,42 @@ class Audience:
         return any(seat in watcher.holder.seats for watcher in self.watchers)
 
     async def show(self) -> None:
-        """Send every page what changed."""
-        tables: dict[tuple[int, seating.Holder], dict[str, Any]] = {}
+        """Send every page what changed (each frame written once, sent to all its pages)."""
+        frames: Frames = {}
         for watcher in list(self.watchers):
             try:
-                await self._send_state(watcher, self._table(watcher, tables))
+                await self._send_state(watcher, frames)
             except Exception:  # a page that went away; it catches up when it reconnects
                 self.watchers.discard(watcher)
 
     async def send_chat(self, messages: list[StoredChat] | tuple[StoredChat, ...]) -> None:
         """Show new chat messages on every open page (the chat is the same for all)."""
-        frame = {"type": "chat", "messages": [chat_json(m) for m in messages]}
+        frame = frame_text({"type": "chat", "messages": [chat_json(m) for m in messages]})
         for watcher in list(self.watchers):
             try:
                 await watcher.send(frame)
             except Exception:  # a page that went away; it catches up when it reconnects
                 self.watchers.discard(watcher)
 
-    def _table(self, watcher: Watcher, made: dict[tuple[int, seating.Holder],
-                                                  dict[str, Any]]) -> dict[str, Any]:
-        key = (watcher.viewpoint, watcher.holder)
-        if key not in made:
-            made[key] = {"type": "state", "server": self.session.ctx.process,
-                         **table(self.session, watcher.viewpoint, watcher.holder)}
-        return made[key]
-
-    async def _send_state(self, watcher: Watcher, shown: dict[str, Any],
-                          whole: bool = False) -> None:
+    async def _send_state(self, watcher: Watcher, frames: Frames, whole: bool = False
+                          ) -> None:
+        """Send ``watcher`` its table and the log entries it lacks; ``frames`` holds the
+        frames written so far for this change, by viewpoint, device and log start."""
         session = self.session
-        log = log_for(session, watcher.viewpoint)
+        viewpoint = watcher.viewpoint
+        log = log_for(session, viewpoint)
         revealed = session.revealing
         if whole or revealed != watcher.revealed or len(log) < watcher.logged:
             start = 0  # the log itself changed (revealed): all of it again
         else:
             start = watcher.logged
-        await watcher.send({**shown, "log_from": start,
-                            "log": [entry.public() for entry in log[start:]]})
+        key = (viewpoint, watcher.holder, start)
+        frame = frames.get(key)
+        if frame is None:
+            frame = frames[key] = frame_text({
+                "type": "state", "server": session.ctx.process,
+                **table(session, viewpoint, watcher.holder), "log_from": start,
+                "log": [entry.public() for entry in log[start:]]})
+        await watcher.send(frame)
         watcher.logged = len(log)
         watcher.revealed = revealed

@@ -7,7 +7,7 @@ game's owner, so one client's bots wait behind that client's own work only, with
 thinking budget of ``Limits.bot_think_seconds`` whatever the spec and the hard deadline of
 ``Limits.bot_seconds``. A bot that fails or runs out of time is replaced for that move by
 the first legal action (logged). A plug-in bot that raises, answers an illegal action or
-overruns its move time is stopped instead (``GameSession.set_fault``): the seat plays
+overruns its move time is stopped instead (``BotDriver.stop_plugin``): the seat plays
 random from then on. A store that fails is retried with growing pauses, so bots resume
 when the database is back; the loop's own failures are logged and retried.
 """
@@ -18,6 +18,7 @@ import asyncio
 import logging
 
 from quarkade.agents.contained import fault_for
+from quarkade.core.records import Fault
 from quarkade.server.play.botmove import BotMove
 from quarkade.server.play.session import GameSession
 from quarkade.server.storage import GameDecided, StepTaken, Unavailable
@@ -149,6 +150,23 @@ class BotDriver:
             if not plugin:
                 return None, str(problem)
             failure = problem
-        await session.set_fault(fault_for(seat, spec, move, failure.kind, failure.what,
-                                          failure.detail))
+        await self.stop_plugin(fault_for(seat, spec, move, failure.kind, failure.what,
+                                         failure.detail))
         return ctx.rng.choice(session.state.legal_actions()), None
+
+    async def stop_plugin(self, fault: Fault) -> None:
+        """Stop a plug-in bot: its fault stored on its seat (retried while the database is
+        away), then shown and announced by the session. The operator's log gets the
+        detail, which may hold what only the bot's seat knows; pages never do."""
+        session, store = self.session, self.ctx.store
+        log.warning("game %s: %s (%s)", session.id, fault.message,
+                    fault.detail or "no detail")
+        pause = 0.05
+        while not self.ctx.tasks.stopping:
+            try:
+                await store.run(store.games.set_fault, session.id, fault)
+                break
+            except Unavailable:
+                await asyncio.sleep(pause)
+                pause = min(pause * 2, 2.0)
+        await session.fault_stored(fault)

@@ -23,7 +23,7 @@ import contextlib
 import logging
 import re
 from collections.abc import Awaitable, Callable, Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from quarkade.core.protocol import State
@@ -158,6 +158,22 @@ def clock_after(control: TimeControl, times: GameTimes, seats: Sequence[StoredSe
         remaining = changed.get(to_move, {}).get("remaining", seats[to_move].remaining)
         first = to_move not in moved and to_move != mover
         game["deadline"] = control.deadline(now, remaining, first_move if first else None)
+    return game, changed
+
+
+def clock_at_start(control: TimeControl, times: GameTimes, seats: Sequence[StoredSeat],
+                   people: set[int], state: State, now: float,
+                   first_move: float = FIRST_MOVE_SECONDS
+                   ) -> tuple[dict[str, Any], dict[int, dict[str, Any]]]:
+    """What a game's beginning at ``now`` stores of the clock: when it started, each
+    person's full time, and (a person to move first) that seat's turn and deadline."""
+    full = control.starting()
+    changed = {s: {"remaining": full} for s in people} if full is not None else {}
+    game: dict[str, Any] = {"started": now}
+    if not state.is_chance_node():  # a person may be first: their clock starts
+        filled = [replace(s, remaining=full) for s in seats]
+        game.update(clock_after(control, times, filled, people, state, None, now, (),
+                                first_move)[0])
     return game, changed
 
 

@@ -34,7 +34,8 @@ from quarkade.server.errors import ApiError
 from quarkade.server.inputs import whole_number
 from quarkade.server.messages import ChatAdded, ClockStamp, GameMessage, Moves
 from quarkade.server.play import seats as seating
-from quarkade.server.play.clocks import TimeControl, clock_after, clock_stamp
+from quarkade.server.play.chat_tail import ChatTail
+from quarkade.server.play.clocks import TimeControl, clock_after, clock_at_start, clock_stamp
 from quarkade.server.play.events import (
     Changed,
     Chatted,
@@ -60,7 +61,6 @@ from quarkade.server.storage import (
     StoredSeat,
     Unavailable,
 )
-from quarkade.server.storage.chat import CHAT_TAIL
 
 log = logging.getLogger("quarkade.server")
 
@@ -83,8 +83,7 @@ class GameSession:
         self.visibility = stored.visibility
         self.reveal = stored.reveal
         self.owner = stored.owner or f"game:{stored.id}"  # whose CPU work its bots are
-        self.chat: list[StoredChat] = list(stored.chat)  # the newest messages
-        self.chat_count = len(stored.chat) if stored.chat_count < 0 else stored.chat_count
+        self.chat = ChatTail(stored.chat, stored.chat_count)  # the newest messages
         self.rematch = stored.rematch
         self.offer = stored.offer  # the rematch, as this game reads it (play/offers.py)
         self.times: GameTimes = stored.times
@@ -260,15 +259,10 @@ class GameSession:
             return await store.run(store.players.get, player_id)
 
         rateable = self.times.rated and await eligible(self.seats, player)
-        full = self.control.starting()
-        seats = {s: {"remaining": full} for s in self.people()} if full is not None else {}
-        now = self.ctx.clock.time()
-        begun: dict[str, Any] = {"started": now, "rated": rateable}
-        if not self.state.is_chance_node():  # a person may be first: their clock starts
-            filled = [replace(s, remaining=full) for s in self.seats]
-            begun.update(clock_after(self.control, self.times, filled, self.people(),
-                                     self.state, None, now, (),
-                                     self.ctx.limits.first_move_seconds)[0])
+        begun, seats = clock_at_start(self.control, self.times, self.seats, self.people(),
+                                      self.state, self.ctx.clock.time(),
+                                      self.ctx.limits.first_move_seconds)
+        begun["rated"] = rateable
         await store.run(store.games.decide, self.id, 0, begun, seats)
         await self.catch_up()
         if self.visibility == seating.PUBLIC:
@@ -308,9 +302,9 @@ class GameSession:
         first = self.step
         now = self.ctx.clock.time()
         try:
-            changes = await store.run(store.games.add_actions, self.id, first, moves,
-                                      returns, game_values, seat_values,
-                                      now if action is not None else None, rating, now)
+            changes = await store.add_actions(self.id, first, moves, returns, game_values,
+                                              seat_values, now if action is not None else None,
+                                              rating, now)
         except StepTaken:
             await self.catch_up()
             raise
@@ -372,7 +366,7 @@ class GameSession:
                 store = self.ctx.store
                 self.rating_changes = await store.run(store.ratings.changes_for_game,
                                                       self.id)
-            fresh = await self._read_chat() if chatted else []
+            fresh = await self.chat.read(self.ctx.store, self.id) if chatted else []
         if changed:
             await self.changed()
         if fresh:
@@ -399,7 +393,7 @@ class GameSession:
         """Load what another process changed (moves, joins, a rematch, chat) and show it."""
         async with self.lock:
             changed = await self.catch_up()
-            fresh = await self._read_chat()
+            fresh = await self.chat.read(self.ctx.store, self.id)
         if changed:
             await self.changed()
         if fresh:
@@ -477,20 +471,9 @@ class GameSession:
         await self.ctx.events.emit(Changed(self))
         await self.ctx.events.emit(Updated(self))
 
-    async def set_fault(self, fault: Fault) -> None:
-        """Stop a plug-in bot: its fault stored on its seat (retried while the database is
-        away), shown here, announced to the other processes. The operator's log gets the
-        detail, which may hold what only the bot's seat knows; pages never do."""
-        log.warning("game %s: %s (%s)", self.id, fault.message, fault.detail or "no detail")
-        store = self.ctx.store
-        pause = 0.05
-        while not self.ctx.tasks.stopping:
-            try:
-                await store.run(store.games.set_fault, self.id, fault)
-                break
-            except Unavailable:
-                await asyncio.sleep(pause)
-                pause = min(pause * 2, 2.0)
+    async def fault_stored(self, fault: Fault) -> None:
+        """A plug-in bot was stopped and its fault stored (``BotDriver``): show it here and
+        announce it to the other processes (pages get its public part only)."""
         public = fault.public()
         async with self.lock:  # after any reload under way, which may predate the store
             self._set_seats([replace(s, fault=public) if s.seat == fault.seat and
@@ -499,33 +482,11 @@ class GameSession:
 
     # -- chat ----------------------------------------------------------------------------
 
-    def add_chat(self, messages: list[StoredChat]) -> list[StoredChat]:
-        """Keep the messages not held yet (in order; the newest ``CHAT_TAIL``); returns
-        those."""
-        fresh = []
-        for message in messages:
-            if message.number == self.chat_count:
-                self.chat.append(message)
-                self.chat_count += 1
-                fresh.append(message)
-        del self.chat[:-CHAT_TAIL]
-        return fresh
-
-    async def _read_chat(self) -> list[StoredChat]:
-        """The messages stored after those held (call with the lock held)."""
-        store = self.ctx.store
-        found = await store.run(store.chat.since, self.id, self.chat_count)
-        fresh = self.add_chat(found)
-        while len(found) == CHAT_TAIL:  # more than a page came in: read on
-            found = await store.run(store.chat.since, self.id, self.chat_count)
-            fresh += self.add_chat(found)
-        return fresh[-CHAT_TAIL:]
-
     async def chat_stored(self, message: StoredChat) -> list[StoredChat]:
         """A message this process stored: held, with any stored before it that were not;
         announced (``Chatted`` with its number). Returns the messages new here."""
         async with self.lock:
-            fresh = await self._read_chat() if message.number > self.chat_count \
-                else self.add_chat([message])
+            fresh = await self.chat.read(self.ctx.store, self.id) \
+                if message.number > self.chat.count else self.chat.add([message])
         await self.ctx.events.emit(Chatted(self, tuple(fresh), message.number))
         return fresh

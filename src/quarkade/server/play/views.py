@@ -64,7 +64,7 @@ def table(session: GameSession, viewpoint: int, holder: seating.Holder) -> dict[
         "held": sorted(holder.seats),
         "view": view,
         "secret": not revealing and viewpoint >= 0 and _without_player(view)
-        != _without_player(state.view(SPECTATOR)),
+        != _open_view(session),
         "to_move": to_move if to_move >= 0 and not over else None,
         "over": over,
         "returns": session.returns(),
@@ -227,6 +227,15 @@ def _agent_of(seat: StoredSeat) -> str:
     if seat.replaced:  # a person, then a bot for the rest of the game
         return f"person, then bot:{seat.agent} ({seat.replaced})"
     return seat.agent or seat.kind
+
+
+def _open_view(session: GameSession) -> dict[str, Any]:
+    """What a spectator sees now, but whose view it is (worked out once per step)."""
+    key = ("open view", session.step)
+    if key not in session.memo:
+        session.memo[key] = _without_player(session.state.view(SPECTATOR))
+    found: dict[str, Any] = session.memo[key]
+    return found
 
 
 def _without_player(view: dict[str, Any]) -> dict[str, Any]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import bindparam, delete, func, insert, or_, select, update
 from sqlalchemy.engine import Connection, Engine
@@ -66,6 +66,65 @@ def _rematch_of(db: Connection, rematch_id: str | None) -> StoredRematch | None:
                        .where(seats_table.c.game_id == rematch_id)
                        .order_by(seats_table.c.seat)).all()
     return stored_rematch(row, seats)
+
+
+def _add_in(db: Connection, game_id: str, first_step: int,
+            moves: Sequence[tuple[int, int]], returns: list[float] | None,
+            game: dict[str, Any] | None = None, seats: dict[int, dict[str, Any]] | None = None,
+            now: float | None = None, rating: RatingPlan | None = None,
+            rated_at: float = 0.0) -> list[dict[str, Any]] | None:
+    """``GameQueries.add_actions`` inside the transaction ``db`` (``GameDecided`` before
+    anything is written; a step taken raises ``IntegrityError``)."""
+    _check_undecided(db, game_id, returns, game, now)
+    db.execute(_ACTION_ROWS, _action_rows(game_id, first_step, moves))
+    _set_seats(db, game_id, seats)
+    if rating is not None:
+        return RatingQueries.apply_in(db, game_id, rating, rated_at)
+    return None
+
+
+class _Move(NamedTuple):
+    """``GameQueries.add_actions``'s arguments, by name."""
+
+    game_id: str
+    first_step: int
+    moves: Sequence[tuple[int, int]]
+    returns: list[float] | None
+    game: dict[str, Any] | None = None
+    seats: dict[int, dict[str, Any]] | None = None
+    now: float | None = None
+    rating: RatingPlan | None = None
+    rated_at: float = 0.0
+
+
+def _check_undecided(db: Connection, game_id: str, returns: list[float] | None,
+                     game: dict[str, Any] | None, now: float | None) -> None:
+    """Store a move's game columns (its clock, its result), or ``GameDecided`` (nothing
+    written) if the server decided the game meanwhile or, at ``now``, time ran out."""
+    if game is None and returns is None:
+        return
+    values = dict(game or {})
+    if returns is not None:
+        values["returns"] = json.dumps(returns)
+    if values.get("outcome") is not None:
+        values["outcome"] = json.dumps(values["outcome"])
+    checked = _GAME_UNDECIDED if now is None else _GAME_IN_TIME
+    values["the_game"] = game_id
+    if now is not None:
+        values["moved_at"] = now
+    if not db.execute(checked, values).rowcount:
+        raise GameDecided(game_id)
+
+
+def _action_rows(game_id: str, first_step: int, moves: Sequence[tuple[int, int]]
+                 ) -> list[dict[str, Any]]:
+    return [{"game_id": game_id, "step": first_step + i, "action": action, "player": player}
+            for i, (player, action) in enumerate(moves)]
+
+
+def _set_seats(db: Connection, game_id: str, seats: dict[int, dict[str, Any]] | None) -> None:
+    for seat, seat_values in (seats or {}).items():
+        db.execute(_SEAT, {**seat_values, "the_game": game_id, "the_seat": seat})
 
 
 class GameQueries:
@@ -139,31 +198,48 @@ class GameQueries:
         ``now``, the mover's time had run out. A rated game these moves end is rated in
         the same transaction (``rating``, at ``rated_at``): the rating changes, else
         None."""
-        changes = None
         try:
             with self.engine.begin() as db:
-                if game is not None or returns is not None:
-                    values = dict(game or {})
-                    if returns is not None:
-                        values["returns"] = json.dumps(returns)
-                    if values.get("outcome") is not None:
-                        values["outcome"] = json.dumps(values["outcome"])
-                    checked = _GAME_UNDECIDED if now is None else _GAME_IN_TIME
-                    values["the_game"] = game_id
-                    if now is not None:
-                        values["moved_at"] = now
-                    if not db.execute(checked, values).rowcount:
-                        raise GameDecided(game_id)
-                db.execute(_ACTION_ROWS, [
-                    {"game_id": game_id, "step": first_step + i, "action": action,
-                     "player": player} for i, (player, action) in enumerate(moves)])
-                for seat, values in (seats or {}).items():
-                    db.execute(_SEAT, {**values, "the_game": game_id, "the_seat": seat})
-                if rating is not None:
-                    changes = RatingQueries.apply_in(db, game_id, rating, rated_at)
+                return _add_in(db, game_id, first_step, moves, returns, game, seats, now,
+                               rating, rated_at)
         except IntegrityError:
             raise StepTaken(f"step {first_step} of {game_id} is taken") from None
-        return changes
+
+    def add_many(self, batch: Sequence[tuple[Any, ...]]) -> list[Any]:
+        """Several games' ``add_actions`` (each its arguments, at most one per game, none
+        with a ``rating``) in one transaction: one commit for all, their actions in one
+        statement. Each one's answer, in order: what
+        ``add_actions`` returns, or the ``GameDecided`` or ``StepTaken`` it raises. A
+        refused one wrote nothing, so the others stand; a step taken fails the whole
+        transaction, which is then done again one game at a time. Games are written in
+        the order of their ids, so two processes' transactions never wait on each other
+        in a circle."""
+        given = [_Move(*args) for args in batch]
+        order = sorted(range(len(given)), key=lambda i: given[i].game_id)
+        answers: list[Any] = [None] * len(given)
+        try:
+            with self.engine.begin() as db:
+                rows: list[dict[str, Any]] = []
+                for i in order:
+                    move = given[i]
+                    try:
+                        _check_undecided(db, move.game_id, move.returns, move.game, move.now)
+                    except GameDecided as refused:  # its update changed nothing
+                        answers[i] = refused
+                    else:
+                        rows += _action_rows(move.game_id, move.first_step, move.moves)
+                if rows:  # every game's actions in one statement
+                    db.execute(_ACTION_ROWS, rows)
+                for i in order:
+                    if answers[i] is None:
+                        _set_seats(db, given[i].game_id, given[i].seats)
+        except IntegrityError:
+            for i in order:
+                try:
+                    answers[i] = self.add_actions(*batch[i])
+                except (GameDecided, StepTaken) as refused:
+                    answers[i] = refused
+        return answers
 
     def decide(self, game_id: str, step: int, game: dict[str, Any],
                seats: dict[int, dict[str, Any]], deadline: float | None = None,

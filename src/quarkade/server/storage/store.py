@@ -5,6 +5,11 @@ group (``games``, ``seats``, ``chat``, ``decks``, ``players``, ``ratings``, ``lo
 Every query blocks; the server calls them through ``Store.run``, on a thread pool off the
 event loop, which turns a database that is down, locked or too slow into ``Unavailable``
 (the server answers 503 and changes nothing): ``await store.run(store.games.load, id)``.
+Moves go through ``Store.add_actions``: those that arrive while the moves before them are
+being stored go together, in one transaction on one thread (``GameQueries.add_many``), so
+a busy server pays the hop to a thread and the commit once for many moves. A connection
+is not tested before each use; one the database dropped (a restart) fails its query,
+which is then run once more on a new connection.
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ from typing import Any, TypeVar
 
 from sqlalchemy import create_engine, event
 from sqlalchemy.engine import URL, Engine, make_url
-from sqlalchemy.exc import ArgumentError, InterfaceError, OperationalError
+from sqlalchemy.exc import ArgumentError, DBAPIError, InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 from quarkade.server.storage import migrate
@@ -35,6 +40,7 @@ log = logging.getLogger("quarkade.server")
 
 DEFAULT_URL = "sqlite:///quarkade.db"
 THREADS = 8  # queries at once; the pool keeps as many connections open
+MOVE_BATCHES = THREADS // 2  # batches of moves stored at once (more wait, then go together)
 T = TypeVar("T")
 
 
@@ -65,8 +71,7 @@ class Store:
         self.dialect = parsed.get_backend_name()
         # A connection per query thread stays open: beyond the pool, each busy moment would
         # open a new one (a new PostgreSQL process) and close it again.
-        options: dict[str, Any] = {"hide_parameters": True, "pool_pre_ping": True,
-                                   "pool_size": THREADS}
+        options: dict[str, Any] = {"hide_parameters": True, "pool_size": THREADS}
         if self.dialect == "sqlite":
             options["connect_args"] = {"check_same_thread": False, "timeout": busy_timeout}
         elif self.dialect == "postgresql":
@@ -79,6 +84,9 @@ class Store:
         if self.dialect == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
         self.pool = ThreadPoolExecutor(max_workers=THREADS, thread_name_prefix="quarkade-db")
+        self.moves: list[tuple[tuple[Any, ...], asyncio.Future[Any]]] = []  # to store
+        self.storing = 0  # tasks storing batches of moves
+        self.tasks: set[asyncio.Task[None]] = set()
         if upgrade:
             migrate.upgrade(self.engine)
         self.games = GameQueries(self.engine)
@@ -98,11 +106,67 @@ class Store:
         """``query(*args)`` on the thread pool; ``Unavailable`` if the database failed."""
         loop = asyncio.get_running_loop()
         try:
-            return await loop.run_in_executor(self.pool, query, *args)
+            return await loop.run_in_executor(self.pool, _again_if_dropped, query, args)
         except (OperationalError, InterfaceError, PoolTimeout) as problem:
-            log.warning("database unavailable: %s", type(problem.orig or problem).__name__
-                        if hasattr(problem, "orig") else type(problem).__name__)
-            raise Unavailable(str(type(problem).__name__)) from None
+            raise _unavailable(problem) from None
+
+    async def add_actions(self, *args: Any) -> list[dict[str, Any]] | None:
+        """``GameQueries.add_actions(*args)``, stored with the other moves that came in
+        meanwhile (see the module): the same answers and errors, ``Unavailable`` too."""
+        if args[7:8] and args[7] is not None:  # a rating: alone (it writes players' rows)
+            return await self.run(self.games.add_actions, *args)
+        loop = asyncio.get_running_loop()
+        answer: asyncio.Future[Any] = loop.create_future()
+        self.moves.append((args, answer))
+        if self.storing < MOVE_BATCHES:
+            self.storing += 1  # (its task counts itself out as it finds nothing waiting)
+            task = loop.create_task(self._store_moves())
+            self.tasks.add(task)
+            task.add_done_callback(self.tasks.discard)
+        return await answer
+
+    async def _store_moves(self) -> None:
+        """Store the moves waiting, batch after batch, until none waits."""
+        loop = asyncio.get_running_loop()
+        while True:
+            if not self.moves:
+                self.storing -= 1
+                return
+            batch, self.moves = self.moves, []
+            try:
+                answers = await loop.run_in_executor(
+                    self.pool, _again_if_dropped, self.games.add_many,
+                    ([args for args, _ in batch],))
+            except (OperationalError, InterfaceError, PoolTimeout) as problem:
+                down = _unavailable(problem)
+                answers = [Unavailable(*down.args) for _ in batch]
+            except Exception as problem:  # a bug: every move of the batch says so
+                answers = [problem] * len(batch)
+            for (_, answer), found in zip(batch, answers, strict=True):
+                if answer.done():
+                    continue
+                if isinstance(found, Exception):
+                    answer.set_exception(found)
+                else:
+                    answer.set_result(found)
+
+
+def _again_if_dropped(query: Callable[..., T], args: tuple[Any, ...]) -> T:
+    """``query(*args)``, once more if the database had dropped the connection it took
+    (the pool then opens a new one): no connection is tested before use."""
+    try:
+        return query(*args)
+    except DBAPIError as problem:
+        if not problem.connection_invalidated:
+            raise
+        log.info("a database connection was dropped; trying again on a new one")
+        return query(*args)
+
+
+def _unavailable(problem: Exception) -> Unavailable:
+    orig = getattr(problem, "orig", None)
+    log.warning("database unavailable: %s", type(orig or problem).__name__)
+    return Unavailable(str(type(problem).__name__))
 
 
 def _sqlite_pragmas(connection: Any, _record: Any) -> None:

@@ -56,7 +56,7 @@ async def live_socket(socket: WebSocket) -> None:
         await _error(socket, problem)
         await socket.close(code=4000 + problem.status)
         return
-    watcher = Watcher(socket.send_json, viewpoint, holder)
+    watcher = Watcher(socket.send_text, viewpoint, holder)
     rate = RateLimiter(site.ctx.limits.socket_messages, site.ctx.clock)
     try:
         await live.audience.greet(watcher)
