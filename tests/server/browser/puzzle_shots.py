@@ -6,15 +6,12 @@ on a phone. ``python -m tests.server.browser.puzzle_shots`` takes only these."""
 from __future__ import annotations
 
 import json
-import tempfile
 from pathlib import Path
 
-from playwright.sync_api import Browser, sync_playwright
+from playwright.sync_api import Browser
 
 from quarkade.server.learn.puzzles import POOL
-from quarkade.server.run import ServerThread
-from tests.conftest import CHROMIUM, CHROMIUM_ARGS
-from tests.server.browser.learning_shots import DESKTOP, MOBILE, OUT, shoot
+from tests.server.browser.learning_shots import DESKTOP, MOBILE, OUT, serve_and_take, shoot
 from tests.server.browser.test_puzzle_pages import finished_game
 
 PUZZLES = "document.getElementById('puzzles')"
@@ -46,13 +43,7 @@ def take_screenshots(browser: Browser, url: str, db: str, out: Path = OUT) -> No
 
 
 def main() -> None:
-    OUT.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory() as scratch, \
-            ServerThread(f"sqlite:///{scratch}/shots.db") as server, \
-            sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        take_screenshots(browser, server.url, server.db)
-        browser.close()
+    serve_and_take(take_screenshots)
 
 
 if __name__ == "__main__":
