@@ -74,3 +74,12 @@ def test_pool_writes_puzzles_the_server_reads_with_an_answer_to_every_move(tmp_p
     missing = runner.invoke(app, ["puzzles", "card-commons", "--pool",
                                   str(tmp_path / "no" / "pool.json")])
     assert missing.exit_code == 2 and "no folder" in missing.output
+
+
+def test_serve_refuses_a_puzzle_pool_that_is_not_one(tmp_path):
+    bad = tmp_path / "pool.json"
+    bad.write_text('{"not": "a list"}')
+    result = runner.invoke(app, ["serve", "--puzzles", str(bad)])
+    assert result.exit_code == 2
+    assert "--puzzles" in result.output and "a JSON list" in result.output
+    assert "Traceback" not in result.output

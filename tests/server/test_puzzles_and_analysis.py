@@ -17,7 +17,7 @@ from quarkade.games.card_commons.notation import OPENER_BASE
 from quarkade.games.card_commons.solve.puzzles import Exact, replay
 from quarkade.server import create_app
 from quarkade.server.learn.puzzles import POOL, read_pool
-from tests.server.helpers import friend_game, play_moves, refused
+from tests.server.helpers import bearer, friend_game, play_moves, refused
 
 pytest.importorskip("numba")
 
@@ -184,10 +184,13 @@ def test_a_finished_game_opens_on_the_analysis_board_and_a_game_in_play_does_not
     assert final.is_terminal()
     replay_page = client.get(f"/games/{game_id}/replay")
     assert 'id="analyse"' in replay_page.text
+    review_page = client.get(f"/games/{game_id}/review", headers=bearer(tokens[0]))
+    assert f'href="/analysis/card-commons?game={game_id}&amp;step=1"' in review_page.text
     page = client.get(f"/analysis/card-commons?game={game_id}&step=5")
     assert page.status_code == 200
     start = final.history()[:5]
-    assert json.dumps(start).replace(" ", "") in page.text.replace(" ", "")
+    board_start = json.dumps({"moves": start, "rest": final.history()[5:]})[1:-1]
+    assert board_start.replace(" ", "") in page.text.replace(" ", "")
     body = client.post(
         "/api/analysis/card-commons", json={"game": game_id, "moves": start, "judge": True}
     ).json()

@@ -93,6 +93,7 @@ def test_the_analysis_board_opens_from_a_replay_step_and_plays_a_move(device, se
     board = ROOT.format("analysis")
     page.wait_for_function(f"() => {board}.dataset.judged === 'yes'", timeout=90_000)
     expect(page.locator("#setting")).to_contain_text("From a finished game, 4 steps in")
+    expect(page.locator("#forward")).to_be_enabled()  # the rest of the game, move by move
     judged = page.locator("#judged button")
     expect(judged.first).to_be_visible()
     state = load_game("card-commons", variant="tutorial").new_initial_state()

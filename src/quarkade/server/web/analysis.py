@@ -46,12 +46,14 @@ async def analysis_page(request: Request) -> Response:
             "torus": bool(session.options.get("torus", False)),
         }
         history = [action for _, action in session.moves[: int(step_text)]]
+        rest = [action for _, action in session.moves[int(step_text) :]]
     else:
         options = options_of(
             query.get("variant", "tutorial"), query.get("torus", "no") in ("yes", "true", "1")
         )
         history = read_moves(options, query.get("moves", ""))
-    start: dict[str, Any] = {**options, "moves": history, "game": game_id or None}
+        rest = []
+    start: dict[str, Any] = {**options, "moves": history, "rest": rest, "game": game_id or None}
     return page(
         request,
         "analysis.html",

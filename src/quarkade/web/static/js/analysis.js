@@ -11,7 +11,7 @@ const renderer = await loadRenderer(root.dataset.renderer);
 const RULES = { tutorial: "Tutorial", classic: "Classic" };
 
 let moves = [...start.moves];  // the board's moves from the start (action ids)
-let ahead = [];                 // moves stepped back over, for Forward
+let ahead = [...start.rest].reverse();  // moves for Forward: stepped back over, or the game's
 let board = null;               // the last answer
 let asked = 0;                  // the latest request; older answers are dropped
 
