@@ -201,3 +201,22 @@ def test_a_finished_game_opens_on_the_analysis_board_and_a_game_in_play_does_not
     for move in body["judged"]["moves"]:
         assert (move["exact"] in ("wins", "loses")) != (move["chance"] is not None)
     assert client.get(f"/analysis/card-commons?game={game_id}&step=999").status_code == 404
+
+
+def test_an_empty_board_starts_with_the_coin_in_words(client):
+    page = client.get("/analysis/card-commons")
+    assert page.status_code == 200
+    body = client.post("/api/analysis/card-commons", json={"variant": "tutorial", "moves": []})
+    body = body.json()
+    assert body["to_move"] is None and "coin" in body["said"]
+    assert [move["label"] for move in body["coin"]] == [
+        "The coin: Hearts and Spades opens",
+        "The coin: Diamonds and Clubs opens",
+    ]
+    opened = client.post(
+        "/api/analysis/card-commons",
+        json={"variant": "tutorial", "moves": [body["coin"][1]["id"]], "judge": True},
+    ).json()
+    assert opened["to_move"] == "Diamonds and Clubs"
+    assert opened["judged"]["moves"]  # the opening: estimated, out of the solver's reach
+    assert all(move["exact"] is None for move in opened["judged"]["moves"])

@@ -21,7 +21,7 @@ from quarkade.core.protocol import JSON, SPECTATOR
 from quarkade.games.card_commons.rules import CardCommonsGame, CardCommonsState
 from quarkade.server.context import Context
 from quarkade.server.errors import ApiError
-from quarkade.server.learn.boards import board, label
+from quarkade.server.learn.boards import board
 from quarkade.server.learn.searches import PositionAnalysis
 from quarkade.server.work.pool import JobFailed
 from quarkade.server.work.scheduler import Busy
@@ -110,14 +110,10 @@ class Analysis:
             text = "A coin decides who opens: play one of its two sides."
         moves = []
         if state.current_player() < 0 and not state.is_terminal():
-            moves = [
-                {
-                    "id": action,
-                    "text": state.action_to_string(action),
-                    "label": label(state, state.action_to_string(action), names),
-                }
-                for action, _ in state.chance_outcomes()
-            ]
+            for action, _ in state.chance_outcomes():
+                coin = state.action_to_string(action)  # "opener N": seat N opens
+                opener = names[int(coin.split()[-1])]
+                moves.append({"id": action, "text": coin, "label": f"The coin: {opener} opens"})
         replayed = state.game.new_initial_state()
         notation = []
         for action in history:
