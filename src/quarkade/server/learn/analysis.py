@@ -148,8 +148,10 @@ class Analysis:
             None, dict(options), list(history), list(names), random.SystemRandom().getrandbits(32)
         )
         try:
+            # a review's deadline: a worker's first job loads the compiled solver, which
+            # on a busy machine takes longer than a hint may
             body = await self.ctx.work.submit(
-                job, client, "analysis", self.ctx.limits.hint_seconds, key=key
+                job, client, "analysis", self.ctx.limits.review_seconds, key=key
             )
         except Busy as busy:
             raise ApiError(

@@ -37,7 +37,7 @@ async def analysis_page(request: Request) -> Response:
     if game_id:
         session = await _finished(request, game_id)
         step_text = query.get("step", str(session.step))
-        if not step_text.isdigit() or int(step_text) > session.step:
+        if not (step_text.isascii() and step_text.isdigit()) or int(step_text) > session.step:
             raise ApiError(
                 404, f"step {step_text[:20]!r} does not exist; this game has steps 0-{session.step}"
             )

@@ -49,7 +49,7 @@ async def api_puzzle(request: Request) -> Response:
     number = _number(request.path_params["number"])
     if request.method != "POST":
         text = request.query_params.get("step", "0")
-        if not text.isdigit() or len(text) > 4:
+        if not (text.isascii() and text.isdigit()) or len(text) > 4:
             raise ApiError(
                 400, f"step={text[:20]!r}: where the puzzle stands, a whole number (0 at its start)"
             )
@@ -59,6 +59,6 @@ async def api_puzzle(request: Request) -> Response:
 
 
 def _number(text: str) -> int:
-    if not text.isdigit() or len(text) > 6:
+    if not (text.isascii() and text.isdigit()) or len(text) > 6:
         raise ApiError(404, f"there is no puzzle {text[:20]!r}; puzzles are numbered from 1")
     return int(text)
