@@ -365,6 +365,9 @@ def serve(
     ladder_dir: Annotated[Path, typer.Option(
         "--ladder", help="Where `quarkade ladder` writes the ladders the /ladder pages show."
     )] = DEFAULT_RESULTS,
+    puzzles: Annotated[Path | None, typer.Option(
+        help="The puzzle pool the /puzzles page serves, written by quarkade puzzles "
+        "card-commons --pool FILE (default: the pool that comes with the server).")] = None,
 ) -> None:
     """Start the web app: play every game in a browser, against bots or friends."""
     with user_errors():
@@ -397,6 +400,14 @@ def serve(
         errors.print("error: --workers above 1 needs --broker (e.g. redis://127.0.0.1:6379/0), "
                      "so each process hears of the others' moves", markup=False, soft_wrap=True)
         raise typer.Exit(2)
+    if puzzles is not None:
+        from quarkade.server.learn.puzzles import read_pool
+
+        try:
+            read_pool(puzzles)
+        except ValueError as problem:
+            errors.print(f"error: --puzzles: {problem}", markup=False, soft_wrap=True)
+            raise typer.Exit(2) from None
     url = database_url(db)
     shown = shown_url(url)
     try:
@@ -406,7 +417,8 @@ def serve(
         raise typer.Exit(2) from None
     settings: dict[str, Any] = {
         "bot_delay": bot_delay, "broker": broker or None, "rate_limits": rate_limits,
-        "allow_bots": allowed, "move_time": move_time, "ladder_dir": str(ladder_dir)}
+        "allow_bots": allowed, "move_time": move_time, "ladder_dir": str(ladder_dir),
+        "puzzle_pool": None if puzzles is None else str(puzzles)}
     try:
         if workers > 1:
             Store(url).close()  # migrate once, before the workers start

@@ -11,13 +11,21 @@ same for the actions of a game already played (a stored or simulated game).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import replace
 from typing import Any
 
 from quarkade.agents.registry import make_agent
 from quarkade.core.protocol import CHANCE
 from quarkade.core.registry import load_game
 from quarkade.games.card_commons.rules import CardCommonsState
-from quarkade.games.card_commons.solve.puzzles import Exact, Puzzle, empty_cells, puzzle_at
+from quarkade.games.card_commons.solve.puzzles import (
+    Exact,
+    Puzzle,
+    Unsettled,
+    empty_cells,
+    puzzle_at,
+    study,
+)
 from quarkade.sim.match import play_game
 
 GAME = "card-commons"
@@ -42,12 +50,14 @@ def from_actions(game: Any, actions: Iterable[int], max_empty: int, exact: Exact
     return None
 
 
-def mine(count: int, variant: str = "classic", torus: bool = False, max_empty: int = 8,
-         seed: int = 0, progress: Callable[[int, int], None] | None = None
-         ) -> Iterator[Puzzle]:
+def mine(count: int, variant: str = "tutorial", torus: bool = False, max_empty: int = 8,
+         seed: int = 0, progress: Callable[[int, int], None] | None = None,
+         studied: bool = False) -> Iterator[Puzzle]:
     """Up to ``count`` puzzles from self-play games ``seed``, ``seed + 1``, ...; stops
     early when ``MAX_GAMES_PER_PUZZLE`` games in a row give no new one. ``progress``
-    hears (games played, puzzles found)."""
+    hears (games played, puzzles found). ``studied``: each puzzle carries the answer to
+    every move along its solution (``study``; the ``/puzzles`` page's pool), and a puzzle
+    some answer of which the solver cannot settle within its budget is left out."""
     game = load_game(GAME, variant=variant, torus=torus)
     exact = Exact()
     seen: set[tuple[str, ...]] = set()
@@ -57,6 +67,11 @@ def mine(count: int, variant: str = "classic", torus: bool = False, max_empty: i
         final = play_game(game, agents, seed + games)
         games += 1
         puzzle = from_actions(game, final.history(), max_empty, exact)
+        if puzzle is not None and studied:
+            try:
+                puzzle = replace(puzzle, steps=study(puzzle, exact))
+            except Unsettled:
+                puzzle = None
         if puzzle is not None and tuple(puzzle.moves) not in seen:
             seen.add(tuple(puzzle.moves))
             found += 1

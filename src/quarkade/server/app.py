@@ -19,7 +19,9 @@ named beside each route.
   (DELETE), ``/api/decks/{game}/tests`` (POST), ``/api/deck-tests/{id}``;
 - live (``sockets``): ``/ws/games/{id}?seat=N``, ``/ws/lobby``;
 - learning (``learning``): ``/learn``, ``/learn/{game}``, ``/games/{id}/review`` and their
-  JSON routes, hints (``/api/games/{id}/hint``).
+  JSON routes, hints (``/api/games/{id}/hint``);
+- puzzles (``puzzles``): ``/puzzles``, ``/api/puzzles``, ``/api/puzzles/{number}``;
+- analysis (``analysis``): ``/analysis/card-commons``, ``/api/analysis/card-commons``.
 
 The routes are ``quarkade.server.web``; the parts they reach (``web.site.Site``) share one
 ``Context``. Who is asking is a player in a signed session cookie (``people.players``).
@@ -54,12 +56,23 @@ from quarkade.server.clock import Clock, SystemClock
 from quarkade.server.context import Context
 from quarkade.server.errors import ApiError
 from quarkade.server.events import Bus
+from quarkade.server.learn.puzzles import POOL, PuzzlePool
 from quarkade.server.limits import Limits, without_rates
 from quarkade.server.people.players import SESSION_AGE, SESSION_COOKIE
 from quarkade.server.play.session import UNAVAILABLE
 from quarkade.server.rates import make_rates
 from quarkade.server.storage import DEFAULT_URL, Store, Unavailable
-from quarkade.server.web import api, challenges, decks, ladder, learning, pages, sockets
+from quarkade.server.web import (
+    analysis,
+    api,
+    challenges,
+    decks,
+    ladder,
+    learning,
+    pages,
+    puzzles,
+    sockets,
+)
 from quarkade.server.web.guard import BodyLimit, Guard, SecurityHeaders, SocketCap
 from quarkade.server.web.rendering import STATIC, refusal
 from quarkade.server.web.site import Site
@@ -77,8 +90,8 @@ def create_app(db: str = DEFAULT_URL, bot_delay: float = 0.0, broker: str | None
                rate_limits: bool = True, session_secret: str | None = None,
                allow_bots: Collection[str] = (), move_time: float = DEFAULT_MOVE_TIME,
                ladder_dir: str | Path = "ladder", review_budget: Budget | None = None,
-               chance_seed: int | None = None, secret_file: str | Path | None = None
-               ) -> Starlette:
+               chance_seed: int | None = None, secret_file: str | Path | None = None,
+               puzzle_pool: str | Path | None = None) -> Starlette:
     """The ASGI app over the database ``db`` (a SQLAlchemy URL or a SQLite file path).
 
     ``broker`` (``redis://...``) connects several server processes; ``bot_delay`` is a
@@ -94,7 +107,9 @@ def create_app(db: str = DEFAULT_URL, bot_delay: float = 0.0, broker: str | None
     ``ladder_dir`` is where ``quarkade ladder`` writes the ladders the ``/ladder`` pages
     show. ``review_budget`` is the search time of a game's review (tests shorten it).
     ``chance_seed`` makes the deals and other chance outcomes repeatable (tests only: by
-    default they come from the system's secure source).
+    default they come from the system's secure source). ``puzzle_pool`` is the pool file the
+    ``/puzzles`` page serves (``quarkade puzzles card-commons --pool FILE`` writes one; by
+    default the pool shipped with the server).
     """
     clock = clock or SystemClock()
     limits = limits or Limits()
@@ -111,7 +126,8 @@ def create_app(db: str = DEFAULT_URL, bot_delay: float = 0.0, broker: str | None
                   random.SystemRandom() if chance_seed is None else random.Random(chance_seed),
                   process, allowed, min(move_time, limits.bot_seconds),
                   bot_delay, rates=make_rates(broker, clock))
-    site = Site.build(ctx, review_budget or Budget(), Path(ladder_dir))
+    pool = PuzzlePool(POOL if puzzle_pool is None else Path(puzzle_pool))
+    site = Site.build(ctx, review_budget or Budget(), Path(ladder_dir), pool)
     path = Path(secret_file) if secret_file is not None else keys.key_file(store.url)
     session_key = session_secret or keys.session_key(path, store.players.old_session_key)
     store.players.forget_session_key()  # kept outside the database from now on
@@ -171,6 +187,8 @@ def create_app(db: str = DEFAULT_URL, bot_delay: float = 0.0, broker: str | None
         WebSocketRoute("/ws/games/{id}", sockets.live_socket),
         WebSocketRoute("/ws/lobby", sockets.lobby_socket),
         *learning.routes(),
+        *puzzles.routes(),
+        *analysis.routes(),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={

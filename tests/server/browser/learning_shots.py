@@ -6,7 +6,9 @@ desktop and on a phone. ``python -m tests.server.browser.learning_shots`` takes 
 from __future__ import annotations
 
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from playwright.sync_api import Browser, Page, sync_playwright
 
@@ -88,14 +90,20 @@ def take_screenshots(browser: Browser, url: str, db: str, out: Path = OUT) -> No
         context.close()
 
 
-def main() -> None:
+def serve_and_take(take: Callable[[Browser, str, str], None], **settings: Any) -> None:
+    """Serve the app over a throw-away database (``settings``: ``create_app``'s) and run
+    ``take(browser, url, db)``: one part of the screenshots on its own."""
     OUT.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as scratch, \
-            ServerThread(f"sqlite:///{scratch}/shots.db", review_budget=BUDGET) as server, \
+            ServerThread(f"sqlite:///{scratch}/shots.db", **settings) as server, \
             sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        take_screenshots(browser, server.url, server.db)
+        take(browser, server.url, server.db)
         browser.close()
+
+
+def main() -> None:
+    serve_and_take(take_screenshots, review_budget=BUDGET)
 
 
 if __name__ == "__main__":

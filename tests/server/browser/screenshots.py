@@ -9,7 +9,8 @@ after a peek), on a desktop and on a phone; then a lesson, the hint panel and a 
 (``learning_shots``). The Decoherence deck builder is photographed with a deck built and
 tested (a short test: 50 games against each preset), and a Decoherence game between two
 devices with a few chat messages, each on a desktop and on a phone. The players' pages
-(the lobby, a player, a leaderboard, a game with clocks) come from ``players_shots``.
+(the lobby, a player, a leaderboard, a game with clocks) come from ``players_shots``; a
+failed puzzle and the analysis board from ``puzzle_shots``.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from quarkade.server.limits import Limits
 from quarkade.server.run import ServerThread
 from tests.conftest import CHROMIUM, CHROMIUM_ARGS
 from tests.games.card_commons.helpers import EXAMPLE_MOVES
-from tests.server.browser import decoherence, learning_shots, players_shots
+from tests.server.browser import decoherence, learning_shots, players_shots, puzzle_shots
 from tests.server.browser.conftest import PHONE
 from tests.server.browser.helpers import store_position, take_seat
 
@@ -198,6 +199,7 @@ def main() -> None:
             "peek", "draw alive"], {1: "bayes", 2: "greedy"}, None, players=3)
         decoherence.take_screenshots(browser, server.url, server.db, OUT, PHONE)
         learning_shots.take_screenshots(browser, server.url, server.db, OUT)
+        puzzle_shots.take_screenshots(browser, server.url, server.db, OUT)
         shoot_chat(browser, server)
         shoot_deck_builder(browser, server)
         players_shots.take(browser, server, OUT, PHONE)

@@ -88,3 +88,35 @@ class ReviewRun:
 
     def overran(self, seconds: float, thinking: bool) -> JobFailed:
         return JobFailed(f"the review took more than {seconds:g} s", "time")
+
+
+@dataclass(frozen=True)
+class PositionAnalysis:
+    """The analysis board's judgement of every legal move of a Card Commons position
+    (``quarkade.learn.analysis``: exact where the solver reaches, else an estimate), each
+    move labelled as the board reads it (JSON)."""
+
+    key: str | None
+    options: dict[str, Any]
+    history: list[int]
+    names: list[str]
+    seed: int
+
+    def run(self, worker: WorkerState, say: Callable[..., None]) -> dict[str, Any]:
+        from quarkade.core.words import action_label
+        from quarkade.learn.analysis import analyse
+
+        state = rebuild("card-commons", self.options, self.history)
+        moves = [move.as_json() for move in analyse(state, random.Random(self.seed))]
+        if moves:
+            view = state.view(state.current_player())
+            for move in moves:
+                move["label"] = " ".join(action_label("card-commons", view, move["text"],
+                                                      self.names).split())
+        return {"moves": moves}
+
+    def think_limit(self) -> float | None:
+        return None
+
+    def overran(self, seconds: float, thinking: bool) -> JobFailed:
+        return JobFailed(f"no analysis within {seconds:g} s", "time")

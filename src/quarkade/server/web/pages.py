@@ -170,7 +170,8 @@ async def replay_page(request: Request) -> Response:
     title = game_class(session.name).title
     return page(request, "replay.html", f"{title} replay", game_id=session.id,
                 name=session.name, title=title, renderer=renderer(session.name),
-                seat=seat, script="/static/js/replay.js", wide=True)
+                seat=seat, script="/static/js/replay.js", wide=True,
+                analysable=session.name == "card-commons")
 
 
 async def seat_form(request: Request, session: GameSession, seat: int,

@@ -10,7 +10,9 @@ from pathlib import Path
 from quarkade.learn.review import Budget
 from quarkade.server.context import Context
 from quarkade.server.decks.testing import DeckTests
+from quarkade.server.learn.analysis import Analysis
 from quarkade.server.learn.hints import Hints
+from quarkade.server.learn.puzzles import PuzzlePool
 from quarkade.server.learn.reviews import Reviews
 from quarkade.server.people.lobby import Lobby
 from quarkade.server.people.players import SESSION_AGE, Players
@@ -36,9 +38,12 @@ class Site:
     reviews: Reviews
     deck_tests: DeckTests
     ladder_dir: Path
+    puzzles: PuzzlePool
+    analysis: Analysis
 
     @classmethod
-    def build(cls, ctx: Context, review_budget: Budget, ladder_dir: Path) -> Site:
+    def build(cls, ctx: Context, review_budget: Budget, ladder_dir: Path,
+              puzzles: PuzzlePool | None = None) -> Site:
         """Every part over ``ctx``, each listening to the events it cares about."""
         hub = Hub(ctx)
         ratings = Ratings(ctx)
@@ -46,7 +51,8 @@ class Site:
         seating = Seating(ctx, hub)
         return cls(ctx, hub, seating, Rematches(ctx, hub, seating), Chat(ctx),
                    Players(ctx.store, ctx.clock, limits, ctx.rates), ratings, Lobby(ctx, ratings),
-                   Hints(ctx), Reviews(ctx, review_budget), DeckTests(ctx), ladder_dir)
+                   Hints(ctx), Reviews(ctx, review_budget), DeckTests(ctx), ladder_dir,
+                   puzzles or PuzzlePool(), Analysis(ctx))
 
     async def open(self) -> None:
         ctx = self.ctx  # sessions whose cookies have expired are forgotten at each start

@@ -28,7 +28,7 @@ from quarkade.games.card_commons.notation import (
     POLARIZE_BASE,
     REPEL_BASE,
 )
-from quarkade.games.card_commons.rules import CardCommonsState
+from quarkade.games.card_commons.rules import CardCommonsGame, CardCommonsState
 from quarkade.games.card_commons.solve import classic, tutorial
 
 TABLE_BITS = 20  # 32 MiB per solver
@@ -48,10 +48,14 @@ class Puzzle:
     solution: list[str]  # the winning move first, then the defence and the winner in turn
     empty: int  # empty cells in the puzzle's position
     themes: list[str] = field(default_factory=list)
+    steps: list[dict[str, Any]] | None = None  # ``study``'s answers to every move, if made
 
     def as_json(self) -> dict[str, Any]:
-        return {"variant": self.variant, "torus": self.torus, "moves": self.moves,
-                "solution": self.solution, "empty": self.empty, "themes": self.themes}
+        found = {"variant": self.variant, "torus": self.torus, "moves": self.moves,
+                 "solution": self.solution, "empty": self.empty, "themes": self.themes}
+        if self.steps is not None:
+            found["steps"] = self.steps
+        return found
 
 
 def empty_cells(state: CardCommonsState) -> int:
@@ -113,6 +117,10 @@ def puzzle_at(state: CardCommonsState, exact: Exact) -> Puzzle | None:
             len(state.legal_actions()) < 2:
         return None
     try:
+        # one search says whether the mover wins at all; most positions of a bot's game
+        # are settled by it, and only won ones pay for a search of every move
+        if not exact.wins(state, state.current_player()):
+            return None
         winners = exact.winning_actions(state)
         if len(winners) != 1:
             return None
@@ -145,6 +153,51 @@ def solution(state: CardCommonsState, first: int, exact: Exact) -> tuple[list[st
     if not exact.wins(current, winner):
         raise AssertionError("a solution line that does not win")
     return line, [theme for theme in THEMES if theme in themes]
+
+
+def study(puzzle: Puzzle, exact: Exact) -> list[dict[str, Any]]:
+    """What a page needs to answer any move the solver's seat tries along the solution:
+    for each of that seat's steps (``at``, an index into ``solution``), the other moves that
+    win too (``also``) and, for every move that loses, the reply that beats it
+    (``refutations``: move -> reply, or ``""`` when the move itself ends the game). Raises
+    ``Unsettled`` when a search runs past the budget."""
+    game_state = replay(_game_of(puzzle), puzzle.moves)
+    winner = game_state.current_player()
+    steps = []
+    for at, text in enumerate(puzzle.solution):
+        if game_state.current_player() == winner:
+            winning = set(exact.winning_actions(game_state))
+            refutations = {}
+            for action in game_state.legal_actions():
+                if action in winning:
+                    continue
+                refutations[game_state.action_to_string(action)] = _refutation(
+                    game_state, action, winner, exact)
+            steps.append({"at": at, "also": [game_state.action_to_string(action)
+                                             for action in sorted(winning)
+                                             if game_state.action_to_string(action) != text],
+                          "refutations": refutations})
+        game_state.apply_action(game_state.string_to_action(text))
+    return steps
+
+
+def _refutation(state: CardCommonsState, action: int, winner: int, exact: Exact) -> str:
+    """The defender's winning reply after the losing ``action`` ("" if the game ends
+    first); a further decision of the same seat is made as the engine lists first."""
+    current = state.clone()
+    current.apply_action(action)
+    while not current.is_terminal() and current.current_player() == winner:
+        current.apply_action(current.legal_actions()[0])
+    if current.is_terminal():
+        return ""
+    replies = exact.winning_actions(current)
+    if not replies:
+        raise AssertionError("a losing move with no winning reply")
+    return current.action_to_string(replies[0])
+
+
+def _game_of(puzzle: Puzzle) -> CardCommonsGame:
+    return CardCommonsGame(variant=puzzle.variant, torus=puzzle.torus)
 
 
 def _best_defence(state: CardCommonsState, exact: Exact) -> int:
@@ -215,4 +268,4 @@ def replay(game: Any, moves: list[str]) -> CardCommonsState:
 
 
 __all__ = ["THEMES", "Exact", "Puzzle", "Unsettled", "empty_cells", "puzzle_at", "replay",
-           "solution"]
+           "solution", "study"]

@@ -55,6 +55,11 @@ async function show(step) {
   drawTable(el("table"), renderer, table,
     { act: null, held: game.held, name: (s) => seatName(table, s) });
   el("where").textContent = `step ${current} of ${game.step}`;
+  const analyse = el("analyse");  // Card Commons: the analysis board, once the game is over
+  if (analyse) {
+    analyse.hidden = !game.over;
+    analyse.href = `/analysis/card-commons?game=${encodeURIComponent(gameId)}&step=${Math.max(1, current)}`;
+  }
   el("happened").textContent = happened(current);
   el("slider").value = String(current);
   el("slider").disabled = false;
