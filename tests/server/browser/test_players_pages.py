@@ -239,6 +239,11 @@ def test_a_rated_game_changes_both_ratings_and_the_leaderboard(device, clocked) 
     audit(board, "a player's page with a rating history")
     board.goto(f"{server.url}me")
     audit(board, "/me after a rated game")
+    phone = pages[1]  # the ratings table fits a phone's width (the page does not widen)
+    phone.goto(f"{server.url}players/Rated-Ann")
+    expect(phone.locator(".board .rating").first).to_be_visible()
+    assert phone.evaluate("document.documentElement.scrollWidth"
+                          " <= document.documentElement.clientWidth")
 
 
 def test_the_tab_title_and_icon_change_on_your_turn(device, clocked) -> None:
