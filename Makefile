@@ -29,6 +29,7 @@ test: $(DEV_STAMP) chromium services
 	$(BIN)/python -m pytest -n auto --dist loadgroup -q tests/jaxenv
 
 bench: $(DEV_STAMP)
+	$(BIN)/quarkade compile
 	$(BIN)/python bench/bench_engine.py
 	$(BIN)/python bench/bench_search.py
 	$(BIN)/python bench/bench_sim.py
@@ -37,6 +38,7 @@ bench: $(DEV_STAMP)
 	$(BIN)/python bench/bench_server.py
 	$(BIN)/python bench/server_cpu.py
 	$(BIN)/python bench/bench_review.py
+	$(BIN)/python bench/bench_hints.py
 	$(BIN)/python bench/bench_compiled.py
 	$(BIN)/python bench/card_commons_solve.py greedy --positions 20 --empty 12
 	$(BIN)/python bench/bench_decoherence.py
@@ -52,8 +54,11 @@ lint: $(DEV_STAMP)
 	$(BIN)/ruff check src tests bench
 	$(BIN)/mypy
 
-# docs/screenshots/*.png, taken with the same headless Chromium as the browser tests.
+# docs/screenshots/*.png, taken with the same headless Chromium as the browser tests. The
+# compiled engines are compiled first (as for make test): the hint panel's search and the
+# bots run on them, and a worker that had to compile them would miss the hint's deadline.
 screenshots: $(DEV_STAMP) chromium
+	$(BIN)/quarkade compile
 	$(BIN)/python -m tests.server.browser.screenshots
 
 # Debian's Chromium, for the browser tests (Playwright drives it; it never downloads one).

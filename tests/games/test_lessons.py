@@ -113,6 +113,8 @@ def test_text_attempts_are_read_in_the_learners_notation(course):
         for trap in task.traps:
             feedback = run.check(f"  {trap.move}  ")
             assert not feedback.accepted and feedback.rule.id == trap.rule, where
+            # the trap's own words, without the engine's refusal in notation after them
+            assert feedback.message == f"{feedback.rule.name}: {trap.why}", where
         refused = run.check("no such move at all")
         assert not refused.accepted and refused.rule is not None, where
         assert normalize_notation(run.check(12345).message), where

@@ -234,8 +234,8 @@ class LessonRun:
         action, refusal = self._read(move)
         trap = self._trap_for(move, action)
         reason = refusal or (None if action is None else self._refusal(action))
-        if trap is not None:
-            return self._refuse(trap.rule, trap.why, reason)
+        if trap is not None:  # its own words say why: the engine's refusal would repeat
+            return self._refuse(trap.rule, trap.why, None)  # it in notation ("4D on c3")
         if action is not None and action in self.goal_actions():
             return Feedback(True, task.done or "Well done.")
         if reason is not None:

@@ -9,6 +9,7 @@ package's ``rules.md``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from importlib import resources
 from typing import Any
@@ -34,8 +35,14 @@ def rules_page(game: str, players: bool = False) -> str:
 def log_line(game: str, view: dict[str, Any], actor: int, notation: str,
              names: Sequence[str]) -> str | None:
     """The log line after ``notation`` was played (``view`` is the state after it), or None
-    when the game folds this action into a later line."""
-    return game_parts(game).text.log_line(view, actor, notation, names)
+    when the game folds this action into a later line. A line that begins with the seat
+    called "you" (the terminal's and the lessons' name for the person) begins a sentence:
+    "You take a cube.", never "you take a cube."."""
+    line = game_parts(game).text.log_line(view, actor, notation, names)
+    if line is None:
+        return None
+    return "\n".join("You" + part[3:] if re.match(r"you\b", part) else part
+                     for part in line.split("\n"))
 
 
 def action_label(game: str, view: dict[str, Any], notation: str, names: Sequence[str]) -> str:

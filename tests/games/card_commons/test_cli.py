@@ -78,7 +78,7 @@ def test_a_person_plays_a_whole_game_and_other_spellings_work(tmp_path):
     result = run("play", "card-commons", "--seed", "3", "--record", str(path),
                  input="\n".join(answers))
     assert result.exit_code == 0, result.output[-2000:]
-    assert "you opened with the 3♥ on b2." in result.output
+    assert "You opened with the 3♥ on b2." in result.output  # a sentence starts with a capital
     assert "winner:" in result.output
     record = json.loads(path.read_text())
     assert record["game"] == "card-commons" and record["actions"][1]["text"] == "3H b2"

@@ -49,7 +49,8 @@ def test_a_person_sees_their_cards_and_plays_a_whole_game():
     result = run("play", "dead-cat", "--players", "3", "--seed", "4", "--option",
                  "peek_first=true", input=answers)
     assert result.exit_code == 0, result.output[-2000:]
-    assert "you peek: a" in result.output
+    assert "You peek: a" in result.output  # a sentence about "you" starts with a capital
+    assert not re.search(r"\byou (takes|peeks|turns|calls)\b", result.output, re.IGNORECASE)
     assert "your peeks:" in result.output and "time deck:" in result.output
     assert "winner:" in result.output
 

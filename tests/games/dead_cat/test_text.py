@@ -3,6 +3,7 @@
 from pathlib import Path
 
 from quarkade import SPECTATOR
+from quarkade.core import words
 from quarkade.games.dead_cat import text
 from tests.games.dead_cat.helpers import announce, award, peek, play, table, with_cubes
 from tests.golden import assert_golden, render_text
@@ -58,6 +59,27 @@ def test_log_lines_tell_a_round():
     assert text.log_line(state.view(0), 0, "announce", NAMES) == (
         "Ann calls Dead Cat. Round 1: Ann called Dead Cat; revealed dead: the cat died 1 "
         "card ago. Dice 1 2: Ann takes a cube. Round 2 begins with Ann.")
+
+
+def test_lines_about_you_say_you_take_not_you_takes():
+    # The terminal calls the person's seat "you": a round they win reads "you take a
+    # cube", and a line that starts with them starts with a capital (core.words.log_line).
+    you = ["you", "Ben"]
+    state = table(2, first=1)
+    play(state, "peek", "draw dead")
+    play(state, "bet 2")
+    announce(state)  # Ann (you) calls: the dead cat is the first card, Ann's 1 wins
+    assert text.describe_round(state.view(0)["last_round"], you).endswith(
+        "Dice 1 2: you take a cube.")
+    assert text.log_line(state.view(0), 0, "announce", you) == (
+        "you call Dead Cat. Round 1: you called Dead Cat; revealed dead: the cat died 1 "
+        "card ago. Dice 1 2: you take a cube. Round 2 begins with you.")
+    assert words.log_line("dead-cat", state.view(0), 0, "announce", you).startswith(
+        "You call Dead Cat. Round 1: you called Dead Cat;")
+    table_text = " ".join(render_text(text.render(state.view(0), you, you=0)).split())
+    assert "Dice 1 2: you take a cube." in table_text
+    assert text.describe_round(state.view(1)["last_round"], ["Ann", "you"]).endswith(
+        "Dice 1 2: Ann takes a cube.")
 
 
 def test_log_line_when_the_box_runs_out():

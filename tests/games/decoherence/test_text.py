@@ -3,6 +3,7 @@
 from pathlib import Path
 
 from quarkade import SPECTATOR
+from quarkade.core import words
 from quarkade.games.decoherence import text
 from tests.games.decoherence.helpers import ANN, BOB, play, scene, sentence, set_verve
 from tests.golden import assert_golden, render_text
@@ -84,3 +85,24 @@ def test_log_lines_for_draws_and_the_end():
         "Ann: pass\nAnn leaks 1 verve.\nAnn decoheres at 0 verve and loses."
     assert text.log_line(state.view(ANN), ANN, "pass", ["you", "Bob"]) == \
         "you: pass\nyou leak 1 verve.\nyou decohere at 0 verve and lose."
+
+
+def test_lines_about_you_agree_with_you():
+    # "you draw", "you go first", "you win" (never "you draws"); the same events for a
+    # named seat take the s. A log line that begins with "you" begins with a capital.
+    you = ["you", "Bob"]
+    assert text.describe({"type": "draw", "seat": ANN, "word": "bouba", "opening": False},
+                         you) == "you draw bouba."
+    assert text.describe({"type": "draw", "seat": BOB, "word": None, "opening": False},
+                         you) == "Bob draws a card."
+    assert text.describe({"type": "first", "seat": ANN}, you) == "The coin says you go first."
+    assert text.describe({"type": "first", "seat": BOB}, you) == "The coin says Bob goes first."
+    state = scene((ANN, ["verb tapped -> chain 1"]))
+    set_verve(state, 1, 10)
+    play(state, "pass")  # Ann decoheres: Bob wins
+    assert "Game over (decoherence): you win." in render_text(
+        text.render(state.view(BOB), ["Ann", "you"], you=BOB))
+    assert "Game over (decoherence): Bob wins." in render_text(
+        text.render(state.view(ANN), you, you=ANN))
+    assert words.log_line("decoherence", state.view(ANN), ANN, "pass", you) == \
+        "You: pass\nYou leak 1 verve.\nYou decohere at 0 verve and lose."

@@ -73,11 +73,11 @@ def store_position(db: str, game: str, moves: tuple[str, ...] | list[str],
 
 def store_actions(db: str, game: str, options: dict[str, Any], played: list[tuple[int, int]],
                   state: State, bots: dict[int, str] | None = None, reveal: bool = False,
-                  ) -> tuple[str, dict[int, str], State]:
+                  visibility: str = "unlisted") -> tuple[str, dict[int, str], State]:
     """Store ``(player, action)`` pairs already played to reach ``state`` (``reveal``: show
-    every hidden card once it is over); each friend seat's invite code is returned as its
-    token. A friend seat is named as a person would be (``PEOPLE``: seat 1 is "Ben") until
-    a player joins it."""
+    every hidden card once it is over; ``visibility``: ``public`` lets anyone watch and
+    review it); each friend seat's invite code is returned as its token. A friend seat is
+    named as a person would be (``PEOPLE``: seat 1 is "Ben") until a player joins it."""
     game_id = new_game_id()
     bots = bots or {}
     tokens = {seat: new_secret() for seat in range(state.game.num_players) if seat not in bots}
@@ -87,7 +87,8 @@ def store_actions(db: str, game: str, options: dict[str, Any], played: list[tupl
               for seat, agent in bots.items()]
     store = Store(db)
     store.games.create(game_id, game, dict(options), digest(new_secret()),
-                       sorted(seats, key=lambda s: s.seat), reveal=reveal)
+                       sorted(seats, key=lambda s: s.seat), visibility=visibility,
+                       reveal=reveal)
     if played:
         store.games.add_actions(game_id, 0, played,
                                 state.returns() if state.is_terminal() else None)

@@ -15,6 +15,7 @@ from playwright.sync_api import Browser, Page, sync_playwright
 from quarkade import load_game
 from quarkade.agents import make_agent
 from quarkade.learn.review import Budget
+from quarkade.server.limits import Limits
 from quarkade.server.run import ServerThread
 from quarkade.sim.match import play_game
 from tests.conftest import CHROMIUM, CHROMIUM_ARGS
@@ -26,6 +27,11 @@ DESKTOP = {"viewport": {"width": 1280, "height": 860}}
 MOBILE = {"viewport": PHONE, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
 # A review's search in the screenshots: enough for a readable graph, quick to take.
 BUDGET = Budget(total=8.0, least=0.1, most=0.6, iterations=1500)
+# How long the shots wait for a hint: the server's own deadline for one (Limits.hint_seconds)
+# and a margin. A worker's first hint loads the compiled search from disk, which on a busy
+# machine takes longer than Playwright's 30 s default; a hint the server gave up on shows
+# its error in the coach box, and the shots stop with that error rather than a timeout.
+HINT_WAIT_MS = int((Limits().hint_seconds + 15) * 1000)
 
 
 def shoot(page: Page, path: Path, start: str | None = None) -> None:
@@ -35,6 +41,15 @@ def shoot(page: Page, path: Path, start: str | None = None) -> None:
     else:
         page.locator(start).evaluate("(node) => node.scrollIntoView()")
     page.screenshot(path=path)
+
+
+def show_hint(page: Page) -> None:
+    """Ask for a hint on ``page`` (the held seat to move) and wait for its panel."""
+    page.click("#hint")
+    page.wait_for_selector("#hint-panel, #coach .error", timeout=HINT_WAIT_MS)
+    error = page.locator("#coach .error")
+    if error.count():
+        raise RuntimeError(f"the hint panel showed an error: {error.inner_text()}")
 
 
 def take_screenshots(browser: Browser, url: str, db: str, out: Path = OUT) -> None:
@@ -48,7 +63,13 @@ def take_screenshots(browser: Browser, url: str, db: str, out: Path = OUT) -> No
         page.locator("#lesson-moves button", has_text="3H c4").click()
         page.wait_for_function(
             "() => document.getElementById('learn').dataset.feedback === 'wrong'")
-        shoot(page, out / f"{name}.png", "#task" if name.endswith("phone") else None)
+        # The task, the table and the answer (just below the table): on a phone the
+        # answer ends the viewport, on a desktop all three fit from the task down.
+        if name.endswith("phone"):
+            page.locator("#feedback").evaluate("(node) => node.scrollIntoView({block: 'end'})")
+            page.screenshot(path=out / f"{name}.png")
+        else:
+            shoot(page, out / f"{name}.png", "#task")
         context.close()
     # The hint panel, in a Card Commons game against the hard bot.
     desktop = browser.new_context(**DESKTOP)
@@ -57,15 +78,13 @@ def take_screenshots(browser: Browser, url: str, db: str, out: Path = OUT) -> No
     page.select_option("#seat1", "bot:hard")
     page.click("button:has-text('Start the game')")
     page.wait_for_function(MY_TURN_OR_OVER)
-    page.click("#hint")
-    page.wait_for_selector("#hint-panel")
+    show_hint(page)
     shoot(page, out / "hint-panel.png")
     phone = browser.new_context(**MOBILE, storage_state=desktop.storage_state())
     small = phone.new_page()
     small.goto(page.url)
     small.wait_for_function(MY_TURN_OR_OVER)
-    small.click("#hint")
-    small.wait_for_selector("#hint-panel")
+    show_hint(small)
     shoot(small, out / "hint-phone.png", "#coach")
     desktop.close()
     phone.close()
@@ -78,8 +97,9 @@ def take_screenshots(browser: Browser, url: str, db: str, out: Path = OUT) -> No
     for action in final.history():
         played.append((replay.current_player(), action))
         replay.apply_action(action)
+    # Public: a review of a game the viewer did not play is for a finished public game.
     game_id, _, _ = store_actions(db, game.name, dict(game.options), played, final,
-                                  bots={0: "greedy", 1: "random"})
+                                  bots={0: "greedy", 1: "random"}, visibility="public")
     for name, options in (("review", DESKTOP), ("review-phone", MOBILE)):
         context = browser.new_context(**options)
         page = context.new_page()

@@ -239,6 +239,11 @@ def test_a_rated_game_changes_both_ratings_and_the_leaderboard(device, clocked) 
     audit(board, "a player's page with a rating history")
     board.goto(f"{server.url}me")
     audit(board, "/me after a rated game")
+    phone = pages[1]  # the ratings table fits a phone's width (the page does not widen)
+    phone.goto(f"{server.url}players/Rated-Ann")
+    expect(phone.locator(".board .rating").first).to_be_visible()
+    assert phone.evaluate("document.documentElement.scrollWidth"
+                          " <= document.documentElement.clientWidth")
 
 
 def test_the_tab_title_and_icon_change_on_your_turn(device, clocked) -> None:
@@ -350,3 +355,49 @@ def test_the_header_counts_my_turns_and_leads_to_them(device, clocked) -> None:
     listed = pages[seat].locator(f".player-games li[data-id='{game_id}']")
     expect(listed.locator(".tag.turn")).to_have_text("your turn")
     no_junk(pages[seat])
+
+
+def test_a_challenge_from_a_players_page_is_seen_taken_and_played_by_both(device, clocked
+                                                                           ) -> None:
+    """Issue 25's challenge, as two people: Al challenges Bea from her page; Bea sees it
+    counted in her header and named on her list ("Dare-Al challenges you"), takes the
+    seat, and both are at the same table, each seat under its person's name."""
+    server, _ = clocked
+    al, bea = device(), device(viewport=PHONE, is_mobile=True, has_touch=True)
+    rename(al, server.url, "Dare-Al", "al-password")
+    rename(bea, server.url, "Dare-Bea", "bea-password")
+    bea.goto(f"{server.url}lobby")
+    expect(bea.locator("#your-turns")).to_have_count(0)  # nothing waits for her yet
+    al.goto(f"{server.url}players/Dare-Bea")
+    expect(al.locator("#challenge-title")).to_have_text("Challenge Dare-Bea")
+    al.select_option("#challenge-game", "hadronize")
+    al.select_option("#challenge-rated", "casual")
+    al.click("#challenge button[type=submit]")
+    al.wait_for_url(re.compile(r"/games/\w+(\?seat=0)?$"))
+    game_id = re.search(r"/games/(\w+)", al.url).group(1)
+    expect(al.locator("#seats li").nth(1)).to_contain_text("Dare-Bea")  # her seat, kept
+    no_junk(al)
+    bea.goto(f"{server.url}lobby")
+    assert game_id not in bea.locator("body").inner_text()  # never listed for others
+    counted = bea.locator("#your-turns")
+    expect(counted).to_have_text("Your move in 1 game")
+    counted.click()
+    bea.wait_for_url(re.compile(r"/me#playing-title$"))
+    invitation = bea.locator(f".player-games li[data-id='{game_id}']")
+    expect(invitation.locator(".tag.turn")).to_have_text("Dare-Al challenges you")
+    audit(bea, "a player's page with a challenge to answer")
+    no_junk(bea)
+    invitation.locator("button[value=accept]").click()
+    bea.wait_for_url(re.compile(rf"/games/{game_id}\?seat=1$"))
+    for page, me, other in ((al, "Dare-Al", "Dare-Bea"), (bea, "Dare-Bea", "Dare-Al")):
+        expect(page.locator("#game")).to_have_attribute("data-over", "no")
+        expect(page.locator("#game")).to_have_attribute("data-step", re.compile(r"^[1-9]\d*$"))
+        expect(page.locator("#seats")).to_contain_text(f"{me} (you)")
+        expect(page.locator("#seats")).to_contain_text(other)
+        assert game_id in page.url  # the same table
+        no_junk(page)
+    first_moves({0: al, 1: bea})  # both can play it
+    for page in (al, bea):
+        page.goto(f"{server.url}me")
+        expect(page.locator(f".player-games li[data-id='{game_id}']")).to_be_visible()
+        no_junk(page)

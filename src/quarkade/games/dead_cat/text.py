@@ -99,7 +99,10 @@ def describe_round(last: dict[str, Any], names: Sequence[str]) -> str:
         found = "the time deck was empty, so the highest die wins"
     dice = " ".join(str(d) for d in last["dice"])
     winners = " and ".join(_name(names, s) for s in last["winners"])
-    verb = "takes a cube" if len(last["winners"]) == 1 else "take a cube each"
+    if len(last["winners"]) > 1:
+        verb = "take a cube each"
+    else:  # "you take a cube", "Ben takes a cube"
+        verb = "take a cube" if winners == "you" else "takes a cube"
     return f"Round {last['round']}: {how}; {found}. Dice {dice}: {winners} {verb}."
 
 

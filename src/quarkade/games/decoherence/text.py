@@ -112,7 +112,7 @@ def _result(view: dict[str, Any], names: Sequence[str]) -> str:
     winners = view["winners"]
     if not winners:
         return f"Game over ({view['result']}): a draw."
-    return f"Game over ({view['result']}): {_name(names, winners[0])} wins."
+    return f"Game over ({view['result']}): {_does(names, winners[0], 'win')}."
 
 
 def log_line(view: dict[str, Any], actor: int, notation: str, names: Sequence[str]) -> str | None:
@@ -136,10 +136,9 @@ def describe(event: dict[str, Any], names: Sequence[str]) -> str | None:
     """One event of the view in plain words."""
     kind = event["type"]
     if kind == "draw":
-        who = _name(names, event["seat"])
-        return f"{who} draws {event['word'] or 'a card'}."
+        return f"{_does(names, event['seat'], 'draw')} {event['word'] or 'a card'}."
     if kind == "first":
-        return f"The coin says {_name(names, event['seat'])} goes first."
+        return f"The coin says {_does(names, event['seat'], 'go')} first."
     if kind == "deck":
         cards = event["cards"] or "(hidden)"
         return f"{_upper(_possessive(names, event['seat']))} random deck's " \
@@ -235,12 +234,15 @@ def _thing(ref: dict[str, Any], names: Sequence[str]) -> str:
     return f"{_possessive(names, ref['seat'])} {noun} #{ref['slot']}"
 
 
+THIRD_PERSON = {"have": "has", "go": "goes"}  # verbs not made by adding an s
+
+
 def _does(names: Sequence[str], seat: int, verb: str) -> str:
     """``Bob gains`` / ``you gain``."""
     name = _name(names, seat)
     if name == "you":
         return f"you {verb}"
-    return f"{name} {'has' if verb == 'have' else verb + 's'}"
+    return f"{name} {THIRD_PERSON.get(verb, verb + 's')}"
 
 
 def _upper(text: str) -> str:
