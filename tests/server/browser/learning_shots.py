@@ -13,6 +13,7 @@ from playwright.sync_api import Browser, Page, sync_playwright
 from quarkade import load_game
 from quarkade.agents import make_agent
 from quarkade.learn.review import Budget
+from quarkade.server.limits import Limits
 from quarkade.server.run import ServerThread
 from quarkade.sim.match import play_game
 from tests.conftest import CHROMIUM, CHROMIUM_ARGS
@@ -24,6 +25,7 @@ DESKTOP = {"viewport": {"width": 1280, "height": 860}}
 MOBILE = {"viewport": PHONE, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
 # A review's search in the screenshots: enough for a readable graph, quick to take.
 BUDGET = Budget(total=8.0, least=0.1, most=0.6, iterations=1500)
+HINT_MS = Limits().hint_seconds * 1000  # a hint comes within the server's deadline
 
 
 def shoot(page: Page, path: Path, start: str | None = None) -> None:
@@ -56,14 +58,14 @@ def take_screenshots(browser: Browser, url: str, db: str, out: Path = OUT) -> No
     page.click("button:has-text('Start the game')")
     page.wait_for_function(MY_TURN_OR_OVER)
     page.click("#hint")
-    page.wait_for_selector("#hint-panel")
+    page.wait_for_selector("#hint-panel", timeout=HINT_MS)
     shoot(page, out / "hint-panel.png")
     phone = browser.new_context(**MOBILE, storage_state=desktop.storage_state())
     small = phone.new_page()
     small.goto(page.url)
     small.wait_for_function(MY_TURN_OR_OVER)
     small.click("#hint")
-    small.wait_for_selector("#hint-panel")
+    small.wait_for_selector("#hint-panel", timeout=HINT_MS)
     shoot(small, out / "hint-phone.png", "#coach")
     desktop.close()
     phone.close()
