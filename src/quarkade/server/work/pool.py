@@ -43,7 +43,7 @@ DEFAULT_FACTORY = "quarkade.server.play.botmove:server_agent"
 # read (the worker measures the thinking itself: an answer over the move time is refused).
 PIPE_MARGIN = 0.5
 KEPT_KEYS = 1000  # keys whose last worker is remembered
-STARTUP_SECONDS = 300.0  # how long a new worker may take to be ready (imports, loading)
+STARTUP_SECONDS = 60.0  # how long a new worker may take to be ready (imports, loading)
 
 Progress = Callable[[int, int], None]
 
