@@ -40,7 +40,7 @@ def pool() -> Iterator[WorkerPool]:
 
     compiled_search.warm_up()  # on disk and marked, as ``quarkade compile`` leaves it
     warming.mark_ready()
-    workers = WorkerPool()
+    workers = WorkerPool(warm=True)
     yield workers
     workers.close()
 
@@ -50,7 +50,7 @@ def test_a_new_worker_has_the_compiled_search_loaded_before_its_first_job(pool):
 
 
 def test_a_jobs_deadline_starts_when_its_worker_is_ready_not_while_it_starts(pool):
-    other = WorkerPool()  # how long a worker takes to start and load, here and now
+    other = WorkerPool(warm=True)  # how long a worker takes to start and load, here and now
     began = time.perf_counter()
     try:
         other.warm(1)

@@ -406,7 +406,8 @@ def serve(
         raise typer.Exit(2) from None
     settings: dict[str, Any] = {
         "bot_delay": bot_delay, "broker": broker or None, "rate_limits": rate_limits,
-        "allow_bots": allowed, "move_time": move_time, "ladder_dir": str(ladder_dir)}
+        "allow_bots": allowed, "move_time": move_time, "ladder_dir": str(ladder_dir),
+        "warm_workers": True}
     try:
         if workers > 1:
             Store(url).close()  # migrate once, before the workers start

@@ -77,8 +77,8 @@ def create_app(db: str = DEFAULT_URL, bot_delay: float = 0.0, broker: str | None
                rate_limits: bool = True, session_secret: str | None = None,
                allow_bots: Collection[str] = (), move_time: float = DEFAULT_MOVE_TIME,
                ladder_dir: str | Path = "ladder", review_budget: Budget | None = None,
-               chance_seed: int | None = None, secret_file: str | Path | None = None
-               ) -> Starlette:
+               chance_seed: int | None = None, secret_file: str | Path | None = None,
+               warm_workers: bool = False) -> Starlette:
     """The ASGI app over the database ``db`` (a SQLAlchemy URL or a SQLite file path).
 
     ``broker`` (``redis://...``) connects several server processes; ``bot_delay`` is a
@@ -94,7 +94,9 @@ def create_app(db: str = DEFAULT_URL, bot_delay: float = 0.0, broker: str | None
     ``ladder_dir`` is where ``quarkade ladder`` writes the ladders the ``/ladder`` pages
     show. ``review_budget`` is the search time of a game's review (tests shorten it).
     ``chance_seed`` makes the deals and other chance outcomes repeatable (tests only: by
-    default they come from the system's secure source).
+    default they come from the system's secure source). ``warm_workers``: each worker
+    process loads the compiled search when it starts (``quarkade serve``; tests that ask
+    for no search leave it off, saving each worker a second of CPU).
     """
     clock = clock or SystemClock()
     limits = limits or Limits()
@@ -104,7 +106,7 @@ def create_app(db: str = DEFAULT_URL, bot_delay: float = 0.0, broker: str | None
         raise ValueError(f"move_time={move_time!r}: a number of seconds above 0")
     store = Store(db, busy_timeout=busy_timeout)
     allowed = frozenset(allow_bots)
-    work = Scheduler(WorkerPool(agent_factory, sorted(allowed)), limits.workers,
+    work = Scheduler(WorkerPool(agent_factory, sorted(allowed), warm_workers), limits.workers,
                      limits.reserve_workers, limits.jobs_per_client)
     ctx = Context(store, clock, limits, make_broker(broker), work, Bus(),
                   random.SystemRandom() if chance_seed is None else random.Random(chance_seed),

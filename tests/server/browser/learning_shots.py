@@ -93,7 +93,8 @@ def take_screenshots(browser: Browser, url: str, db: str, out: Path = OUT) -> No
 def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as scratch, \
-            ServerThread(f"sqlite:///{scratch}/shots.db", review_budget=BUDGET) as server, \
+            ServerThread(f"sqlite:///{scratch}/shots.db", review_budget=BUDGET,
+                         warm_workers=True) as server, \
             sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         take_screenshots(browser, server.url, server.db)

@@ -15,9 +15,10 @@ its moves.
 
 Worker processes are spawned, not forked (the server holds threads and sockets), and
 import neither the web stack nor the database. A new worker readies itself before its
-first job: the allowed plug-ins' imports, and the compiled search loaded from the disk
-cache (``agents.warming``: about a second of CPU, which a process's first
-hint, review or search bot would otherwise pay on top of its own time). It then says
+first job: the allowed plug-ins' imports, and with ``warm`` (the server's default) the
+compiled search loaded from the disk cache (``agents.warming``: about a second of CPU,
+which a process's first hint, review or search bot would otherwise pay on top of its own
+time; tests whose servers search nothing leave it off). It then says
 ``("ready",)``; a job's deadline starts only when its worker is ready (within
 ``STARTUP_SECONDS``), so a busy machine's slow start never costs a bot its move.
 """
@@ -100,8 +101,10 @@ class WorkerState:
 class WorkerPool:
     """Worker processes, made when first needed and kept while they live."""
 
-    def __init__(self, factory: str = DEFAULT_FACTORY, plugins: Collection[str] = ()) -> None:
+    def __init__(self, factory: str = DEFAULT_FACTORY, plugins: Collection[str] = (),
+                 warm: bool = False) -> None:
         self.factory = factory
+        self.warm_search = warm  # each worker loads the compiled search when it starts
         self.plugins = tuple(plugins)  # the allowed plug-ins, for the workers
         self.context = multiprocessing.get_context("spawn")
         self.lock = threading.Lock()
@@ -140,7 +143,7 @@ class WorkerPool:
             with self.lock:
                 if self.closed or len(self.idle) >= count:
                     return
-            worker = _Worker(self.context, self.factory, self.plugins)
+            worker = _Worker(self.context, self.factory, self.plugins, self.warm_search)
             try:
                 worker.wait_ready()
             except JobFailed:
@@ -166,7 +169,7 @@ class WorkerPool:
                 if worker.alive():
                     self.busy.add(worker)
                     return worker
-        worker = _Worker(self.context, self.factory, self.plugins)
+        worker = _Worker(self.context, self.factory, self.plugins, self.warm_search)
         with self.lock:
             self.busy.add(worker)
         return worker
@@ -192,9 +195,10 @@ class WorkerPool:
 class _Worker:
     """One worker process and the pipe to it."""
 
-    def __init__(self, context: Any, factory: str, plugins: tuple[str, ...]) -> None:
+    def __init__(self, context: Any, factory: str, plugins: tuple[str, ...],
+                 warm: bool = False) -> None:
         self.connection, child = context.Pipe()
-        self.process = context.Process(target=_serve, args=(child, factory, plugins),
+        self.process = context.Process(target=_serve, args=(child, factory, plugins, warm),
                                        name="quarkade-worker", daemon=False)
         self.process.start()
         child.close()
@@ -285,7 +289,8 @@ def _warm_compiled() -> None:
         log.warning("a worker could not load the compiled search ahead", exc_info=True)
 
 
-def _serve(connection: Connection, factory_path: str, plugins: tuple[str, ...]) -> None:
+def _serve(connection: Connection, factory_path: str, plugins: tuple[str, ...],
+           warm: bool = False) -> None:
     """A worker's life: read a job, run it, answer ``("done", answer)`` or ``("error",
     reason, kind, what, detail)``; say ``("thinking",)`` or ``("progress", done, total)``
     on the way when the job does."""
@@ -296,7 +301,8 @@ def _serve(connection: Connection, factory_path: str, plugins: tuple[str, ...]) 
 
     if plugins:  # the allowed plug-ins' imports, before any deadline
         plugin_bots.installed(plugins)
-    _warm_compiled()
+    if warm:
+        _warm_compiled()
     worker = WorkerState(factory, plugins)
     try:
         connection.send(("ready",))
