@@ -25,8 +25,11 @@ simulator, and game ``i`` has the simulator's seed for game ``i`` of the run.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import json
 import multiprocessing
 import time
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -156,17 +159,27 @@ def _play(job: tuple) -> dict[str, Any]:
 
 
 def measure(game: str, options: dict[str, Any], hero: str, games: int, workers: int,
-            seed: int, ratio: float, bot_seconds: float = 0.0) -> dict[str, float]:
+            seed: int, ratio: float, bot_seconds: float = 0.0,
+            out: Path | None = None) -> dict[str, float]:
     """The hero's score over ``games`` games, its Wilson interval, and the mean seconds a
     move of the hero and of OpenSpiel's bot (``bot_seconds``, when given, instead of
-    ``ratio`` times the hero's)."""
+    ``ratio`` times the hero's). With ``out``, each game's result is written there as
+    it comes (one JSON line, in game order), so a long run stopped early keeps its games."""
     start = time.perf_counter()
     jobs = [(game, options, hero, ratio, seed, i, bot_seconds) for i in range(games)]
-    if workers > 1:
-        with multiprocessing.get_context("fork").Pool(workers) as pool:
-            results = pool.map(_play, jobs, chunksize=1)
-    else:
-        results = [_play(job) for job in jobs]
+    results = []
+    with contextlib.ExitStack() as stack:
+        if workers > 1:
+            pool = stack.enter_context(multiprocessing.get_context("fork").Pool(workers))
+            played = pool.imap(_play, jobs, chunksize=1)
+        else:
+            played = map(_play, jobs)
+        lines = stack.enter_context(out.open("w")) if out is not None else None
+        for index, result in enumerate(played):
+            results.append(result)
+            if lines is not None:
+                lines.write(json.dumps({"index": index, **result}) + "\n")
+                lines.flush()
     score = sum(r["score"] for r in results)
     low, high = wilson(score, games)
     bot_moves = [s for r in results for s in r["bot_seconds"]]
@@ -188,12 +201,13 @@ def main() -> None:
                         help="a fixed time a move for OpenSpiel's bot instead of the ratio")
     parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                         help="a game option (repeatable), e.g. goal=3")
+    parser.add_argument("--out", type=Path, help="write each game's result here (JSON lines)")
     args = parser.parse_args()
     from quarkade.core.options import parse_option_pairs
 
     options = parse_option_pairs(args.option)
     found = measure(args.game, options, args.hero, args.games, args.workers, args.seed,
-                    args.ratio, args.bot_seconds)
+                    args.ratio, args.bot_seconds, args.out)
     budget = f"{args.bot_seconds:g} s a move" if args.bot_seconds else \
         f"{args.ratio:g}x its time"
     print(f"{args.hero} against {opponent_name(args.game)} with {budget}: "

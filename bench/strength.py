@@ -141,7 +141,7 @@ def main() -> None:
     # The file's rows are read only now: other runs may have written theirs meanwhile.
     text = args.write.read_text(encoding="utf-8") if args.write else ""
     found = pattern.search(text)
-    rows = {**previous_rows(found.group(0) if found else ""), **rows}
+    rows = without_renamed({**previous_rows(found.group(0) if found else ""), **rows})
     order = row_order()
     lines = header + [rows[key] for key in order if key in rows] + [
         line for key, line in rows.items() if key not in order]
@@ -179,6 +179,26 @@ def openspiel_label(game: str, ratio: float) -> str:
 def row_order() -> list[tuple[str, str, str, str]]:
     return [(game, options_text(options), hero, opponent)
             for game, options, pairings in TABLES for hero, opponent in pairings]
+
+
+def without_renamed(rows: dict[tuple[str, str, str, str], str]
+                    ) -> dict[tuple[str, str, str, str], str]:
+    """``rows`` without those of a hero its table no longer names (the hard level's bot
+    renamed: Decoherence's ``hard`` was ``lookahead``, whose rows then read ``lookahead``)
+    once ``hard`` has a row against the same opponent: a row stays only while it is the
+    figure there is."""
+    heroes = {(game, options_text(options)): {"hard", *(hero for hero, _ in pairings)}
+              for game, options, pairings in TABLES}
+
+    def against(key: tuple[str, str, str, str]) -> tuple[str, str, str]:
+        return key[0], key[1], key[3].split(",")[0]  # OpenSpiel's bot without its budget
+
+    def current(key: tuple[str, str, str, str]) -> bool:
+        return key[2] in heroes.get((key[0], key[1]), {key[2]})
+
+    measured = {against(key) for key in rows if key[2] == "hard"}
+    return {key: line for key, line in rows.items()
+            if current(key) or against(key) not in measured}
 
 
 def previous_rows(block: str) -> dict[tuple[str, str, str, str], str]:

@@ -418,7 +418,8 @@ def serve(
     settings: dict[str, Any] = {
         "bot_delay": bot_delay, "broker": broker or None, "rate_limits": rate_limits,
         "allow_bots": allowed, "move_time": move_time, "ladder_dir": str(ladder_dir),
-        "puzzle_pool": None if puzzles is None else str(puzzles)}
+        "puzzle_pool": None if puzzles is None else str(puzzles),
+        "warm_workers": True}
     try:
         if workers > 1:
             Store(url).close()  # migrate once, before the workers start

@@ -343,9 +343,10 @@ def compile_engines() -> None:
             began = time.perf_counter()
             module.warm_up(load_game(name))
             console.print(f"{name}: ready in {time.perf_counter() - began:.1f} s", markup=False)
-        from quarkade.agents import compiled_search
+        from quarkade.agents import compiled_search, warming
 
         began = time.perf_counter()
         compiled_search.warm_up()
+        warming.mark_ready()  # server workers load it ahead from now on
         console.print(f"the search (mcts, ismcts): ready in {time.perf_counter() - began:.1f} "
                       "s", markup=False)

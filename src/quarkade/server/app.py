@@ -91,7 +91,8 @@ def create_app(db: str = DEFAULT_URL, bot_delay: float = 0.0, broker: str | None
                allow_bots: Collection[str] = (), move_time: float = DEFAULT_MOVE_TIME,
                ladder_dir: str | Path = "ladder", review_budget: Budget | None = None,
                chance_seed: int | None = None, secret_file: str | Path | None = None,
-               puzzle_pool: str | Path | None = None) -> Starlette:
+               puzzle_pool: str | Path | None = None,
+               warm_workers: bool = False) -> Starlette:
     """The ASGI app over the database ``db`` (a SQLAlchemy URL or a SQLite file path).
 
     ``broker`` (``redis://...``) connects several server processes; ``bot_delay`` is a
@@ -109,7 +110,9 @@ def create_app(db: str = DEFAULT_URL, bot_delay: float = 0.0, broker: str | None
     ``chance_seed`` makes the deals and other chance outcomes repeatable (tests only: by
     default they come from the system's secure source). ``puzzle_pool`` is the pool file the
     ``/puzzles`` page serves (``quarkade puzzles card-commons --pool FILE`` writes one; by
-    default the pool shipped with the server).
+    default the pool shipped with the server). ``warm_workers``: each worker
+    process loads the compiled search when it starts (``quarkade serve``; tests that ask
+    for no search leave it off, saving each worker a second of CPU).
     """
     clock = clock or SystemClock()
     limits = limits or Limits()
@@ -119,7 +122,7 @@ def create_app(db: str = DEFAULT_URL, bot_delay: float = 0.0, broker: str | None
         raise ValueError(f"move_time={move_time!r}: a number of seconds above 0")
     store = Store(db, busy_timeout=busy_timeout)
     allowed = frozenset(allow_bots)
-    work = Scheduler(WorkerPool(agent_factory, sorted(allowed)), limits.workers,
+    work = Scheduler(WorkerPool(agent_factory, sorted(allowed), warm_workers), limits.workers,
                      limits.reserve_workers, limits.jobs_per_client)
     process = secrets.token_hex(6)
     ctx = Context(store, clock, limits, make_broker(broker, process), work, Bus(),

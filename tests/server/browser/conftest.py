@@ -48,7 +48,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
     # games a preset, on the compiled engine (test_deck_builder_pages.py times it).
     with ServerThread(f"sqlite:///{folder / 'browser.db'}", ladder_dir=folder / "ladder",
                       review_budget=Budget(total=0, iterations=300),
-                      limits=Limits(deck_test_games=2000)) as running:
+                      limits=Limits(deck_test_games=2000), warm_workers=True) as running:
         yield running
 
 

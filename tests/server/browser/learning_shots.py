@@ -123,7 +123,7 @@ def serve_and_take(take: Callable[[Browser, str, str], None], **settings: Any) -
 
 
 def main() -> None:
-    serve_and_take(take_screenshots, review_budget=BUDGET)
+    serve_and_take(take_screenshots, review_budget=BUDGET, warm_workers=True)
 
 
 if __name__ == "__main__":

@@ -161,7 +161,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as scratch, \
             ServerThread(f"sqlite:///{scratch}/shots.db",
                          review_budget=learning_shots.BUDGET,
-                         limits=Limits(deck_test_games=50)) as server, \
+                         limits=Limits(deck_test_games=50), warm_workers=True) as server, \
             sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         desktop = browser.new_context(viewport={"width": 1280, "height": 860})

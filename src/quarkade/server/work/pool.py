@@ -14,7 +14,13 @@ the worker that last ran that key when it is idle, so a bot keeps what it learne
 its moves.
 
 Worker processes are spawned, not forked (the server holds threads and sockets), and
-import neither the web stack nor the database.
+import neither the web stack nor the database. A new worker readies itself before its
+first job: the allowed plug-ins' imports, and with ``warm`` (the server's default) the
+compiled search loaded from the disk cache (``agents.warming``: about a second of CPU,
+which a process's first hint, review or search bot would otherwise pay on top of its own
+time; tests whose servers search nothing leave it off). It then says
+``("ready",)``; a job's deadline starts only when its worker is ready (within
+``STARTUP_SECONDS``), so a busy machine's slow start never costs a bot its move.
 """
 
 from __future__ import annotations
@@ -38,6 +44,7 @@ DEFAULT_FACTORY = "quarkade.server.play.botmove:server_agent"
 # read (the worker measures the thinking itself: an answer over the move time is refused).
 PIPE_MARGIN = 0.5
 KEPT_KEYS = 1000  # keys whose last worker is remembered
+STARTUP_SECONDS = 60.0  # how long a new worker may take to be ready (imports, loading)
 
 Progress = Callable[[int, int], None]
 
@@ -94,8 +101,10 @@ class WorkerState:
 class WorkerPool:
     """Worker processes, made when first needed and kept while they live."""
 
-    def __init__(self, factory: str = DEFAULT_FACTORY, plugins: Collection[str] = ()) -> None:
+    def __init__(self, factory: str = DEFAULT_FACTORY, plugins: Collection[str] = (),
+                 warm: bool = False) -> None:
         self.factory = factory
+        self.warm_search = warm  # each worker loads the compiled search when it starts
         self.plugins = tuple(plugins)  # the allowed plug-ins, for the workers
         self.context = multiprocessing.get_context("spawn")
         self.lock = threading.Lock()
@@ -134,8 +143,16 @@ class WorkerPool:
             with self.lock:
                 if self.closed or len(self.idle) >= count:
                     return
-            worker = _Worker(self.context, self.factory, self.plugins)
+            worker = _Worker(self.context, self.factory, self.plugins, self.warm_search)
+            try:
+                worker.wait_ready()
+            except JobFailed:
+                worker.stop()
+                raise
             with self.lock:
+                if self.closed:
+                    worker.stop()
+                    return
                 self.idle.append(worker)
 
     def _take(self, key: str | None) -> _Worker:
@@ -152,7 +169,7 @@ class WorkerPool:
                 if worker.alive():
                     self.busy.add(worker)
                     return worker
-        worker = _Worker(self.context, self.factory, self.plugins)
+        worker = _Worker(self.context, self.factory, self.plugins, self.warm_search)
         with self.lock:
             self.busy.add(worker)
         return worker
@@ -178,26 +195,47 @@ class WorkerPool:
 class _Worker:
     """One worker process and the pipe to it."""
 
-    def __init__(self, context: Any, factory: str, plugins: tuple[str, ...]) -> None:
+    def __init__(self, context: Any, factory: str, plugins: tuple[str, ...],
+                 warm: bool = False) -> None:
         self.connection, child = context.Pipe()
-        self.process = context.Process(target=_serve, args=(child, factory, plugins),
+        self.process = context.Process(target=_serve, args=(child, factory, plugins, warm),
                                        name="quarkade-worker", daemon=False)
         self.process.start()
         child.close()
         self.lock = threading.Lock()  # one job at a time
         self.stopping = threading.Lock()
         self.stopped = False
+        self.ready = False
 
     def alive(self) -> bool:
         return self.process.is_alive()
 
+    def wait_ready(self) -> None:
+        """Wait for the worker's ``("ready",)`` (once; ``JobFailed`` if it does not come
+        within ``STARTUP_SECONDS`` or the process stops)."""
+        if self.ready:
+            return
+        try:
+            if not self.connection.poll(STARTUP_SECONDS):
+                raise JobFailed(f"its worker process was not ready within {STARTUP_SECONDS:g} s",
+                                "crashed", "stopped its worker process")
+            message = self.connection.recv()
+        except (EOFError, OSError, BrokenPipeError):
+            raise JobFailed("its worker process stopped", "crashed",
+                            "stopped its worker process") from None
+        if message[0] != "ready":  # pragma: no cover (the worker's first word is ready)
+            raise JobFailed(f"its worker process said {message[0]!r} first", "crashed",
+                            "stopped its worker process")
+        self.ready = True
+
     def ask(self, job: Job, deadline: float, progress: Progress | None) -> Any:
         """Send ``job`` and wait for its answer: ``deadline`` seconds in all, of which the
         thinking gets at most ``job.think_limit()`` (and a margin for the pipe)."""
-        start = time.monotonic()
-        end = start + deadline
         thinking = False
         with self.lock:
+            self.wait_ready()  # a new worker's start is not the job's time
+            start = time.monotonic()
+            end = start + deadline
             try:
                 self.connection.send(job)
                 while True:
@@ -240,7 +278,19 @@ class _Worker:
         self.connection.close()
 
 
-def _serve(connection: Connection, factory_path: str, plugins: tuple[str, ...]) -> None:
+def _warm_compiled() -> None:
+    """Load the compiled search from the disk cache where ``quarkade compile`` put it
+    (``agents.warming``; nothing is compiled here: that takes minutes)."""
+    from quarkade.agents import warming
+
+    try:
+        warming.load_if_ready()
+    except Exception:  # a worker that could not load it loads it at its first search
+        log.warning("a worker could not load the compiled search ahead", exc_info=True)
+
+
+def _serve(connection: Connection, factory_path: str, plugins: tuple[str, ...],
+           warm: bool = False) -> None:
     """A worker's life: read a job, run it, answer ``("done", answer)`` or ``("error",
     reason, kind, what, detail)``; say ``("thinking",)`` or ``("progress", done, total)``
     on the way when the job does."""
@@ -251,7 +301,13 @@ def _serve(connection: Connection, factory_path: str, plugins: tuple[str, ...]) 
 
     if plugins:  # the allowed plug-ins' imports, before any deadline
         plugin_bots.installed(plugins)
+    if warm:
+        _warm_compiled()
     worker = WorkerState(factory, plugins)
+    try:
+        connection.send(("ready",))
+    except (OSError, BrokenPipeError):
+        return
     while True:
         try:
             job = connection.recv()
