@@ -344,3 +344,29 @@ def test_perfect_never_opens_with_an_opening_the_book_calls_lost(torus, monkeypa
         action = agent.act(turn_for(state), random.Random(seed))
         assert action in state.legal_actions() and action not in lost
 
+
+@pytest.mark.parametrize("variant", ["classic", "tutorial"])
+def test_hints_show_the_solvers_exact_values_where_it_reaches(variant):
+    """A hint (and so a review) in a small endgame gives 1 to exactly the moves the
+    reference engine's own solver finds winning and 0 to the rest, and says it is exact;
+    a position past the endgame's reach gets the search's estimates."""
+    from quarkade.agents.estimate import estimate_moves
+    from quarkade.core.agent import turn_for
+    from quarkade.games.card_commons.solve.endgame import CLASSIC_CELLS, action_values
+    from quarkade.games.card_commons.solver import Solver
+
+    plies = (20, 28) if variant == "classic" else (12, 16)
+    checked = 0
+    for state in positions(variant, False, 12, seed=18, plies=plies):
+        if len(state.legal_actions()) < 2 or sum(not state.stack(c) for c in range(16)) > 6:
+            continue
+        found = estimate_moves(turn_for(state), random.Random(1), iterations=50)
+        assert found.exact and found.iterations == 0
+        winners = set(Solver(10**7).winning_actions(state))
+        assert {m.action for m in found.moves if m.chance == 1.0} == winners
+        assert all(m.chance in (0.0, 1.0) for m in found.moves)
+        checked += 1
+    assert checked >= 3
+    early = positions("classic", False, 1, seed=19, plies=(3, 4))[0]
+    assert sum(not early.stack(cell) for cell in range(16)) > CLASSIC_CELLS
+    assert action_values(early) is None  # so the hint is the search's estimate
