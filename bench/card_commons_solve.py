@@ -7,6 +7,10 @@
     python bench/card_commons_solve.py endgame --positions 20    # Classic: time per position
     python bench/card_commons_solve.py greedy --empty 12         # Classic: positions of
         [--positions 20] [--budget 2e7]                           # greedy games, CPU time
+    python bench/card_commons_solve.py classic-ablation          # Classic: each feature's
+        [--empty 7] [--positions 10] [--budget 4e6] [--rows 0,1]  # nodes and CPU s
+    python bench/card_commons_solve.py growth --empty 6,7,8,9    # Classic: cost by size
+        [--positions 10] [--budget 4e7]
     python bench/card_commons_solve.py depth --positions 6       # Tutorial: cost by ply
     python bench/card_commons_solve.py ablation [--field torus]  # Tutorial: each feature's
         [--budget 2e9] [--table-bits 24] [--rows 0,1,2]           # nodes and seconds per class
@@ -88,7 +92,7 @@ def endgame(positions: int, seed: int, largest: int) -> None:
             position = classic.position_of(state)
             if position.empty != empty:
                 continue
-            solver.table.clear()
+            solver.clear()
             result = solver.value(position)
             nodes.append(result.nodes)
             seconds.append(result.seconds)
@@ -124,6 +128,76 @@ def greedy_positions(count: int, empty: int, seed: int) -> list[classic.Position
     return found
 
 
+CLASSIC_ABLATION = (
+    ("before (issue 18's search)", 0),
+    ("+ a pass that wins at once", classic.PASS_WINS),
+    ("+ the static bound", classic.PASS_WINS | classic.BOUND),
+    ("+ each discard a child", classic.PASS_WINS | classic.BOUND | classic.DISCARDS),
+    ("+ known-lost children (ETC)", classic.PASS_WINS | classic.BOUND | classic.DISCARDS
+     | classic.ETC),
+    ("+ history order", classic.PASS_WINS | classic.BOUND | classic.DISCARDS | classic.ETC
+     | classic.HISTORY),
+    ("+ killer", classic.PASS_WINS | classic.BOUND | classic.DISCARDS | classic.ETC
+     | classic.HISTORY | classic.KILLER),
+    ("+ the fewest-places discard first", classic.PASS_WINS | classic.BOUND
+     | classic.DISCARDS | classic.ETC | classic.HISTORY | classic.KILLER
+     | classic.SPARE_FIRST),
+    ("today's defaults", classic.FEATURES),
+    ("defaults + mobility order", classic.FEATURES | classic.MOBILITY),
+    ("defaults + the pass first when ahead", classic.FEATURES | classic.PASS_FIRST),
+    ("defaults + symmetry keys", classic.FEATURES | classic.SYMMETRY),
+)
+
+
+def classic_ablation(empty: int, positions: int, seed: int, budget: int,
+                     rows: list[int]) -> None:
+    """The same greedy positions searched with the features of each row (a fresh table
+    and history per position); a position past ``budget`` counts its budget. CPU s."""
+    found = greedy_positions(positions, empty, seed)
+    print(f"| search ({positions} greedy positions, {empty} empty cells) | settled | "
+          "nodes: total / median / max | CPU s: total / max |")
+    print("| --- | --- | --- | --- |")
+    for index in rows:
+        label, features = CLASSIC_ABLATION[index]
+        solver = classic.ClassicSolver(table_bits=22, features=features)
+        solver.value(classic.Position((1,) + (0,) * 15, (1, 2), 0, 0, False, 0, -1))
+        nodes, seconds, settled = [], [], 0
+        for position in found:
+            solver.clear()
+            start = time.process_time()
+            result = solver.value(position, budget)
+            seconds.append(time.process_time() - start)
+            nodes.append(result.nodes)
+            settled += result.value != classic.ABORTED
+        print(f"| {label} | {settled} of {positions} | {sum(nodes):,} / "
+              f"{statistics.median(nodes):,.0f} / {max(nodes):,} | {sum(seconds):.1f} / "
+              f"{max(seconds):.2f} |", flush=True)
+
+
+def growth(sizes: list[int], positions: int, seed: int, budget: int) -> None:
+    """Greedy positions of each size searched with today's kernel (a fresh table each):
+    how the cost grows with the empty cells. CPU s."""
+    print("| empty cells | settled within the budget | nodes: median / max | "
+          "CPU s: median / max | seat to move wins |")
+    print("| --- | --- | --- | --- | --- |")
+    solver = classic.ClassicSolver(table_bits=24)
+    solver.value(classic.Position((1,) + (0,) * 15, (1, 2), 0, 0, False, 0, -1))
+    for empty in sizes:
+        nodes, seconds, settled, wins = [], [], 0, 0
+        for position in greedy_positions(positions, empty, seed):
+            solver.clear()
+            start = time.process_time()
+            result = solver.value(position, budget)
+            seconds.append(time.process_time() - start)
+            nodes.append(result.nodes)
+            settled += result.value != classic.ABORTED
+            wins += result.value == classic.WIN
+        print(f"| {empty} | {settled} of {positions} (budget {budget:,}) | "
+              f"{statistics.median(nodes):,.0f} / {max(nodes):,} | "
+              f"{statistics.median(seconds):.2f} / {max(seconds):.2f} | {wins} |",
+              flush=True)
+
+
 def greedy(positions: int, empty: int, seed: int, budget: int) -> None:
     """Classic positions from greedy games with ``empty`` empty cells, each searched with a
     fresh table up to ``budget`` nodes; CPU seconds (the load does not inflate them)."""
@@ -134,7 +208,7 @@ def greedy(positions: int, empty: int, seed: int, budget: int) -> None:
     solver.value(classic.Position((1,) + (0,) * 15, (1, 2), 0, 0, False, 0, -1))  # compile
     nodes, seconds, settled, wins = [], [], 0, 0
     for position in greedy_positions(positions, empty, seed):
-        solver.table.clear()
+        solver.clear()
         start = time.process_time()
         result = solver.value(position, budget)
         seconds.append(time.process_time() - start)
@@ -240,10 +314,20 @@ def main() -> None:
     taken.add_argument("--positions", type=int, default=20)
     taken.add_argument("--empty", type=int, default=12)
     taken.add_argument("--budget", type=float, default=2e7)
+    ablate_classic = sub.add_parser("classic-ablation")
+    ablate_classic.add_argument("--empty", type=int, default=7)
+    ablate_classic.add_argument("--positions", type=int, default=10)
+    ablate_classic.add_argument("--budget", type=float, default=4e6)
+    ablate_classic.add_argument("--rows", default=",".join(
+        str(i) for i in range(len(CLASSIC_ABLATION))))
+    grows = sub.add_parser("growth")
+    grows.add_argument("--empty", default="6,7,8,9")
+    grows.add_argument("--positions", type=int, default=10)
+    grows.add_argument("--budget", type=float, default=4e7)
     cost = sub.add_parser("depth")
     cost.add_argument("--positions", type=int, default=6)
     cost.add_argument("--torus", action="store_true")
-    for each in (check, games, end, taken, cost):
+    for each in (check, games, end, taken, cost, ablate_classic, grows):
         each.add_argument("--seed", type=int, default=1)
     ablate = sub.add_parser("ablation")
     ablate.add_argument("--field", choices=["flat", "torus"], default="flat")
@@ -261,6 +345,12 @@ def main() -> None:
         endgame(args.positions, args.seed, args.largest)
     elif args.command == "greedy":
         greedy(args.positions, args.empty, args.seed, int(args.budget))
+    elif args.command == "classic-ablation":
+        classic_ablation(args.empty, args.positions, args.seed, int(args.budget),
+                         [int(row) for row in args.rows.split(",")])
+    elif args.command == "growth":
+        growth([int(e) for e in args.empty.split(",")], args.positions, args.seed,
+               int(args.budget))
     elif args.command == "ablation":
         ablation(args.field == "torus", int(args.budget), args.table_bits,
                  [int(row) for row in args.rows.split(",")])

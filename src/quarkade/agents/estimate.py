@@ -19,6 +19,10 @@ way ((return + 1) / 2).
 Budget: ``iterations`` and/or ``seconds`` (whichever runs out first; every move gets at
 least one iteration), measured with ``clock`` (tests pass one they control).
 
+Exact: where the game gives exact values (its ``exact`` part: a solver settles every legal
+move within its budget), those are the chances (1 for a move that wins with best play, 0
+for one that loses) and no search runs.
+
 Compiled: on a game with a compiled search (``compiled_search.py``) and playouts to the
 end, the same estimating search runs there (its root spread the same way).
 """
@@ -51,10 +55,12 @@ class MoveEstimate:
 
 @dataclass(frozen=True)
 class Estimates:
-    """Every legal move's estimate, in action order, and the search's size."""
+    """Every legal move's estimate, in action order, and the search's size; ``exact``:
+    the chances are the game's solved values (1 or 0), not a search's."""
 
     moves: tuple[MoveEstimate, ...]
     iterations: int
+    exact: bool = False
 
     @property
     def best(self) -> MoveEstimate:
@@ -144,6 +150,12 @@ def estimate_moves(turn: Turn, rng: random.Random, iterations: int = 0,
     if iterations < 0 or seconds < 0 or not (iterations or seconds):
         raise AgentSpecError("an estimate needs iterations >= 1 or seconds > 0")
     legal = list(turn.legal_actions)
+    exact = game_parts(turn.game.name).exact
+    if exact is not None and turn.game.perfect_information:
+        values = exact(turn.sample_state(rng))
+        if values is not None:
+            return Estimates(tuple(MoveEstimate(action, values[action], 0)
+                                   for action in legal), 0, exact=True)
     search = search_for(turn.game.name, turn.game.perfect_information)
     search._searcher = turn.player  # the seat whose ``lines`` playouts are its own
     if search._on_compiled(turn.game):

@@ -33,6 +33,11 @@ The parts (only ``rules``, ``notation`` and ``text`` are required):
     expected return from a full state (a playout cut short), a solver for small positions
     (the action to play, or None), the moves worth searching among the legal ones, and
     the move a playout plays for the seat to move (``rollout=greedy``).
+``exact``
+    ``exact(state)``: the exact win chance (1 or 0) of the seat to move after each of its
+    legal actions, as a dict, when a solver settles every one within its budget; else None.
+    Hints and reviews (``quarkade.agents.estimate``) show these values instead of a
+    search's estimates wherever the game gives them.
 ``line_playout``
     The move a ``rollout=lines`` playout plays, ``line_playout(state, me)``: the searching
     seat ``me`` plays as the hard level would and every other seat as ``greedy``
@@ -145,6 +150,7 @@ class Analysis:
 
 Estimate = Callable[[Any], list[float]]
 Endgame = Callable[[Any, random.Random], "int | None"]
+Exact = Callable[[Any], "dict[int, float] | None"]
 Candidates = Callable[[list[int]], list[int]]
 Policy = Callable[[Any, random.Random], int]
 LinePolicy = Callable[[Any, int], int]
@@ -167,6 +173,7 @@ class GameParts:
     levels: Mapping[str, LevelSpec] = field(default_factory=dict)
     estimate: Estimate | None = None
     endgame: Endgame | None = None
+    exact: Exact | None = None
     candidate_actions: Candidates | None = None
     rollout: Policy | None = None
     line_playout: LinePolicy | None = None
@@ -200,7 +207,8 @@ class GameParts:
             raise GamePartsError(f"{owner}: analysis is an Analysis (quarkade.core.parts)")
         hooks = {"action_label": self.action_label, "action_menu": self.action_menu,
                  "prompt_command": self.prompt_command, "estimate": self.estimate,
-                 "endgame": self.endgame, "candidate_actions": self.candidate_actions,
+                 "endgame": self.endgame, "exact": self.exact,
+                 "candidate_actions": self.candidate_actions,
                  "rollout": self.rollout, "line_playout": self.line_playout}
         for name, hook in hooks.items():
             if hook is not None and not callable(hook):

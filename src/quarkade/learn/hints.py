@@ -37,6 +37,7 @@ class Hint:
     seat: int
     moves: tuple[MoveHint, ...]
     iterations: int
+    exact: bool = False  # the chances are solved values (1 or 0), not estimates
 
     @property
     def best(self) -> MoveHint:
@@ -47,7 +48,7 @@ class Hint:
                 "best": {"id": self.best.action, "text": self.best.text},
                 "moves": [{"id": m.action, "text": m.text, "chance": round(m.chance, 4)}
                           for m in self.moves],
-                "iterations": self.iterations}
+                "iterations": self.iterations, "exact": self.exact}
 
 
 def hint_for(turn: Turn, rng: random.Random, seconds: float = HINT_SECONDS,
@@ -57,4 +58,4 @@ def hint_for(turn: Turn, rng: random.Random, seconds: float = HINT_SECONDS,
     found = estimate_moves(turn, rng, iterations=iterations, seconds=seconds, clock=clock)
     moves = sorted((MoveHint(m.action, turn.action_text(m.action), m.chance)
                     for m in found.moves), key=lambda m: (-m.chance, m.action))
-    return Hint(turn.player, tuple(moves), found.iterations)
+    return Hint(turn.player, tuple(moves), found.iterations, found.exact)

@@ -10,7 +10,9 @@ legal move's win chance (``quarkade.agents.estimate``). Then:
   0.30 a blunder. These are twice lichess's steps (on the same 0-1 scale), because these
   estimates come from a short search and are noisier than a chess engine's; a loss below
   0.10 is within that noise.
-- a decision with one legal move is *forced*: nothing to judge, no estimate.
+- a decision with one legal move is *forced*: nothing to judge, no estimate;
+- where the game solves the position (its ``exact`` part), the chances are exact (1 or 0)
+  and the decision says so (``exact``).
 
 Who may be reviewed (``seats_for``): in a game where every seat sees everything, every seat,
 by anyone; where something is hidden, only the viewer's own seat (a face holding a full
@@ -81,6 +83,7 @@ class Decision:
     mark: str | None = None
     iterations: int = 0
     options: int = 1
+    exact: bool = False  # the chances are the game's solved values (1 or 0)
 
 
 @dataclass(frozen=True)
@@ -195,7 +198,8 @@ def review_game(game: Game, history: Sequence[int], seats: Sequence[int],
         decisions.append(Decision(
             step, seat, text, forced=False, before=round(best.chance, 4),
             after=round(played.chance, 4), best=turn.action_text(best.action),
-            loss=round(loss, 4), mark=mark, iterations=found.iterations, options=options))
+            loss=round(loss, 4), mark=mark, iterations=found.iterations, options=options,
+            exact=found.exact))
         done += 1
         if progress is not None:
             progress(done, judged)

@@ -11,6 +11,7 @@ import random
 import pytest
 
 from quarkade.agents import make_agent
+from quarkade.games.card_commons.rules import GEOMETRIES
 from quarkade.games.card_commons.solve import book as opening_book
 from quarkade.games.card_commons.solve import classic, perfect, trust, tutorial
 
@@ -43,6 +44,75 @@ def test_classic_values_match_plain_minimax(torus):
                               depths=(3, 10), plies=(16, 26))
     assert report.disagreements == []
     assert report.total == 16 and 0 < report.wins < 16
+
+
+def classic_positions(torus, count, seed, plies=(18, 26)):
+    """Classic positions a few cells from the end that the plain kernel settles."""
+    plain = classic.ClassicSolver(torus=torus, table_bits=16, features=0)
+    found = []
+    for state in positions("classic", torus, 3 * count, seed=seed, plies=plies):
+        position = classic.position_of(state)
+        plain.clear()
+        value = plain.value(position, budget=100_000).value
+        if value != classic.ABORTED:
+            found.append((position, value))
+        if len(found) == count:
+            break
+    return found
+
+
+@pytest.mark.parametrize("torus", [False, True], ids=["flat", "torus"])
+def test_each_classic_search_feature_keeps_the_value(torus):
+    """Every cut of the Classic kernel on its own, and all of them, find the plain
+    kernel's value (which the minimax cross-check above holds to the engine)."""
+    cases = classic_positions(torus, 12, seed=16)
+    assert len(cases) == 12 and 0 < sum(v == classic.WIN for _, v in cases) < 12
+    flags = [classic.PASS_WINS, classic.BOUND, classic.SYMMETRY, classic.ETC,
+             classic.HISTORY, classic.PASS_FIRST, classic.DISCARDS, classic.MOBILITY]
+    for features in [*flags, classic.FEATURES, sum(flags)]:
+        solver = classic.ClassicSolver(torus=torus, table_bits=16, features=features,
+                                       etc_from=1)
+        for position, value in cases:
+            assert solver.value(position).value == value, (features, position)
+
+
+def mirrored(position, perm, swap):
+    """A Classic position through a field map (cell i -> perm[i]); ``swap``: the map
+    swaps the sides, so the seats swap too."""
+    cells = [0] * 16
+    for cell, code in enumerate(position.cells):
+        cells[perm[cell]] = code
+    hands = position.hands[::-1] if swap else position.hands
+    return classic.Position(tuple(cells), hands, position.to_move ^ swap,
+                            position.opener ^ swap, position.passed, position.phase,
+                            perm[position.ability] if position.ability >= 0 else -1)
+
+
+@pytest.mark.parametrize("torus", [False, True], ids=["flat", "torus"])
+def test_classic_symmetric_images_have_the_same_value(torus):
+    """The four maps the Classic table is keyed by (mirror, flip with the seats swapped)
+    keep the value, searched without them."""
+    maps = classic.symmetries(torus)
+    assert len(maps) == 4 and sum(swap for _, swap in maps) == 2
+    geo = GEOMETRIES[torus]
+    for perm, swap in maps:
+        def image(cells, perm=perm):
+            return frozenset(perm[c] for c in cells)
+
+        assert image(range(8, 16)) == frozenset(range(8) if swap else range(8, 16))
+        for cell in range(16):
+            to = perm[cell]
+            assert image(geo.orth[cell]) == frozenset(geo.orth[to])
+            assert image(geo.diag[cell]) == frozenset(geo.diag[to])
+            assert ({(perm[a], perm[b]) for a, b in geo.repel_pairs[cell]}
+                    == set(geo.repel_pairs[to]))
+            assert ({image(group) for group in geo.anchor_pairs[cell]}
+                    == {frozenset(group) for group in geo.anchor_pairs[to]})
+    plain = classic.ClassicSolver(torus=torus, table_bits=16, features=0)
+    for position, value in classic_positions(torus, 8, seed=17):
+        for perm, swap in maps[1:]:
+            plain.clear()
+            assert plain.value(mirrored(position, perm, swap)).value == value
 
 
 @pytest.mark.parametrize("torus", [False, True], ids=["flat", "torus"])
@@ -273,3 +343,30 @@ def test_perfect_never_opens_with_an_opening_the_book_calls_lost(torus, monkeypa
         assert state.phase() == "opening"
         action = agent.act(turn_for(state), random.Random(seed))
         assert action in state.legal_actions() and action not in lost
+
+
+@pytest.mark.parametrize("variant", ["classic", "tutorial"])
+def test_hints_show_the_solvers_exact_values_where_it_reaches(variant):
+    """A hint (and so a review) in a small endgame gives 1 to exactly the moves the
+    reference engine's own solver finds winning and 0 to the rest, and says it is exact;
+    a position past the endgame's reach gets the search's estimates."""
+    from quarkade.agents.estimate import estimate_moves
+    from quarkade.core.agent import turn_for
+    from quarkade.games.card_commons.solve.endgame import CLASSIC_CELLS, action_values
+    from quarkade.games.card_commons.solver import Solver
+
+    plies = (20, 28) if variant == "classic" else (12, 16)
+    checked = 0
+    for state in positions(variant, False, 12, seed=18, plies=plies):
+        if len(state.legal_actions()) < 2 or sum(not state.stack(c) for c in range(16)) > 6:
+            continue
+        found = estimate_moves(turn_for(state), random.Random(1), iterations=50)
+        assert found.exact and found.iterations == 0
+        winners = set(Solver(10**7).winning_actions(state))
+        assert {m.action for m in found.moves if m.chance == 1.0} == winners
+        assert all(m.chance in (0.0, 1.0) for m in found.moves)
+        checked += 1
+    assert checked >= 3
+    early = positions("classic", False, 1, seed=19, plies=(3, 4))[0]
+    assert sum(not early.stack(cell) for cell in range(16)) > CLASSIC_CELLS
+    assert action_values(early) is None  # so the hint is the search's estimate

@@ -19,6 +19,7 @@ PARTS = GameParts(
     bots=bots.BOTS,
     levels=bots.LEVELS,
     endgame=bots.endgame,
+    exact=bots.exact,
     candidate_actions=policy.candidate_actions,
     rollout=bots.rollout,
     lessons="lessons",

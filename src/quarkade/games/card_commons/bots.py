@@ -43,6 +43,18 @@ def endgame(state: State, rng: random.Random) -> int | None:
     return compiled_endgame(state, rng)
 
 
+def exact(state: State) -> dict[int, float] | None:
+    """The seat to move's exact win chance after each legal action, where the compiled
+    solver settles them (``solve.endgame.action_values``); None without numba."""
+    from quarkade.games.card_commons.solve import jit
+
+    if jit.MISSING is not None:
+        return None
+    from quarkade.games.card_commons.solve.endgame import action_values
+
+    return action_values(state)
+
+
 class GreedyAgent(Agent):
     """Best move against the opponent's best immediate reply (``reply=0``: no reply look)."""
 

@@ -12,17 +12,23 @@ The position
     the face-down card's identity never matter again: C-5, C-9, C-16). Then each seat's hand
     as a set of kinds, the seat to move, the opener (the last tie-break), whether the last
     turn was a pass (C-11), and a pending Repel or Polarize decision with its cell (C-6).
-    Sides are fixed rows (C-2), so only this exact position is a table key (no symmetry).
+    Sides are fixed rows (C-2); the mirror and the flip that swaps the sides (and the
+    seats) keep every rule (``symmetries``), but keying the table by them is off by
+    default (``SYMMETRY``): a search from one position almost never meets its image.
 
 Search
     The same explicit-stack win/loss search as the Tutorial's (``tutorial``), with the
     Classic moves: channels (with Tunnel and Anchor, C-7, C-8), inversions, the pass, and
     the Repel/Polarize decision, which belongs to the same seat (a child with the same
     mover passes its value up unchanged). A pass right after a pass ends the game and is
-    scored at once. Inversions use the same exact rule: more cards in hand never hurt in
-    Classic either (scoring reads only the field), so when keeping the discard still loses,
-    every discard does. Moves are ordered: a pass that ends the game in the mover's favour,
-    then cards onto the opponent's side, the pass, the rest.
+    scored at once. The cuts are bits of ``features`` (``FEATURES`` the defaults;
+    docs/ANALYSIS.md, "Classic endgames", measures each): after a pass a field that wins
+    for the mover wins at once; a static bound on how many open cells the hands left can
+    still take; each discard of an inversion its own child (else the old exact rule: more
+    cards in hand never hurt in Classic, scoring reads only the field, so when keeping the
+    discard still loses every discard does); a child the table knows lost settles its
+    parent; moves ordered cards onto the opponent's side first, then the pass, the rest,
+    and within that by the history and killer heuristics.
 """
 
 from __future__ import annotations
@@ -73,6 +79,22 @@ PASS_MOVE, REPEL_MOVE, POLARIZE_MOVE, DECLINE_MOVE = 512, 600, 700, 800
 # phases (the engine's numbers differ; see position_of)
 IN_TURN, IN_REPEL, IN_POLARIZE = 0, 1, 2
 ENDGAME_CELLS = 8  # the hard level's endgame: exact from this many empty cells
+# search features (settings[S_FEATURES]); FEATURES is the default, the bench turns them off
+PASS_WINS = 1  # after a pass, a field that wins for the mover wins at once (no move tried)
+BOUND = 2  # the static bound: a lead in open cells no card left in a hand can undo
+SYMMETRY = 4  # the table is keyed by the least image under the field's four maps
+ETC = 8  # a child the table already knows lost settles its parent without a visit
+HISTORY = 16  # within the static order, moves that won elsewhere first (history heuristic)
+PASS_FIRST = 32  # a mover whose field wins as it stands tries the pass first
+DISCARDS = 64  # each discard of an inversion is a child (else: the kept card first)
+MOBILITY = 128  # within each class, cards that leave the opponent fewest places on the
+# mover's side first
+SPARE_FIRST = 256  # an inversion's discards: the card with the fewest places first
+KILLER = 512  # the move that last won at this depth first (killer heuristic)
+FEATURES = PASS_WINS | BOUND | ETC | HISTORY | DISCARDS | KILLER
+S_FEATURES, S_ETC_FROM = range(2)
+SETTINGS = 2
+ETC_FROM = 6  # the fewest empty cells at which a node looks its children up first
 
 
 def _allowed_next_to(code: int) -> int:
@@ -113,6 +135,19 @@ def geometry(torus: bool) -> np.ndarray:
             for i, n in enumerate(group):
                 table[cell, G_A0 + 2 * j + i] = n
     return table
+
+
+def symmetries(torus: bool) -> list[tuple[tuple[int, ...], int]]:
+    """The maps of the field that keep every rule (the neighbours, Tunnel's diagonals,
+    Repel's lines, Anchor's corners and groups) and the two sides, identity first: each a
+    permutation of the cells and 1 if it swaps the sides (the seats swap with them: hands,
+    the seat to move, the opener; C-12 scores both sides alike). On either field they are
+    the left-right mirror, the top-bottom flip and both (the torus's shifts move the
+    corners, which Anchor tells apart; ``test_solve.py`` checks the maps against
+    ``rules.GEOMETRIES``)."""
+    return [(tuple((3 - cell // 4 if flip_rows else cell // 4) * 4
+                   + (3 - cell % 4 if flip_cols else cell % 4) for cell in range(NUM_CELLS)),
+             flip_rows) for flip_rows in (0, 1) for flip_cols in (0, 1)]
 
 
 # per-node row: occupied, next to a card orthogonally, diagonally, the Law per level, the
@@ -247,20 +282,138 @@ def _winner(cells, opener):
     return opener
 
 
+# frame columns
+(F_H0, F_H1, F_TO_MOVE, F_PASSED, F_PHASE, F_ABILITY, F_COUNT, F_NEXT, F_HI, F_LO,
+ F_BEFORE, F_RESULT, F_SPARE, F_WAIT, F_CELL1, F_CODE1, F_CELL2, F_CODE2,
+ F_SAME, F_KILLER) = range(20)
+FRAME = 20
+CHANNEL, KEPT, DISCARD = 0, 1, 2
+ENTER, NEXT_MOVE = -1, -2
+# stats beyond NODES and HITS: nodes settled by a pass that wins, by the static bound, and
+# by a child the table knew lost
+PASSES_WON, BOUNDED, KNOWN_LOST = 2, 3, 4
+STATS = 5
+# a symmetry map: the image of each cell, then 1 if it swaps the sides (and so the seats)
+SYM_SWAP = 16
+SYM_COLUMNS = 17
+SIDE_MASK = np.array([0xFF00, 0x00FF], dtype=np.int64)
+THREES = 1 << 2 | 1 << 8  # the two kinds of level 3 (Repel)
+HISTORY_SIZE = 1024  # move ids: placements and inversions < 512, the rest < 820
+SCRATCH = MAX_MOVES  # the score rows' last 16 columns: the levels the Law allows per cell
+LEVELS_OF = np.array([sum(1 << (k % 6 + 1) for k in range(NUM_KINDS) if hand >> k & 1)
+                      for hand in range(1 << NUM_KINDS)], dtype=np.int64)
+
+
 @inline
-def _order(moves, scores, ply, n, mover):
-    """Static order: cards onto the opponent's side first, then the pass, the rest."""
+def _key_under(cells, frame, ply, opener, sym, g):
+    """The packed key of node ``ply``'s position under symmetry map ``g``."""
+    swap = sym[g, SYM_SWAP]
+    lo = 0
+    hi = 0
+    for cell in range(16):
+        image = sym[g, cell]
+        if image < 12:
+            lo |= cells[cell] << (5 * image)
+        else:
+            hi |= cells[cell] << (5 * (image - 12))
+    ability = frame[ply, F_ABILITY]
+    ability = sym[g, ability] if ability >= 0 else 15
+    hi |= (frame[ply, F_H0 + swap] << 20 | frame[ply, F_H1 - swap] << 32
+           | (frame[ply, F_TO_MOVE] ^ swap) << 44 | (opener ^ swap) << 45
+           | frame[ply, F_PASSED] << 46 | frame[ply, F_PHASE] << 47 | ability << 49)
+    return hi, lo
+
+
+@inline
+def _key(cells, frame, ply, opener, sym, nsym):
+    """The least key of node ``ply``'s position under the first ``nsym`` maps."""
+    best_hi, best_lo = _key_under(cells, frame, ply, opener, sym, 0)
+    for g in range(1, nsym):
+        hi, lo = _key_under(cells, frame, ply, opener, sym, g)
+        if hi < best_hi or (hi == best_hi and lo < best_lo):
+            best_hi = hi
+            best_lo = lo
+    return best_hi, best_lo
+
+
+@inline
+def _damage(open_cells, hand):
+    """The most a seat holding ``hand`` can take from the other seat's lead in open cells
+    when the other side has ``open_cells`` open: 1 for a card placed there, 2 more for a
+    Repel that slides a card across onto it (a slide the other way only gives back)."""
+    slides = min(int(POP16[hand & THREES]), open_cells)
+    return 2 * slides + min(int(POP16[hand]), open_cells - slides)
+
+
+@inline
+def _static(cells, frame, ply, opener, features):
+    """WIN or LOSS for the mover of a turn when it is settled without a move, else -1:
+    after a pass, a field that wins for the mover (it passes too); a lead in open cells
+    that the opponent's whole hand cannot undo (the mover passes for ever) or that the
+    mover's whole hand cannot make up (the opponent does)."""
+    mover = frame[ply, F_TO_MOVE]
+    if features & PASS_WINS and frame[ply, F_PASSED] and _winner(cells, opener) == mover:
+        return WIN
+    if features & BOUND:
+        occ = 0
+        for cell in range(16):
+            if cells[cell]:
+                occ |= 1 << cell
+        mine = 8 - int(POP16[occ & SIDE_MASK[mover]])
+        theirs = 8 - int(POP16[occ & SIDE_MASK[1 - mover]])
+        lead = mine - theirs
+        if lead > _damage(mine, frame[ply, F_H0 + 1 - mover]):
+            return WIN + 4  # told apart from a pass that wins, for the stats
+        if lead + _damage(theirs, frame[ply, F_H0 + mover]) < 0:
+            return LOSS + 4
+    return -1
+
+
+@inline
+def _order(moves, scores, ply, n, mover, history, features, ahead, state, geo,
+           their_levels, killer):
+    """Static order: cards onto the opponent's side first, then the pass (first of all when
+    the mover is ``ahead`` and ``PASS_FIRST``), the rest; within each, the moves that won
+    most elsewhere first (``HISTORY``)."""
     theirs = 0x00FF if mover == 0 else 0xFF00
+    pass_score = -1 if ahead and features & PASS_FIRST else 2
+    mobility = features & MOBILITY and n > 2 and moves[ply, 0] < 512
+    if mobility:
+        mine = SIDE_MASK[mover] & ~state[ply, R_OCC]
+        for cell in range(16):
+            allowed = 0
+            for lv in range(1, 7):
+                allowed |= (state[ply, R_LAW + lv] >> cell & 1) << lv
+            scores[ply, SCRATCH + cell] = allowed & their_levels
     for i in range(n):
         move = moves[ply, i]
         if move == PASS_MOVE:
-            score = 2
+            score = pass_score
         elif move < 512:
             cell = move & 15
             onto_theirs = theirs >> cell & 1
             score = (0 if onto_theirs else 4) if move < INVERT else (1 if onto_theirs else 3)
         else:
             score = 0
+        score <<= 40
+        if mobility and move < 512:
+            # the opponent's placements (cell, level) on the mover's side after the move
+            ok = OK_LEVELS[(SINGLE if move < INVERT else STACK) + ((move & 255) >> 4)]
+            near = (state[ply, R_NEAR] | geo[cell, G_ORTH]) & mine & ~(1 << cell)
+            beside = geo[cell, G_ORTH]
+            places = 0
+            while near:
+                x = LOW_BIT[near]
+                near &= near - 1
+                allowed = scores[ply, SCRATCH + x]
+                if beside >> x & 1:
+                    allowed &= ok
+                places += POP16[allowed]
+            score += places << 24
+        if features & HISTORY:
+            score -= min(history[mover, move], (1 << 24) - 1)
+        if move == killer:
+            score = -2 << 40
         scores[ply, i] = score
     for i in range(1, n):
         move = moves[ply, i]
@@ -272,29 +425,6 @@ def _order(moves, scores, ply, n, mover):
             j -= 1
         moves[ply, j + 1] = move
         scores[ply, j + 1] = score
-
-
-# frame columns
-(F_H0, F_H1, F_TO_MOVE, F_PASSED, F_PHASE, F_ABILITY, F_COUNT, F_NEXT, F_HI, F_LO,
- F_BEFORE, F_RESULT, F_BEST, F_SPARE, F_WAIT, F_CELL1, F_CODE1, F_CELL2, F_CODE2,
- F_SAME) = range(20)
-FRAME = 20
-CHANNEL, KEPT, DISCARD = 0, 1, 2
-ENTER, NEXT_MOVE = -1, -2
-
-
-@inline
-def _key(cells, frame, ply, opener):
-    lo = 0
-    for cell in range(12):
-        lo |= cells[cell] << (5 * cell)
-    hi = 0
-    for cell in range(12, 16):
-        hi |= cells[cell] << (5 * (cell - 12))
-    hi |= (frame[ply, F_H0] << 20 | frame[ply, F_H1] << 32 | frame[ply, F_TO_MOVE] << 44
-           | opener << 45 | frame[ply, F_PASSED] << 46 | frame[ply, F_PHASE] << 47
-           | (frame[ply, F_ABILITY] & 15) << 49)
-    return hi, lo
 
 
 @inline
@@ -375,16 +505,71 @@ def _unplay(cells, frame, ply):
 
 
 @inline
+def _known_win(cells, geo, frame, ply, moves, n, opener, sym, nsym, table):
+    """Enhanced transposition cutoff: the index of a move (not an inversion, whose discard
+    is still to choose) after which the table knows the mover wins, else -1."""
+    for i in range(n):
+        move = moves[ply, i]
+        if INVERT <= move < PASS_MOVE:
+            continue
+        ended = _play(cells, geo, frame, ply, move, -1, opener)
+        if ended >= 0:
+            if ended == WIN:
+                return i
+            continue
+        hi, lo = _key(cells, frame, ply + 1, opener, sym, nsym)
+        _unplay(cells, frame, ply)
+        at = tt.probe(table, hi, lo)
+        if at >= 0:
+            value = table[at] & 3
+            if (value if frame[ply, F_SAME] else 1 - value) == WIN:
+                return i
+    return -1
+
+
+@inline
 def _finish(ply, frame, table, stats):
     result = frame[ply, F_RESULT]
     tt.store(table, frame[ply, F_HI], frame[ply, F_LO], result,
-             stats[NODES] - frame[ply, F_BEFORE] + 1, frame[ply, F_BEST])
+             stats[NODES] - frame[ply, F_BEFORE] + 1, 0)
     return result
 
 
+@inline
+def _spare(state, ply, spare, features):
+    """The discard to try next of ``spare`` (a non-empty hand): the lowest kind, or with
+    ``SPARE_FIRST`` the kind with the fewest places on the field as it was."""
+    if not features & SPARE_FIRST:
+        return LOW_BIT[spare]
+    free = state[ply, R_NEAR] & ~state[ply, R_OCC]
+    fewest = 99
+    best = 0
+    rest = spare
+    while rest:
+        kind = LOW_BIT[rest]
+        rest &= rest - 1
+        places = POP16[free & state[ply, R_LAW + LEVEL[kind]]]
+        if places < fewest:
+            fewest = places
+            best = kind
+    return best
+
+
+@inline
+def _reward(history, frame, ply, move, state):
+    """History heuristic: a move that won counts for its seat, more the emptier the field;
+    and the killer of its depth."""
+    frame[ply, F_KILLER] = move
+    empty = 16 - int(POP16[state[ply, R_OCC]])
+    history[frame[ply, F_TO_MOVE], move] += empty * empty
+
+
 @njit
-def _search(cells, opener, stop, geo, table, state, moves, scores, frame, stats):
+def _search(cells, opener, stop, geo, sym, nsym, settings, table, state, moves, scores,
+            frame, history, stats):
     """WIN or LOSS for the seat to move in frame 0 (ABORTED past ``stop`` nodes)."""
+    features = settings[S_FEATURES]
+    etc_from = settings[S_ETC_FROM] if features & ETC else 99
     ply = 0
     value = ENTER
     while True:
@@ -392,36 +577,60 @@ def _search(cells, opener, stop, geo, table, state, moves, scores, frame, stats)
             stats[NODES] += 1
             if stats[NODES] == stop:
                 return ABORTED
-            hi, lo = _key(cells, frame, ply, opener)
-            at = tt.probe(table, hi, lo)
-            if at >= 0:
-                stats[HITS] += 1
-                value = table[at] & 3
+            settled = -1
+            if frame[ply, F_PHASE] == IN_TURN:
+                settled = _static(cells, frame, ply, opener, features)
+            if settled >= 0:
+                stats[BOUNDED if settled >= 4 else PASSES_WON] += 1
+                value = settled & 3
             else:
-                _derive(cells, geo, state, ply)
-                mover = frame[ply, F_TO_MOVE]
-                n = _generate(cells, geo, state, ply, frame[ply, F_H0 + mover],
-                              frame[ply, F_PHASE], frame[ply, F_ABILITY], moves)
-                frame[ply, F_BEFORE] = stats[NODES]
-                frame[ply, F_HI] = hi
-                frame[ply, F_LO] = lo
-                frame[ply, F_COUNT] = n
-                frame[ply, F_NEXT] = 0
-                frame[ply, F_RESULT] = LOSS
-                frame[ply, F_BEST] = 0
-                _order(moves, scores, ply, n, mover)
-                value = NEXT_MOVE
+                hi, lo = _key(cells, frame, ply, opener, sym, nsym)
+                at = tt.probe(table, hi, lo)
+                if at >= 0:
+                    stats[HITS] += 1
+                    value = table[at] & 3
+                else:
+                    _derive(cells, geo, state, ply)
+                    mover = frame[ply, F_TO_MOVE]
+                    n = _generate(cells, geo, state, ply, frame[ply, F_H0 + mover],
+                                  frame[ply, F_PHASE], frame[ply, F_ABILITY], moves)
+                    frame[ply, F_BEFORE] = stats[NODES]
+                    frame[ply, F_HI] = hi
+                    frame[ply, F_LO] = lo
+                    frame[ply, F_COUNT] = n
+                    frame[ply, F_NEXT] = 0
+                    frame[ply, F_RESULT] = LOSS
+                    ahead = (features & PASS_FIRST and frame[ply, F_PHASE] == IN_TURN
+                             and _winner(cells, opener) == mover)
+                    _order(moves, scores, ply, n, mover, history, features, ahead, state,
+                           geo, LEVELS_OF[frame[ply, F_H1 - mover]],
+                           frame[ply, F_KILLER] if features & KILLER else -1)
+                    value = NEXT_MOVE
+                    if 16 - POP16[state[ply, R_OCC]] >= etc_from:
+                        i = _known_win(cells, geo, frame, ply, moves, n, opener, sym, nsym,
+                                       table)
+                        if i >= 0:
+                            stats[KNOWN_LOST] += 1
+                            frame[ply, F_RESULT] = WIN
+                            value = _finish(ply, frame, table, stats)
         if value == NEXT_MOVE:
             i = frame[ply, F_NEXT]
             if i < frame[ply, F_COUNT]:
                 frame[ply, F_NEXT] = i + 1
                 move = moves[ply, i]
                 frame[ply, F_WAIT] = KEPT if INVERT <= move < PASS_MOVE else CHANNEL
-                ended = _play(cells, geo, frame, ply, move, -1, opener)
+                discard = -1
+                if frame[ply, F_WAIT] == KEPT and features & DISCARDS:
+                    spare = (frame[ply, F_H0 + frame[ply, F_TO_MOVE]]
+                             & ~(1 << ((move & 255) >> 4)))
+                    discard = _spare(state, ply, spare, features)
+                    frame[ply, F_SPARE] = spare & ~(1 << discard)
+                    frame[ply, F_WAIT] = DISCARD
+                ended = _play(cells, geo, frame, ply, move, discard, opener)
                 if ended >= 0:  # a game-ending pass: no child to search
                     if ended == WIN:
                         frame[ply, F_RESULT] = WIN
-                        frame[ply, F_BEST] = move + 1
+                        _reward(history, frame, ply, move, state)
                         value = _finish(ply, frame, table, stats)
                     continue
                 ply += 1
@@ -446,16 +655,16 @@ def _search(cells, opener, stop, geo, table, state, moves, scores, frame, stats)
             spare = frame[ply, F_SPARE]
         _unplay(cells, frame, ply)
         if spare:
-            low = spare & -spare
-            frame[ply, F_SPARE] = spare ^ low
+            discard = _spare(state, ply, spare, features)
+            frame[ply, F_SPARE] = spare & ~(1 << discard)
             frame[ply, F_WAIT] = DISCARD
-            _play(cells, geo, frame, ply, move, LOW_BIT[low], opener)
+            _play(cells, geo, frame, ply, move, discard, opener)
             ply += 1
             value = ENTER
             continue
         if won:
             frame[ply, F_RESULT] = WIN
-            frame[ply, F_BEST] = move + 1
+            _reward(history, frame, ply, move, state)
             value = _finish(ply, frame, table, stats)
         else:
             value = NEXT_MOVE
@@ -532,15 +741,29 @@ class Result:
 class ClassicSolver:
     """Exact values of Classic positions, with a table kept across calls."""
 
-    def __init__(self, torus: bool = False, table_bits: int = 20) -> None:
+    def __init__(self, torus: bool = False, table_bits: int = 20,
+                 features: int = FEATURES, etc_from: int = ETC_FROM) -> None:
         self.torus = torus
         self.geo = geometry(torus)
         self.table = tt.Table(table_bits)
+        maps = symmetries(torus) if features & SYMMETRY else symmetries(torus)[:1]
+        self.sym = np.array([(*perm, swap) for perm, swap in maps], dtype=np.int64)
+        self.settings = np.zeros(SETTINGS, dtype=np.int64)
+        self.settings[S_FEATURES] = features
+        self.settings[S_ETC_FROM] = etc_from
+        self.history = np.zeros((2, HISTORY_SIZE), dtype=np.int64)
         self._state = np.zeros((MAX_PLY + 2, ROW), dtype=np.int64)
         self._moves = np.zeros((MAX_PLY + 1, MAX_MOVES), dtype=np.int64)
-        self._scores = np.zeros((MAX_PLY + 1, MAX_MOVES), dtype=np.int64)
+        self._scores = np.zeros((MAX_PLY + 1, MAX_MOVES + 16), dtype=np.int64)
         self._frame = np.zeros((MAX_PLY + 2, FRAME), dtype=np.int64)
-        self.stats = np.zeros(2, dtype=np.int64)
+        self._frame[:, F_KILLER] = -1
+        self.stats = np.zeros(STATS, dtype=np.int64)
+
+    def clear(self) -> None:
+        """Forget every position (the table) and what the move order learnt (history)."""
+        self.table.clear()
+        self.history.fill(0)
+        self._frame[:, F_KILLER] = -1
 
     def value(self, position: Position, budget: int = 0) -> Result:
         """WIN or LOSS for the seat to move; ABORTED if ``budget`` nodes (0: no limit)
@@ -555,8 +778,9 @@ class ClassicSolver:
         frame[0, F_ABILITY] = position.ability
         cells = np.array(position.cells, dtype=np.int64)
         stop = before + budget if budget else -1
-        value = _search(cells, position.opener, stop, self.geo, self.table.words,
-                        self._state, self._moves, self._scores, frame, self.stats)
+        value = _search(cells, position.opener, stop, self.geo, self.sym, len(self.sym),
+                        self.settings, self.table.words, self._state, self._moves,
+                        self._scores, frame, self.history, self.stats)
         return Result(int(value), int(self.stats[NODES]) - before,
                       time.perf_counter() - start)
 
