@@ -110,7 +110,11 @@ def deployed_env(values: dict[str, str]) -> dict[str, str]:
 def unit_command(port: int) -> list[str]:
     """The ExecStart line of deploy/quarkade@.service for instance ``port`` (%i), its
     program this checkout's quarkade rather than /opt/quarkade's."""
-    for line in (DEPLOY / "quarkade@.service").read_text().splitlines():
+    unit = (DEPLOY / "quarkade@.service").read_text().splitlines()
+    # Its settings come from the environment file only (a unit file is world-readable).
+    assert "EnvironmentFile=/etc/quarkade/quarkade.env" in unit
+    assert not [line for line in unit if line.startswith("Environment=")]
+    for line in unit:
         if line.startswith("ExecStart="):
             program, *args = line.removeprefix("ExecStart=").replace("%i", str(port)).split()
             assert program == "/opt/quarkade/bin/quarkade", program
