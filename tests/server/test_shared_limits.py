@@ -192,24 +192,24 @@ def test_a_flood_of_chat_gets_one_allowance_on_one_process_or_two(apps):
         (0, "hello 0"), (0, "hello 1"), (0, "hello 2"), (1, "my own"), (0, "after a while")]
 
 
-def test_floods_of_moves_and_chat_are_limited_alike_by_real_processes(setup):
-    """The same through real ``quarkade serve`` processes (real time: the allowance that
-    came back while the flood ran is counted in)."""
+def flood(servers: list[Server], path: str, body: Any, token: str) -> tuple[list[int], float]:
+    """Post ``body`` through the servers in turn until one says 429 (at most 2,000 times):
+    the answers, and the seconds it took."""
+    answers: list[int] = []
+    started = time.monotonic()
+    while 429 not in answers and len(answers) < 2000:
+        answers.append(servers[len(answers) % len(servers)].post(path, body, token)[0])
+    return answers, time.monotonic() - started
+
+
+def test_a_flood_of_chat_is_limited_alike_by_real_processes(setup):
+    """The same through real ``quarkade serve`` processes, in real time (the allowance that
+    came back while the flood ran is counted in). Chat's slow refill (one message in 2 s)
+    makes this hold on a busy machine; moves refill at 20 a second, faster than a loaded
+    machine floods, so theirs is shown above on the injected clock only."""
     game_id, tokens = new_friend_game(setup[0])
-    status, shown = setup[0].get(f"/api/games/{game_id}", ".".join(tokens.values()))
-    assert status == 200
-    seat = shown["to_move"]
-    body = {"seat": seat, "action": shown["legal"][0]["id"], "step": shown["step"] - 1}
-    rate, started = Limits().http_moves, time.monotonic()
-    answers = [setup[n % len(setup)].post(f"/api/games/{game_id}/actions", body,
-                                          tokens[seat])[0] for n in range(200)]
-    refill = (time.monotonic() - started) * rate.per_second
-    assert set(answers) == {409, 429}, answers  # a stale step, then no more allowance
-    assert answers.count(409) <= rate.burst + refill + 1, answers
-    rate, started = Limits().chat_messages, time.monotonic()
-    answers = [setup[n % len(setup)].post(f"/api/games/{game_id}/chat",
-                                          {"seat": 0, "text": f"hi {n}"}, tokens[0])[0]
-               for n in range(16)]
-    refill = (time.monotonic() - started) * rate.per_second
-    assert set(answers) == {201, 429}, answers
-    assert answers.count(201) <= rate.burst + refill + 1, answers
+    answers, took = flood(setup, f"/api/games/{game_id}/chat", {"seat": 0, "text": "hi"},
+                          tokens[0])
+    rate = Limits().chat_messages
+    assert answers[-1] == 429 and set(answers[:-1]) == {201}, answers
+    assert len(answers) - 1 <= rate.burst + took * rate.per_second + 1, (answers, took)
