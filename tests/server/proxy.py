@@ -65,7 +65,11 @@ class Nginx:
             [program, "-p", str(folder), "-c", str(folder / "nginx.conf"), "-g",
              "daemon off;"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         self.url = f"https://localhost:{self.port}"
-        wait_until(self._answers, 30, "nginx did not start: " + self._log())
+        try:
+            wait_until(self._answers, 30, "nginx did not start: " + self._log())
+        except BaseException:  # the fixture never gets it to stop: stop it here
+            self.stop()
+            raise
 
     def _log(self) -> str:
         log = self.folder / "error.log"
