@@ -24,14 +24,17 @@ class Server:
     """``quarkade serve`` in its own process (``--workers`` and more via ``args``)."""
 
     def __init__(self, db: str, broker: str, *args: str, cwd: str | None = None,
-                 env: dict[str, str] | None = None, open_files: int | None = None) -> None:
-        # open_files: the soft limit on open files the process starts with (as systemd's)
+                 env: dict[str, str] | None = None, open_files: int | None = None,
+                 command: list[str] | None = None) -> None:
+        # open_files: the soft limit on open files the process starts with (as systemd's);
+        # command: the whole command line instead (db and broker then come from env)
         limit = None if open_files is None else (
             lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (
                 open_files, resource.getrlimit(resource.RLIMIT_NOFILE)[1])))
         self.process = subprocess.Popen(
-            [*QUARKADE, "serve", "--port", "0", "--db", db, "--broker", broker,
-             "--bot-delay", "0", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            command or [*QUARKADE, "serve", "--port", "0", "--db", db, "--broker", broker,
+                        "--bot-delay", "0", *args],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             text=True, cwd=cwd, env={**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})},
             start_new_session=True, preexec_fn=limit)
         line = self.process.stdout.readline() if self.process.stdout else ""

@@ -51,8 +51,12 @@ def test_a_dump_of_a_live_site_restores_with_every_game_and_rating(postgres, tmp
         subprocess.run([str(postgres.bin / "pg_dump"), "--format=custom", f"--file={dump}",
                         plain(url)], check=True, capture_output=True)
         before = every_row(url)
-    copy = url.rsplit("/", 1)[0] + "/restored"
-    postgres.admin("CREATE DATABASE restored")
+    copy = url.rsplit("/", 1)[0] + "/quarkade_restored"
+    # DEPLOY.md's `sudo -u postgres createdb --owner quarkade quarkade_restored` (this
+    # cluster's superuser is quarkade, on a private port)
+    subprocess.run([str(postgres.bin / "createdb"), "-h", "127.0.0.1", "-p", str(postgres.port),
+                    "-U", "quarkade", "--owner", "quarkade", "quarkade_restored"],
+                   check=True, capture_output=True)
     subprocess.run([str(postgres.bin / "pg_restore"), "--no-owner",
                     f"--dbname={plain(copy)}", str(dump)], check=True, capture_output=True)
     assert every_row(copy) == before

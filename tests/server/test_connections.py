@@ -9,6 +9,7 @@ proxy address only)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 from typing import Any
 
@@ -89,3 +90,20 @@ def test_past_the_process_cap_a_socket_is_told_to_come_back_later(db_url):
                     assert fourth.receive()["code"] == 4503
             with page() as again:  # one page closed: a new one may open
                 assert again.receive_json()["type"] == "state"
+
+
+def test_pages_cannot_keep_more_games_in_memory_than_the_limit(db_url):
+    """Before: watched games never leave memory, and pages kept 2,100 games there against
+    the 2,000 limit. Pages are capped below the games a process keeps, so however many
+    games pages ask for, the games held stay within ``Limits.live_games``."""
+    assert Limits().sockets < Limits().live_games
+    limits = Limits(live_games=3, sockets=3, sockets_per_address=100)
+    with TestClient(create_app(db_url, limits=limits)) as client:
+        made = [friend_game(client, "hadronize")["id"] for _ in range(5)]
+        hub = client.app.state.site.hub  # type: ignore[attr-defined]
+        with contextlib.ExitStack() as pages:
+            shown = [pages.enter_context(client.websocket_connect(f"/ws/games/{game_id}")
+                                         ).receive_json()["type"] for game_id in made]
+            assert shown == ["state"] * 3 + ["error"] * 2
+            hub.evict()
+            assert len(hub.games) <= limits.live_games

@@ -83,7 +83,7 @@ async def json_body(request: Request, limit: int, digits: int = 18, optional: bo
     """The request's JSON object, read at most ``limit`` bytes (413 past it, before the
     rest is read); an empty body reads ``{}`` when ``optional``."""
     declared = request.headers.get("content-length", "")
-    if declared.isdigit() and len(declared) < 12 and int(declared) > limit:
+    if declared.isascii() and declared.isdigit() and len(declared) < 12 and int(declared) > limit:
         raise ApiError(413, f"the request body is over {limit} bytes")
     chunks = []
     size = 0

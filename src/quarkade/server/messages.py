@@ -194,7 +194,7 @@ def _clock(raw: Any) -> ClockStamp | None:
         game[key] = value
     seats: dict[int, float | None] = {}
     for seat, value in raw["seats"].items():
-        if not (isinstance(seat, str) and seat.isdigit() and len(seat) < 4) or \
+        if not (isinstance(seat, str) and seat.isascii() and seat.isdigit() and len(seat) < 4) or \
                 not (value is None or type(value) in (int, float)):
             return None
         seats[int(seat)] = None if value is None else float(value)

@@ -66,7 +66,8 @@ async def builder_page(request: Request) -> Response:
     counts = {}
     for word in words:
         raw = str(form.get(f"count.{word}", "0")).strip() or "0"
-        counts[word] = int(raw) if raw.isdigit() and len(raw) <= 3 else -1
+        whole = raw.isascii() and raw.isdigit() and len(raw) <= 3  # (isdigit takes "²")
+        counts[word] = int(raw) if whole else -1
     name = str(form.get("name", ""))[:200]
     try:
         bad = [word for word, count in counts.items() if count < 0]

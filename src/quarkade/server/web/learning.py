@@ -193,7 +193,8 @@ def _lesson(course: Tutorial, key: str) -> Lesson:
 
 def _moves_query(text: str) -> list[int]:
     parts = [part for part in text.split(",") if part.strip()]
-    if len(parts) > MAX_MOVES or not all(part.strip().isdigit() for part in parts):
+    digits = all(part.strip().isascii() and part.strip().isdigit() for part in parts)
+    if len(parts) > MAX_MOVES or not digits:
         raise ApiError(400, f"moves={text[:40]!r}: the goal moves made so far, as action ids "
                        "separated by commas")
     return [int(part) for part in parts]
