@@ -419,7 +419,10 @@ def serve(
         "bot_delay": bot_delay, "broker": broker or None, "rate_limits": rate_limits,
         "allow_bots": allowed, "move_time": move_time, "ladder_dir": str(ladder_dir),
         "puzzle_pool": None if puzzles is None else str(puzzles),
-        "warm_workers": True}
+        # Workers load the compiled search at their first search, not when they start: a
+        # reserve worker started while every other worker is busy answers a cheap bot
+        # within seconds (issue 24's bar), which loading the search first broke.
+        "warm_workers": False}
     try:
         if workers > 1:
             Store(url).close()  # migrate once, before the workers start
