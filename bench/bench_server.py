@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import os
 import random
@@ -47,6 +48,11 @@ from quarkade import load_game
 from quarkade.server.keys import digest, new_secret
 from quarkade.server.play.seats import new_game_id
 from quarkade.server.storage import Store, StoredSeat
+
+try:  # the load runs on the loop the server runs on (uvloop where installed)
+    from uvloop import run as run_loop
+except ImportError:  # pragma: no cover - Windows
+    from asyncio import run as run_loop
 
 MISSED_AFTER = 5.0
 GOAL = "postgresql, 2 processes"
@@ -170,6 +176,11 @@ class Load:
         """Send moves at ``rate`` for ``seconds``, then wait for the last updates; sets
         ``busy``, the share of one core this process (the load) spent meanwhile, and
         ``late``, its event loop's worst lag (a load near a full core measures itself)."""
+        # The load's own sockets and states, frozen as the server freezes its games
+        # (server/collector.py): a full collection over 10,000 sockets stopped this
+        # process for over a second, which its timings then blamed on the server.
+        gc.collect()
+        gc.freeze()
         sent = 0
         start = time.monotonic()
         began_cpu = time.process_time()
@@ -265,7 +276,7 @@ def measure(label: str, db: str, broker: str, workers: int, args, finished: list
             await load.close()
             return sent
 
-        sent = asyncio.run(live())
+        sent = run_loop(live())
         began = time.monotonic()
         rss = open_finished(server.url, finished, pids)
         console.print(f"  {len(finished)} finished games opened in "

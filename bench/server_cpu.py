@@ -36,7 +36,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
-from bench_server import Load, raise_open_files, server_pids  # noqa: E402
+from bench_server import Load, raise_open_files, run_loop, server_pids  # noqa: E402
 from tests.server.processes import Server, new_friend_game  # noqa: E402
 from tests.server.services import Postgres, Redis  # noqa: E402
 
@@ -138,7 +138,7 @@ def measure(side: str, path: str, postgres: Postgres, redis: Redis, args) -> dic
             await load.close()
             return sent
 
-        sent = asyncio.run(live())
+        sent = run_loop(live())
     finally:
         server.stop()
     figures["moves"] = sent
