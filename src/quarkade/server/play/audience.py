@@ -12,10 +12,11 @@ to every page that is to get it (a move's table goes to every page of a viewpoin
 
 from __future__ import annotations
 
-import json
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
+
+import orjson
 
 from quarkade.server.play import seats as seating
 from quarkade.server.play.session import GameSession
@@ -27,8 +28,10 @@ Frames = dict[tuple[Any, ...], str]
 
 
 def frame_text(data: dict[str, Any]) -> str:
-    """A frame as a page gets it: compact JSON (what Starlette's ``send_json`` writes)."""
-    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+    """A frame as a page gets it: compact JSON, as Starlette's ``send_json`` writes it
+    (keys that are numbers as strings), written by orjson: the json module took an eighth
+    of a server's CPU at 500 moves/s."""
+    return orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 @dataclass(eq=False)
