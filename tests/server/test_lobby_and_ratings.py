@@ -61,7 +61,11 @@ def test_open_seats_are_listed_live_and_taking_the_last_one_starts_the_game(clie
                                                                        ("Open seat", True)]
         waiting = client.get(f"/api/games/{game_id}").json()
         assert waiting["waiting"] and waiting["step"] == 0 and waiting["legal"] == []
+        assert listed[0]["yours"] is False  # this socket is Bob's page (opened as him)
+        assert "held_by" not in listed[0] and "player_id" not in json.dumps(listed)
+        assert client.get("/api/lobby").json()["open"][0]["yours"] is True
         devices.use("bo")
+        assert client.get("/api/lobby").json()["open"][0]["yours"] is False
         refused(client.post(f"/api/games/{game_id}/seats/0/take", json={}), 404, "not an open")
         assert client.post(f"/api/games/{game_id}/seats/1/take", json={}).status_code == 200
         while (message := lobby.receive_json())["open"]:
@@ -72,6 +76,23 @@ def test_open_seats_are_listed_live_and_taking_the_last_one_starts_the_game(clie
     assert [s["name"] for s in started["seats"]] == ["Ann", "Bob"]
     named(devices.use("cy"), "Cyd")
     refused(client.post(f"/api/games/{game_id}/seats/1/take", json={}), 409, "was taken")
+
+
+def test_the_lobby_offers_its_player_their_own_game_not_a_seat_in_it(client):
+    devices = Devices(client)
+    named(devices.use("ann"), "Ann")
+    game_id = public_game(client)
+    page = client.get("/lobby").text
+    assert f'href="/games/{game_id}">You sit here: open your game</a>' in page
+    assert f'data-game="{game_id}"' not in page  # no Join button on her own game
+    with client.websocket_connect("/ws/lobby") as lobby:
+        assert [g["yours"] for g in lobby.receive_json()["open"]] == [True]
+    devices.use("bo")
+    named(client, "Bob")
+    page = client.get("/lobby").text
+    assert "You sit here" not in page and f'data-game="{game_id}"' in page
+    with client.websocket_connect("/ws/lobby") as lobby:
+        assert [g["yours"] for g in lobby.receive_json()["open"]] == [False]
 
 
 def test_an_unlisted_game_appears_nowhere_public(client):

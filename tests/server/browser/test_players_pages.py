@@ -119,6 +119,12 @@ def test_two_guests_pick_names_and_one_sees_the_others_game_appear_and_joins(dev
     row = guest.locator(f".lobby-game[data-id='{game_id}']")
     expect(row).to_contain_text("Hopper")  # appeared without a reload
     audit(guest, "the lobby with an open game")
+    host.goto(f"{server.url}lobby")  # the host's own game: a way back to it, not a seat
+    own = host.locator(f".lobby-game[data-id='{game_id}']")
+    expect(own.locator("a.your-game")).to_have_text("You sit here: open your game")
+    expect(own.locator("button.join")).to_have_count(0)
+    own.locator("a.your-game").click()
+    host.wait_for_url(re.compile(rf"/games/{game_id}$"))
     row.locator("button.join").click()
     guest.wait_for_url(re.compile(rf"/games/{game_id}\?seat=1$"))
     for page in (host, guest):

@@ -5,7 +5,9 @@ who sits where with their ratings, the open seats) and public games under way to
 The page keeps a socket (``/ws/lobby``) and is sent the whole list again whenever a
 public game is made, filled, begun or ended, or a player is renamed, in this process or
 another (the broker carries ``LobbyChanged`` and ``Renamed``), so it updates without a
-reload. Taking a seat and quick play are ``quick``. Unlisted games never appear here.
+reload. A page is sent the list as its player sees it (``as_seen_by``): a game where the
+player already sits says so instead of offering a seat. Taking a seat and quick play are
+``quick``. Unlisted games never appear here.
 """
 
 from __future__ import annotations
@@ -27,6 +29,21 @@ from quarkade.server.play.names import seat_names
 from quarkade.server.storage import Unavailable
 
 Send = Callable[[dict[str, Any]], Awaitable[None]]
+HELD_BY = "held_by"  # an entry's players' ids, which only ``as_seen_by`` reads
+
+
+def as_seen_by(snapshot: dict[str, Any], player_id: str | None) -> dict[str, Any]:
+    """The lobby ``snapshot`` as the page of ``player_id`` gets it: each open game says
+    whether that player sits in it already (``yours``), and no entry names its players'
+    ids."""
+    def entry(game: dict[str, Any], open_game: bool) -> dict[str, Any]:
+        seen = {key: value for key, value in game.items() if key != HELD_BY}
+        if open_game:
+            seen["yours"] = player_id is not None and player_id in game[HELD_BY]
+        return seen
+
+    return {**snapshot, "open": [entry(g, True) for g in snapshot["open"]],
+            "live": [entry(g, False) for g in snapshot["live"]]}
 
 
 class Lobby:
@@ -51,7 +68,7 @@ class Lobby:
         await self.changed()
 
     async def snapshot(self) -> dict[str, Any]:
-        """The lobby as every page shows it."""
+        """The lobby as every page shows it, before ``as_seen_by``."""
         store = self.ctx.store
         waiting = await store.run(store.lobby.games, True, 50, None, None,
                                   self.ctx.clock.time())
@@ -67,6 +84,7 @@ class Lobby:
         names = seat_names(game["game"], game["seats"])
         return {
             "id": game["id"], "game": game["game"], "title": game_class(game["game"]).title,
+            HELD_BY: people,  # (never sent: see as_seen_by)
             "players": players,
             "options": describe_options(game["game"], game["options"]) + _reveal_words(
                 game["game"], bool(game.get("reveal"))),

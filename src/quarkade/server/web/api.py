@@ -15,6 +15,7 @@ from quarkade.core.registry import list_games
 from quarkade.server import inputs
 from quarkade.server.catalogue import catalogue, known_game
 from quarkade.server.errors import ApiError
+from quarkade.server.people.lobby import as_seen_by
 from quarkade.server.people.players import public
 from quarkade.server.people.quick import quick
 from quarkade.server.play import endings
@@ -227,7 +228,10 @@ async def claim(request: Request) -> Response:
 
 
 async def lobby(request: Request) -> Response:
-    return JSONResponse(await site_of(request).lobby.snapshot())
+    site = site_of(request)
+    player = await site.players.current(request)
+    return JSONResponse(as_seen_by(await site.lobby.snapshot(),
+                                   None if player is None else player.id))
 
 
 async def quick_play(request: Request) -> Response:

@@ -24,6 +24,7 @@ from quarkade.server.catalogue import catalogue, game_entry, known_game
 from quarkade.server.decks.games import deck_games
 from quarkade.server.decks.saved import saved
 from quarkade.server.errors import ApiError
+from quarkade.server.people.lobby import as_seen_by
 from quarkade.server.people.players import NAME_RULE, PASSWORD_RULE
 from quarkade.server.people.quick import quick
 from quarkade.server.play.names import seat_names
@@ -338,8 +339,8 @@ def player_count(request: Request, game: str) -> int:
 async def lobby_page(request: Request) -> Response:
     player = await me(request, create=True)
     site = site_of(request)
-    snapshot = await site.lobby.snapshot()
     owner = None if player is None else player.id
+    snapshot = as_seen_by(await site.lobby.snapshot(), owner)
     decks = {game: await saved(site.ctx, owner, game) for game in deck_games()}
     return page(request, "lobby.html", "Lobby", games=catalogue(site.ctx.allowed_bots),
                 snapshot=snapshot, player=player, saved=decks, time_controls=TIME_CONTROLS,

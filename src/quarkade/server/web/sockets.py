@@ -29,6 +29,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 from quarkade.server import inputs
 from quarkade.server.errors import ApiError
 from quarkade.server.limits import RateLimiter
+from quarkade.server.people.lobby import as_seen_by
 from quarkade.server.play import endings
 from quarkade.server.play.audience import Watcher
 from quarkade.server.play.hub import LiveGame
@@ -150,7 +151,12 @@ async def lobby_socket(socket: WebSocket) -> None:
         await _error(socket, ApiError(403, "this page comes from another site"))
         await socket.close(code=4403)
         return
-    send = socket.send_json
+    player = await site.players.current(socket)
+    viewer = None if player is None else player.id
+
+    async def send(snapshot: dict[str, Any]) -> None:
+        await socket.send_json(as_seen_by(snapshot, viewer))
+
     site.lobby.watchers.add(send)
     rate = RateLimiter(site.ctx.limits.socket_messages, site.ctx.clock)
     try:

@@ -31,11 +31,13 @@ function draw(lobby) {
     h("li", { class: "lobby-game", dataset: { id: game.id } },
       h("strong", {}, game.title), ` ${game.players} players, ${game.time_control}`,
       game.options.length ? `; ${game.options.join(", ")}` : "",
-      h("div", { class: "lobby-seats" }, game.seats.map((seat) => seat === game.seats.find((s) => s.open)
-        ? h("button", { type: "button", class: "primary join",
+      h("div", { class: "lobby-seats" }, game.seats.map((seat) => seat !== game.seats.find((s) => s.open)
+        ? h("span", {}, seatText(seat))
+        : game.yours  // the player sits here already: their game, not a seat to take
+        ? h("a", { class: "your-game", href: `/games/${game.id}` }, "You sit here: open your game")
+        : h("button", { type: "button", class: "primary join",
           dataset: { game: game.id, seat: String(seat.seat) },
-          onclick: () => join(game, seat) }, "Join")
-        : h("span", {}, seatText(seat)))))))
+          onclick: () => join(game, seat) }, "Join"))))))
     : h("p", { class: "muted", id: "no-open" }, "No open games right now: create one."));
   const live = el("live-games");
   live.replaceChildren(lobby.live.length ? h("ul", { class: "lobby-list" }, lobby.live.map((game) =>
