@@ -2,6 +2,8 @@
 
     python bench/card_commons_solve.py crosscheck --count 1000   # solver vs plain minimax
         [--variant tutorial|classic] [--field flat|torus]
+    python bench/card_commons_solve.py cuts --count 150          # Classic: the cuts against
+        [--field flat|torus] [--budget 3e5]                       # the plain kernel
     python bench/card_commons_solve.py perfect --games 1000      # perfect never loses a win
         [--field flat|torus] [--chunk 100]
     python bench/card_commons_solve.py endgame --positions 20    # Classic: time per position
@@ -48,6 +50,38 @@ def crosscheck(count: int, seed: int, variants: list[str], fields: list[str]) ->
               f"{len(report.disagreements)} | {time.perf_counter() - start:.0f} |", flush=True)
         for history in report.disagreements:
             print(f"  disagreement after {history}")
+
+
+def cuts(count: int, seed: int, fields: list[str], budget: int) -> None:
+    """Random reachable Classic positions (12-26 plies in) that the plain kernel (no cut,
+    held to minimax by ``crosscheck``) settles within ``budget`` nodes, searched again with
+    today's cuts: disagreements, and in how many the Law's bound settled a node."""
+    print("| field | positions compared | the Law's bound used in | disagreements | CPU s |")
+    print("| --- | --- | --- | --- | --- |")
+    for torus in [field == "torus" for field in fields]:
+        start = time.process_time()
+        plain = classic.ClassicSolver(torus=torus, table_bits=20, features=0)
+        cut = classic.ClassicSolver(torus=torus, table_bits=20, etc_from=1)
+        rng = random.Random(seed)
+        done = used = wrong = 0
+        while done < count:
+            state = trust.random_position(rng, "classic", torus, (12, 26))
+            if state is None:
+                continue
+            position = classic.position_of(state)
+            plain.clear()
+            value = plain.value(position, budget).value
+            if value == classic.ABORTED:
+                continue
+            cut.clear()
+            before = int(cut.stats[classic.LAW_BOUNDED])
+            if cut.value(position).value != value:
+                wrong += 1
+                print(f"  disagreement at {position}")
+            done += 1
+            used += int(cut.stats[classic.LAW_BOUNDED]) > before
+        print(f"| {'torus' if torus else 'flat'} | {done:,} | {used} | {wrong} | "
+              f"{time.process_time() - start:.0f} |", flush=True)
 
 
 def perfect(games: int, seed: int, fields: list[str], chunk: int) -> None:
@@ -140,10 +174,15 @@ CLASSIC_ABLATION = (
      | classic.HISTORY),
     ("+ killer", classic.PASS_WINS | classic.BOUND | classic.DISCARDS | classic.ETC
      | classic.HISTORY | classic.KILLER),
-    ("+ the fewest-places discard first", classic.PASS_WINS | classic.BOUND
-     | classic.DISCARDS | classic.ETC | classic.HISTORY | classic.KILLER
-     | classic.SPARE_FIRST),
-    ("today's defaults", classic.FEATURES),
+    ("+ the Law's bound", classic.PASS_WINS | classic.BOUND | classic.DISCARDS | classic.ETC
+     | classic.HISTORY | classic.KILLER | classic.LAW),
+    ("+ cards matched to cells", classic.PASS_WINS | classic.BOUND | classic.DISCARDS
+     | classic.ETC | classic.HISTORY | classic.KILLER | classic.LAW | classic.MATCHING),
+    ("+ a useless pass forgotten", classic.PASS_WINS | classic.BOUND | classic.DISCARDS
+     | classic.ETC | classic.HISTORY | classic.KILLER | classic.LAW | classic.MATCHING
+     | classic.FORGET_PASS),
+    ("+ children the bound settles: today's defaults", classic.FEATURES),
+    ("defaults + the fewest-places discard first", classic.FEATURES | classic.SPARE_FIRST),
     ("defaults + mobility order", classic.FEATURES | classic.MOBILITY),
     ("defaults + the pass first when ahead", classic.FEATURES | classic.PASS_FIRST),
     ("defaults + symmetry keys", classic.FEATURES | classic.SYMMETRY),
@@ -306,6 +345,11 @@ def main() -> None:
                        help="only these rules (repeatable; default both)")
     check.add_argument("--field", action="append", choices=["flat", "torus"],
                        help="only this field (repeatable; default both)")
+    check_cuts = sub.add_parser("cuts")
+    check_cuts.add_argument("--count", type=int, default=150)
+    check_cuts.add_argument("--field", action="append", choices=["flat", "torus"],
+                            help="only this field (repeatable; default both)")
+    check_cuts.add_argument("--budget", type=float, default=3e5)
     games = sub.add_parser("perfect")
     games.add_argument("--games", type=int, default=1000)
     games.add_argument("--field", action="append", choices=["flat", "torus"],
@@ -331,7 +375,7 @@ def main() -> None:
     cost = sub.add_parser("depth")
     cost.add_argument("--positions", type=int, default=6)
     cost.add_argument("--torus", action="store_true")
-    for each in (check, games, end, taken, cost, ablate_classic, grows):
+    for each in (check, check_cuts, games, end, taken, cost, ablate_classic, grows):
         each.add_argument("--seed", type=int, default=1)
     ablate = sub.add_parser("ablation")
     ablate.add_argument("--field", choices=["flat", "torus"], default="flat")
@@ -343,6 +387,8 @@ def main() -> None:
     if args.command == "crosscheck":
         crosscheck(args.count, args.seed, args.variant or ["tutorial", "classic"],
                    args.field or ["flat", "torus"])
+    elif args.command == "cuts":
+        cuts(args.count, args.seed, args.field or ["flat", "torus"], int(args.budget))
     elif args.command == "perfect":
         perfect(args.games, args.seed, args.field or ["flat", "torus"], args.chunk)
     elif args.command == "endgame":

@@ -68,12 +68,15 @@ def test_each_classic_search_feature_keeps_the_value(torus):
     cases = classic_positions(torus, 12, seed=16)
     assert len(cases) == 12 and 0 < sum(v == classic.WIN for _, v in cases) < 12
     flags = [classic.PASS_WINS, classic.BOUND, classic.SYMMETRY, classic.ETC,
-             classic.HISTORY, classic.PASS_FIRST, classic.DISCARDS, classic.MOBILITY]
+             classic.HISTORY, classic.PASS_FIRST, classic.DISCARDS, classic.MOBILITY,
+             classic.LAW, classic.MATCHING, classic.FORGET_PASS, classic.STATIC_CHILD]
     for features in [*flags, classic.FEATURES, sum(flags)]:
         solver = classic.ClassicSolver(torus=torus, table_bits=16, features=features,
                                        etc_from=1)
         for position, value in cases:
             assert solver.value(position).value == value, (features, position)
+        if features & classic.LAW:  # the Law's bound did settle nodes here
+            assert solver.stats[classic.LAW_BOUNDED] > 0, features
 
 
 def mirrored(position, perm, swap):

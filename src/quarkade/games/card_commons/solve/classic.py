@@ -24,11 +24,16 @@ Search
     scored at once. The cuts are bits of ``features`` (``FEATURES`` the defaults;
     docs/ANALYSIS.md, "Classic endgames", measures each): after a pass a field that wins
     for the mover wins at once; a static bound on how many open cells the hands left can
-    still take; each discard of an inversion its own child (else the old exact rule: more
-    cards in hand never hurt in Classic, scoring reads only the field, so when keeping the
-    discard still loses every discard does); a child the table knows lost settles its
-    parent; moves ordered cards onto the opponent's side first, then the pass, the rest,
-    and within that by the history and killer heuristics.
+    still take, counting only the cells the Law can still let that hand fill (``LAW``:
+    neighbours that bar every level it holds and that it can neither invert, turn face
+    down nor slide away) and each card only where its level may go (``MATCHING``); a pass
+    the mover cannot use (its field loses) left out of the key, so the position meets its
+    transpositions without it (``FORGET_PASS``); each discard of an inversion its own child
+    (else the old exact rule: more cards in hand never hurt in Classic, scoring reads only
+    the field, so when keeping the discard still loses every discard does); a child the
+    table knows lost, or the static bound settles lost, settles its parent; moves ordered
+    cards onto the opponent's side first, then the pass, the rest, and within that by the
+    history and killer heuristics.
 """
 
 from __future__ import annotations
@@ -91,7 +96,12 @@ MOBILITY = 128  # within each class, cards that leave the opponent fewest places
 # mover's side first
 SPARE_FIRST = 256  # an inversion's discards: the card with the fewest places first
 KILLER = 512  # the move that last won at this depth first (killer heuristic)
-FEATURES = PASS_WINS | BOUND | ETC | HISTORY | DISCARDS | KILLER
+LAW = 1024  # the static bound counts only the open cells the Law can still let a hand fill
+FORGET_PASS = 2048  # a pass the mover cannot use (its field loses) is dropped from the key
+STATIC_CHILD = 4096  # with ETC, a child the static bound settles lost also settles its parent
+MATCHING = 8192  # with LAW, each card fills only a cell its level may go to (a matching)
+FEATURES = (PASS_WINS | BOUND | ETC | HISTORY | DISCARDS | KILLER | LAW | MATCHING
+            | FORGET_PASS | STATIC_CHILD)
 S_FEATURES, S_ETC_FROM = range(2)
 SETTINGS = 2
 ETC_FROM = 6  # the fewest empty cells at which a node looks its children up first
@@ -289,18 +299,24 @@ def _winner(cells, opener):
 FRAME = 20
 CHANNEL, KEPT, DISCARD = 0, 1, 2
 ENTER, NEXT_MOVE = -1, -2
-# stats beyond NODES and HITS: nodes settled by a pass that wins, by the static bound, and
-# by a child the table knew lost
-PASSES_WON, BOUNDED, KNOWN_LOST = 2, 3, 4
-STATS = 5
+# stats beyond NODES and HITS: nodes settled by a pass that wins, by the static bound, by
+# a child the table knew lost, and by the Law's bound (``LAW``) where the count's did not
+PASSES_WON, BOUNDED, KNOWN_LOST, LAW_BOUNDED = 2, 3, 4, 5
+STATS = 6
 # a symmetry map: the image of each cell, then 1 if it swaps the sides (and so the seats)
 SYM_SWAP = 16
 SYM_COLUMNS = 17
 SIDE_MASK = np.array([0xFF00, 0x00FF], dtype=np.int64)
 THREES = 1 << 2 | 1 << 8  # the two kinds of level 3 (Repel)
+FIVES = 1 << 4 | 1 << 10  # the two kinds of level 5 (Polarize)
+FOURS = 1 << 4  # level 4's bit in a set of levels (Anchor)
+CORNER_MASK = sum(1 << cell for cell in CORNERS)
+LEVEL_KINDS = np.array([sum(1 << k for k in range(NUM_KINDS) if levels >> (k % 6 + 1) & 1)
+                        for levels in range(128)], dtype=np.int64)  # the kinds of a level set
 HISTORY_SIZE = 1024  # move ids: placements and inversions < 512, the rest < 820
 SCRATCH = MAX_MOVES  # the score rows' last 16 columns: the levels the Law allows per cell
-LEVELS_OF = np.array([sum(1 << (k % 6 + 1) for k in range(NUM_KINDS) if hand >> k & 1)
+# the levels held in a hand, one bit each (a set: both colours of a level are one bit)
+LEVELS_OF = np.array([sum({1 << (k % 6 + 1) for k in range(NUM_KINDS) if hand >> k & 1})
                       for hand in range(1 << NUM_KINDS)], dtype=np.int64)
 
 
@@ -346,15 +362,101 @@ def _damage(open_cells, hand):
 
 
 @inline
-def _static(cells, frame, ply, opener, features):
+def _reach(cells, geo, occ, hand, side, matching):
+    """How many open cells of ``side`` (a mask) a seat holding ``hand`` could still fill
+    by placing cards if it alone moved (the other seat passing for ever). An open cell is
+    out when every level in the hand is barred there by a neighbour that must stay as it
+    is: face up, and the hand can neither invert it (C-16), nor turn it face down (a 5
+    placed beside it, which needs the neighbour to let a 5 beside it, and a cell for the 5:
+    another open cell beside it, a lone face-up 5 to invert, a cell a 3 could empty; C-9),
+    nor slide it away (a 3 placed beside it, likewise, onto another open cell beside it;
+    C-10; with both 3s slides chain, so any neighbour that lets a 3 or 5 beside it may
+    move). Cards placed later only bar more; Tunnel changes no Law; a corner never bars a
+    4 (Anchor, C-8). At most the hand's size; with ``matching``, at most the most cells its
+    cards can fill each with a card whose level may go there."""
+    threes = int(POP16[hand & THREES])
+    masks = 0
+    levels = LEVELS_OF[hand]
+    five = hand & FIVES
+    can_invert = POP16[hand] >= 2
+    count = 0
+    rest = side & ~occ
+    while rest:
+        cell = LOW_BIT[rest]
+        rest &= rest - 1
+        allowed = levels
+        for j in range(geo[cell, G_COUNT]):
+            n = geo[cell, j]
+            code = cells[n]
+            if code == 0 or code >= DOWN:
+                continue
+            if can_invert and code < STACK and hand >> OPPOSITE[code - 1] & 1:
+                continue  # the hand can invert it
+            beside = OK_LEVELS[code]
+            slides = threes and beside >> 3 & 1
+            turns = five and beside >> 5 & 1
+            if slides or turns:
+                others = geo[n, G_ORTH] & ~(1 << cell)
+                if threes >= 2 or others & ~occ:
+                    continue  # a slide away, or a 5 placed beside it
+                if turns:
+                    moves = False
+                    spots = others
+                    while spots:
+                        spot = LOW_BIT[spots]
+                        spots &= spots - 1
+                        held = cells[spot]
+                        if held < STACK and (held - 1) % 6 == 4:
+                            moves = True  # a lone face-up 5 beside it, to invert
+                        if threes and geo[spot, G_ORTH] & ~occ:
+                            moves = True  # the 3 may empty a cell beside it for a 5
+                    if moves:
+                        continue
+            allowed &= beside
+        if CORNER_MASK >> cell & 1:
+            allowed |= levels & FOURS
+        if allowed:
+            if matching:
+                masks |= allowed << 7 * count
+            count += 1
+    if not matching or count == 0:
+        return min(count, int(POP16[hand]))
+    # the most cells its cards can fill, one card a cell and each where its level may go:
+    # the least cut, over the sets of levels whose cards are all spent (Konig)
+    best = count
+    for paid in range(0, 128, 2):
+        if paid & ~levels:
+            continue
+        cost = int(POP16[hand & LEVEL_KINDS[paid]])
+        rest = masks
+        for _ in range(count):
+            if rest & 127 & ~paid:
+                cost += 1
+            rest >>= 7
+        best = min(best, cost)
+    return best
+
+
+@inline
+def _law_damage(cells, geo, occ, hand, side, matching):
+    """``_damage`` with only the cells ``_reach`` leaves in (each slide still counts 2)."""
+    open_cells = 8 - int(POP16[occ & side])
+    slides = min(int(POP16[hand & THREES]), open_cells)
+    reach = _reach(cells, geo, occ, hand, side, matching)
+    return 2 * slides + min(reach, open_cells - slides)
+
+
+@inline
+def _static(cells, geo, frame, ply, opener, features):
     """WIN or LOSS for the mover of a turn when it is settled without a move, else -1:
     after a pass, a field that wins for the mover (it passes too); a lead in open cells
     that the opponent's whole hand cannot undo (the mover passes for ever) or that the
-    mover's whole hand cannot make up (the opponent does)."""
+    mover's whole hand cannot make up (the opponent does). With ``LAW`` the hands' reach
+    is the open cells the Law can still let them fill (``_reach``)."""
     mover = frame[ply, F_TO_MOVE]
     if features & PASS_WINS and frame[ply, F_PASSED] and _winner(cells, opener) == mover:
         return WIN
-    if features & BOUND:
+    if features & (BOUND | LAW):
         occ = 0
         for cell in range(16):
             if cells[cell]:
@@ -366,6 +468,14 @@ def _static(cells, frame, ply, opener, features):
             return WIN + 4  # told apart from a pass that wins, for the stats
         if lead + _damage(theirs, frame[ply, F_H0 + mover]) < 0:
             return LOSS + 4
+        if features & LAW:
+            matching = features & MATCHING
+            if lead > _law_damage(cells, geo, occ, frame[ply, F_H0 + 1 - mover],
+                                  SIDE_MASK[mover], matching):
+                return WIN + 8
+            if lead + _law_damage(cells, geo, occ, frame[ply, F_H0 + mover],
+                                  SIDE_MASK[1 - mover], matching) < 0:
+                return LOSS + 8
     return -1
 
 
@@ -505,9 +615,10 @@ def _unplay(cells, frame, ply):
 
 
 @inline
-def _known_win(cells, geo, frame, ply, moves, n, opener, sym, nsym, table):
+def _known_win(cells, geo, frame, ply, moves, n, opener, sym, nsym, table, features):
     """Enhanced transposition cutoff: the index of a move (not an inversion, whose discard
-    is still to choose) after which the table knows the mover wins, else -1."""
+    is still to choose) after which the table knows the mover wins (or, with
+    ``STATIC_CHILD``, the static bound settles the child lost for the opponent), else -1."""
     for i in range(n):
         move = moves[ply, i]
         if INVERT <= move < PASS_MOVE:
@@ -517,6 +628,14 @@ def _known_win(cells, geo, frame, ply, moves, n, opener, sym, nsym, table):
             if ended == WIN:
                 return i
             continue
+        if (features & FORGET_PASS and move == PASS_MOVE
+                and _winner(cells, opener) != frame[ply + 1, F_TO_MOVE]):
+            frame[ply + 1, F_PASSED] = 0  # keyed as the child will be (FORGET_PASS)
+        if features & STATIC_CHILD and frame[ply + 1, F_PHASE] == IN_TURN:
+            settled = _static(cells, geo, frame, ply + 1, opener, features)
+            if settled >= 4 and settled & 3 == LOSS:  # a bound, not a pass, settles it
+                _unplay(cells, frame, ply)
+                return i
         hi, lo = _key(cells, frame, ply + 1, opener, sym, nsym)
         _unplay(cells, frame, ply)
         at = tt.probe(table, hi, lo)
@@ -579,9 +698,15 @@ def _search(cells, opener, stop, geo, sym, nsym, settings, table, state, moves, 
                 return ABORTED
             settled = -1
             if frame[ply, F_PHASE] == IN_TURN:
-                settled = _static(cells, frame, ply, opener, features)
+                if (features & FORGET_PASS and frame[ply, F_PASSED]
+                        and _winner(cells, opener) != frame[ply, F_TO_MOVE]):
+                    # its own pass would end a lost game, and after any other move it no
+                    # longer counts: the same position as without it
+                    frame[ply, F_PASSED] = 0
+                settled = _static(cells, geo, frame, ply, opener, features)
             if settled >= 0:
-                stats[BOUNDED if settled >= 4 else PASSES_WON] += 1
+                stats[LAW_BOUNDED if settled >= 8 else BOUNDED if settled >= 4
+                      else PASSES_WON] += 1
                 value = settled & 3
             else:
                 hi, lo = _key(cells, frame, ply, opener, sym, nsym)
@@ -608,7 +733,7 @@ def _search(cells, opener, stop, geo, sym, nsym, settings, table, state, moves, 
                     value = NEXT_MOVE
                     if 16 - POP16[state[ply, R_OCC]] >= etc_from:
                         i = _known_win(cells, geo, frame, ply, moves, n, opener, sym, nsym,
-                                       table)
+                                       table, features)
                         if i >= 0:
                             stats[KNOWN_LOST] += 1
                             frame[ply, F_RESULT] = WIN
