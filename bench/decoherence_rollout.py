@@ -31,9 +31,9 @@ from quarkade.core.rng import sample_chance
 from quarkade.games.decoherence.rollout import RolloutAgent
 from quarkade.games.decoherence.rules import DecoherenceState
 
-# (worlds, top, opponent, guess): the hard level of 008b7ee first
-CONFIGS = [(64, 4, "lines", 0), (64, 4, "greedy", 1), (128, 4, "greedy", 1),
-           (256, 4, "greedy", 1), (128, 8, "greedy", 1), (256, 8, "greedy", 1)]
+# (worlds, top, opponent, guess)
+CONFIGS = [(64, 4, "lines", 0), (64, 4, "greedy", 1), (128, 4, "lines", 0),
+           (256, 4, "lines", 0), (64, 8, "lines", 0), (128, 8, "lines", 0)]
 
 
 def positions(count: int, rng: random.Random) -> list[DecoherenceState]:

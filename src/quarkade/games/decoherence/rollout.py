@@ -11,14 +11,14 @@ share) is played; on a tie, the better ranked. It is ``lookahead`` with the hori
 from the end of the next turn to the end of the game, which is where Decoherence is
 decided (the seat that moves first runs out of cards first, docs/AGENTS.md).
 
-In the playouts each seat plays as it would in the game, on its own guess of the other
-seat's face-down nouns (the only hidden cards a line reads), drawn afresh at each of its
-decisions from what it knows (the proofs are kept as the playout goes): the other seat
-exactly as ``greedy`` (``opponent=greedy``: its best line with ``GREEDY``), itself with
-its best line with ``TUNED`` (``guess=1``). ``opponent=lines`` and ``guess=0`` let a seat
-see the world instead (both: the earlier hard level, CHANGELOG.md), which gives the
-other seat's playout moves sight of this seat's cover, and this seat's sight of the
-other's.
+In the playouts itself plays its best line with ``TUNED`` and the other seat its best
+line with ``GREEDY``, both on the world as it is (``opponent=lines``, ``guess=0``, the
+defaults). With ``opponent=greedy`` the other seat plays exactly as ``greedy`` does, on its
+own guess of this seat's face-down nouns (the only hidden cards a line reads), drawn
+afresh at each of its decisions from what it knows (the proofs are kept as the playout
+goes); with ``guess=1`` this seat guesses the other's the same way. Both are how the game
+is played, yet they made the same choices at every position measured, at 1.5 times
+the CPU (a line's choice seldom turns on which noun lies face-down; docs/AGENTS.md).
 
 Other decisions (a target chosen during the other seat's turn, discards) take the best
 line with ``TUNED`` on one world, as ``lookahead`` does.
@@ -49,22 +49,22 @@ class RolloutAgent(Agent):
 
     spec = "rollout"
     parameters = (
-        Option("worlds", 64, "worlds drawn from its view at each of its plays", int,
+        Option("worlds", 128, "worlds drawn from its view at each of its plays", int,
                minimum=1, server_maximum=128),
         Option("top", 4, "its best-ranked moves played to the end of the game in every world",
                int, minimum=1, server_maximum=16),
-        Option("opponent", "greedy", "how the other seat plays in the playouts: greedy (as "
+        Option("opponent", "lines", "how the other seat plays in the playouts: greedy (as "
                "greedy plays, guessing this seat's face-down nouns) or lines (greedy's weights, "
                "seeing them)", str, choices=("greedy", "lines")),
-        Option("guess", 1, "1: in the playouts it plays on its own guess of the other "
+        Option("guess", 0, "1: in the playouts it plays on its own guess of the other "
                "seat's face-down nouns, as it must in the game; 0: it sees them", int,
                minimum=0, maximum=1),
         Option("compiled", 1, "1: play the worlds on the compiled engine (with numba); 0: in "
                "Python", int, minimum=0, maximum=1),
     )
 
-    def __init__(self, worlds: int = 64, top: int = 4, opponent: str = "greedy",
-                 guess: int = 1, compiled: int = 1) -> None:
+    def __init__(self, worlds: int = 128, top: int = 4, opponent: str = "lines",
+                 guess: int = 0, compiled: int = 1) -> None:
         if worlds < 1 or top < 1:
             raise AgentSpecError(f"worlds and top must be at least 1 (got worlds={worlds}, "
                                  f"top={top})")
