@@ -17,7 +17,9 @@ OpenSpiel's examples use.
 The budget: OpenSpiel's bots take a number of simulations; here they search until a
 deadline instead, ``ratio`` times the hero's mean wall time per move so far in this
 worker (a move: a decision with more than one legal action; before the hero's first
-move, its time on the position at hand, measured and thrown away). Both sides answer a
+move, its time on the position at hand). A worker's very first decision is first answered
+once by the hero untimed, so that loading its code (imports, compiled engines from the
+disk cache) is not counted as thinking. Both sides answer a
 decision with one legal action at once. The hero's seat rotates game by game, as in the
 simulator, and game ``i`` has the simulator's seed for game ``i`` of the run.
 """
@@ -99,6 +101,7 @@ def opponent_name(game: str) -> str:
 
 
 _HERO_TIMES: list[float] = []  # this worker's hero moves, in seconds
+_WARM: list[bool] = []  # whether this worker's hero has made an untimed first move
 
 
 def play(game: str, options: dict[str, Any], hero: str, ratio: float, run_seed: int,
@@ -132,6 +135,9 @@ def play(game: str, options: dict[str, Any], hero: str, ratio: float, run_seed: 
         if len(state.legal_actions()) == 1:
             state.apply_action(state.legal_actions()[0])
             continue
+        if not _WARM:  # imports and compiled code loaded before any move is timed
+            make_agent(hero, game).act(turn_for(inner), derived_rng(seed, "warm"))
+            _WARM.append(True)
         if player == seat:
             start = time.perf_counter()
             action = agent.act(turn_for(inner), hero_rng)

@@ -36,13 +36,15 @@ def _late_decision(seed: int, before_end: int = 8):
     return found[-before_end] if len(found) >= before_end else found[0]
 
 
-def test_compiled_and_python_rollouts_agree_within_noise():
-    """Each candidate's mean return over many worlds, compiled against the reference."""
+@pytest.mark.parametrize(("opponent", "guess"), [("greedy", 1), ("lines", 0)])
+def test_compiled_and_python_rollouts_agree_within_noise(opponent, guess):
+    """Each candidate's mean return over many worlds, compiled against the reference: the
+    playouts with each seat on its own guesses (the default) and seeing the world."""
     state = _late_decision(3)
     turn = turn_for(state)
     worlds = 150
-    compiled = RolloutAgent(worlds=worlds, top=3)
-    python = RolloutAgent(worlds=worlds, top=3, compiled=0)
+    compiled = RolloutAgent(worlds=worlds, top=3, opponent=opponent, guess=guess)
+    python = RolloutAgent(worlds=worlds, top=3, opponent=opponent, guess=guess, compiled=0)
     compiled.act(turn, random.Random(1))
     python.act(turn, random.Random(1))
     assert set(compiled.last_totals) == set(python.last_totals)  # the same top moves
@@ -111,7 +113,8 @@ def test_rollout_depends_only_on_what_its_seat_knows():
 
 @pytest.mark.parametrize(("spec", "fragment"), [
     ("rollout:worlds=0", "at least 1"), ("rollout:top=0", "at least 1"),
-    ("rollout:compiled=2", "it takes 0 or 1"),
+    ("rollout:compiled=2", "it takes 0 or 1"), ("rollout:guess=2", "it takes 0 or 1"),
+    ("rollout:opponent=wise", "one of greedy, lines"),
 ])
 def test_bad_specs_are_refused(spec, fragment):
     with pytest.raises(AgentSpecError, match=fragment):

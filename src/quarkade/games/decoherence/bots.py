@@ -63,7 +63,7 @@ def rollout(state: DecoherenceState, rng: random.Random) -> int:
 
 
 # Difficulty levels (see docs/AGENTS.md): hard plays lookahead's best 4 moves to the end of
-# the game in 64 worlds drawn from what it knows (``rollout``, on the compiled engine).
+# the game in 128 worlds drawn from what it knows (``rollout``, on the compiled engine).
 # Against greedy, lookahead scored 0.750 [0.714, 0.783] over 600 games, the compiled ismcts
 # with greedy or line playouts 0.63-0.70 over 40, rollout 0.787 [0.686, 0.863] over 80.
 LEVELS: dict[str, LevelSpec] = {"easy": "random", "medium": "greedy", "hard": "rollout"}

@@ -76,6 +76,7 @@ from quarkade.games.decoherence.compiled.lines import (
     LINE_ACTIONS,
     TUNED_WEIGHTS,
     greedy_action,
+    guess_action,
     line_values,
     lines_action,
     new_work,
@@ -122,8 +123,9 @@ from quarkade.games.decoherence.sentences import DECKS as DECKS_PHASE
 # The compiled agents, by spec: a seat's policy id. ``TUNED_LINES`` and ``GREEDY_LINES``
 # play ``LinePlayer``'s move with lookahead's or greedy's weights on the state as it is (a
 # world a search drew); a search's ``lines`` playouts (``ROLLOUTS``) give the searching
-# seat the first and every other seat the second.
-RANDOM_POLICY, GREEDY, TUNED_LINES, GREEDY_LINES, LINES = range(5)
+# seat the first and every other seat the second. ``TUNED_GUESS`` is ``GREEDY`` with
+# lookahead's weights: its lines on its own guess of the other seat's face-down nouns.
+RANDOM_POLICY, GREEDY, TUNED_LINES, GREEDY_LINES, LINES, TUNED_GUESS = range(6)
 AGENTS = {"random": RANDOM_POLICY, "greedy": GREEDY}
 ROLLOUTS = {**AGENTS, "lines": LINES}
 ENDINGS = {"": 0, DECOHERED_TEXT: DECOHERED, EMPTY_DECK_TEXT: EMPTY_DECK,
@@ -381,6 +383,9 @@ def _play(s: np.ndarray, streams: np.ndarray, policies: np.ndarray, record: np.n
             policy = policies[seat]
             if policy == GREEDY:
                 action = greedy_action(s, streams, world, work, moves, frames, values)
+            elif policy == TUNED_GUESS:
+                action = guess_action(s, streams, world, work, moves, frames, values,
+                                      TUNED_WEIGHTS)
             elif policy == TUNED_LINES:
                 action = lines_action(s, work, moves, frames, values, TUNED_WEIGHTS)
             elif policy == GREEDY_LINES:
@@ -503,14 +508,20 @@ WORLD_SEED = 7919  # world ``w`` of a rollout decision is seeded ``seed + w * WO
 
 @njit
 def rollout_totals(root: np.ndarray, me: int, legal: np.ndarray, count: int, worlds: int,
-                   top: int, seed: int, candidates: np.ndarray, totals: np.ndarray) -> int:
+                   top: int, seed: int, own: int, opponent: int, candidates: np.ndarray,
+                   totals: np.ndarray) -> int:
     """``rollout.RolloutAgent``'s evaluation of ``me``'s play decision at ``root`` (a world
     with the odds of ``worlds.with_odds``): draw ``worlds`` worlds from what ``me`` knows,
     rank the moves by their summed line score with lookahead's weights, keep the best
     ``top`` (into ``candidates``, best first), then play each of them in every world to the
-    end, ``me`` on lookahead's weights and the other seat on greedy's, and add ``me``'s
-    return to ``totals``. World ``w`` is drawn from its own seed, and every candidate meets
-    it with the same draws after it (common random numbers). Returns how many candidates."""
+    end, ``me`` as ``own`` (``TUNED_GUESS``: lookahead's weights on its guess of the
+    other seat's face-down nouns; ``TUNED_LINES``: on the world as it is) and the other
+    seat as ``opponent`` (``GREEDY``: as ``greedy`` plays, ``me``'s face-down nouns drawn
+    from what that seat knows; ``GREEDY_LINES``: greedy's weights on the world as it is),
+    the proofs kept as the playout goes when a seat guesses, and add ``me``'s return to
+    ``totals``. World ``w`` is drawn from its own seed, and
+    every candidate meets it with the same draws after it (common random numbers). Returns
+    how many candidates."""
     streams = np.zeros(3, np.uint64)
     world = np.zeros_like(root)
     work, moves, frames, values = (np.zeros((LEVELS, CORE), np.int64),
@@ -535,16 +546,18 @@ def rollout_totals(root: np.ndarray, me: int, legal: np.ndarray, count: int, wor
         taken[best] = True
         candidates[k] = legal[best]
         totals[k] = 0.0
-    policies = np.full(2, GREEDY_LINES, np.int64)
-    policies[me] = TUNED_LINES
+    policies = np.full(2, opponent, np.int64)
+    policies[me] = own
+    guess = opponent == GREEDY or own == TUNED_GUESS
+    drawn = np.zeros(root.shape[0] if guess else 1, np.int64)  # the guesses' scratch
     for w in range(worlds):
         for k in range(kept):
             seed_streams(streams, seed + w * WORLD_SEED)
             copy_root(world, root)
             resample(world, me, streams, 0, root)
-            world[KNOW] = 0
+            world[KNOW] = root[KNOW] if guess else 0
             apply_action(world, candidates[k])
-            winners = _play(world, streams, policies, world[:0], world[:1], work, moves, frames,
+            winners = _play(world, streams, policies, world[:0], drawn, work, moves, frames,
                             values)[0]
             if winners == 1 << me:
                 totals[k] += 1.0

@@ -281,6 +281,15 @@ def greedy_action(s: np.ndarray, streams: np.ndarray, world: np.ndarray, work: n
     """``greedy``'s move for the seat to move in ``s``: on a world with the other seat's
     face-down nouns drawn from what it knows (``world`` is scratch of ``s``'s size), the
     move with the best line."""
+    return guess_action(s, streams, world, work, moves, frames, values, GREEDY_WEIGHTS)
+
+
+@njit
+def guess_action(s: np.ndarray, streams: np.ndarray, world: np.ndarray, work: np.ndarray,
+                 moves: np.ndarray, frames: np.ndarray, values: np.ndarray,
+                 weights: np.ndarray) -> int:
+    """``greedy_action`` with any weights: the best line with ``weights`` on the seat's
+    own guess of the other seat's face-down nouns."""
     me = current_player(s)
     legal = moves[LEVELS - 1]
     count = legal_actions(s, legal)
@@ -297,7 +306,7 @@ def greedy_action(s: np.ndarray, streams: np.ndarray, world: np.ndarray, work: n
             resample_nouns(world, me, streams, 1 + me, slots[:3], world)
             for i in range(2 * MAX_TABLE):
                 row[TABLE + i * FIELDS] = world[TABLE + i * FIELDS]
-    return choose_on(work, moves, frames, values, GREEDY_WEIGHTS, me, legal, count)
+    return choose_on(work, moves, frames, values, weights, me, legal, count)
 
 
 @njit
