@@ -67,11 +67,29 @@ def search(env: JaxEnv, params: Any, key: jax.Array, state: Any, simulations: in
 PLAY_CONSIDERED = 128  # root actions a bot's search weighs: every legal one, nearly always
 
 
+def proven_win(out: Any, searched: jax.Array) -> jax.Array:
+    """Each root's move: a move the search tried that ended the game with a positive
+    return for the mover (the one with the best, if several) where there is one, else
+    the search's choice ``searched``. A search's final pick weighs the prior against the
+    moves' values, so a network that ranks a won ending low could pass it over; an
+    ending's value is the rules' exact return, not an estimate."""
+    tree = out.search_tree
+    root = tree.ROOT_INDEX
+    reward = tree.children_rewards[:, root]
+    ended = (tree.children_visits[:, root] > 0) & (tree.children_discounts[:, root] == 0)
+    won = ended & (reward > 0)
+    best = jnp.argmax(jnp.where(won, reward, -jnp.inf), axis=-1).astype(searched.dtype)
+    return jnp.where(won.any(axis=-1), best, searched)
+
+
 class Searcher:
     """A checkpoint's search for a bot: the best move by ``simulations`` simulations
-    (no Gumbel noise at the root, so the same position gets the same move). Unlike
-    self-play, which weighs the prior's first 16 actions, it weighs up to
-    ``PLAY_CONSIDERED`` (a win the network ranks low is still tried)."""
+    (no Gumbel noise at the root, so the same position gets the same move), a move the
+    search saw win the game at once before any other (``proven_win``, in a game whose
+    rules are ``certain``: where cards are hidden, one drawn state's win proves nothing).
+    Unlike self-play, which weighs the prior's first 16 actions, it weighs up to
+    ``PLAY_CONSIDERED`` (a win the network ranks low is still tried), so with at least as
+    many simulations as legal moves every move is tried once."""
 
     def __init__(self, game: Game, params: dict[str, np.ndarray]) -> None:
         self.env = JaxEnv(rules_of(game))
@@ -83,8 +101,9 @@ class Searcher:
             env = self.env
 
             def choose(params: Any, key: jax.Array, state: Any) -> jax.Array:
-                return search(env, params, key, state, simulations, gumbel_scale=0.0,
-                              considered=min(PLAY_CONSIDERED, env.num_actions)).action
+                out = search(env, params, key, state, simulations, gumbel_scale=0.0,
+                             considered=min(PLAY_CONSIDERED, env.num_actions))
+                return proven_win(out, out.action) if env.rules.certain else out.action
 
             self._compiled[simulations] = jax.jit(choose)
         return self._compiled[simulations]
