@@ -14,10 +14,12 @@ from typer.testing import CliRunner
 
 from quarkade import load_game
 from quarkade.agents import make_agent, turn_for
+from quarkade.agents.learned import searcher
 from quarkade.cli.main import app
 from quarkade.core.errors import AgentSpecError
 from quarkade.jax import network
 from quarkade.jax.alphazero import Config, Trainer, label
+from quarkade.jax.search import PLAY_CONSIDERED
 from quarkade.sim import run_plan, simulation_plan
 from quarkade.sim.match import play_game
 
@@ -110,7 +112,7 @@ def test_quarkade_train_writes_a_checkpoint_and_its_learning_curve(tmp_path):
     assert about["game"] == "dead-cat" and about["options"]["peek_first"] is True
     history = json.loads((out / "curve.json").read_text())
     assert history[0]["games"] >= 0 and "score_vs_greedy" in history[0]
-    assert history[0]["learning_rate"] == pytest.approx(1e-3)  # the first at full rate
+    assert 1e-4 <= history[0]["learning_rate"] <= 1e-3  # on its way down the half cosine
     assert f"learned:{out}" in done.output.replace("\n", "")
     bot = make_agent(f"learned:{out},simulations=4", "dead-cat")  # hidden cards redrawn
     final = play_game(load_game("dead-cat", peek_first=True),
@@ -199,8 +201,7 @@ def won_at_once(seeds: range) -> tuple[object, list[int]]:
                 if 0 < len(wins) < len(legal):
                     found.append((len(legal), state.clone(), wins))
             state.apply_action(rng.choice(state.legal_actions()))
-    count, state, wins = max(found, key=lambda item: item[0])
-    assert count > 64  # more moves than the 64 simulations the bot once made
+    _, state, wins = max(found, key=lambda item: item[0])
     return state, wins
 
 
@@ -210,9 +211,23 @@ def won_by(state, action: int, mover: int) -> bool:
     return child.is_terminal() and child.returns()[mover] > 0
 
 
-def test_the_bot_plays_a_win_its_network_ranks_last(trainer, tmp_path):
-    # The default search tries every legal move once (more simulations than moves) and
-    # plays one that wins the game at once, though its prior puts those moves last by far.
+def many_moves(game, more_than: int):
+    """The first decision with more than ``more_than`` legal moves in seeded random games."""
+    for seed in range(100):
+        rng = random.Random(seed)
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if not state.is_chance_node() and len(state.legal_actions()) > more_than:
+                return state
+            state.apply_action(rng.choice(state.legal_actions()))
+    raise AssertionError(f"no position with more than {more_than} legal moves")
+
+
+def test_the_bots_default_search_tries_every_move_and_plays_a_won_ending(trainer,
+                                                                         tmp_path):
+    # Its network puts the moves that win the game at once last by far; the default search
+    # still tries every legal move (a position with more of them than the 64 simulations
+    # the bot once made) and plays a winning one.
     state, wins = won_at_once(range(300))
     folder = tmp_path / "cc"
     trainer.save(folder)
@@ -223,6 +238,12 @@ def test_the_bot_plays_a_win_its_network_ranks_last(trainer, tmp_path):
     bot = make_agent(f"learned:{folder}", "card-commons")
     assert bot.simulations == Config("card-commons").play_simulations
     assert bot.act(turn_for(state), random.Random(0)) in wins
+    crowded = many_moves(load_game("card-commons", **TUTORIAL), 80)
+    legal = crowded.legal_actions()
+    assert 80 < len(legal) <= PLAY_CONSIDERED
+    search = searcher(folder, crowded.game, bot.params)
+    _, visits = search.search_many([crowded], bot.simulations, 0)
+    assert (visits[0][legal] > 0).all()
 
 
 def test_the_learning_rate_falls_along_a_half_cosine_to_the_final_rate(trainer):

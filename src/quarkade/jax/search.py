@@ -67,6 +67,14 @@ def search(env: JaxEnv, params: Any, key: jax.Array, state: Any, simulations: in
 PLAY_CONSIDERED = 128  # root actions a bot's search weighs: every legal one, nearly always
 
 
+def play_search(env: JaxEnv, params: Any, key: jax.Array, state: Any, simulations: int
+                ) -> Any:
+    """A bot's search (``PolicyOutput``): no Gumbel noise at the root, up to
+    ``PLAY_CONSIDERED`` root actions weighed."""
+    return search(env, params, key, state, simulations, gumbel_scale=0.0,
+                  considered=min(PLAY_CONSIDERED, env.num_actions))
+
+
 def proven_win(out: Any, searched: jax.Array) -> jax.Array:
     """Each root's move: a move the search tried that ended the game with a positive
     return for the mover (the one with the best, if several) where there is one, else
@@ -100,10 +108,11 @@ class Searcher:
         if simulations not in self._compiled:
             env = self.env
 
-            def choose(params: Any, key: jax.Array, state: Any) -> jax.Array:
-                out = search(env, params, key, state, simulations, gumbel_scale=0.0,
-                             considered=min(PLAY_CONSIDERED, env.num_actions))
-                return proven_win(out, out.action) if env.rules.certain else out.action
+            def choose(params: Any, key: jax.Array, state: Any) -> tuple[jax.Array, ...]:
+                out = play_search(env, params, key, state, simulations)
+                chosen = proven_win(out, out.action) if env.rules.certain else out.action
+                tree = out.search_tree
+                return chosen, tree.children_visits[:, tree.ROOT_INDEX]
 
             self._compiled[simulations] = jax.jit(choose)
         return self._compiled[simulations]
@@ -114,11 +123,18 @@ class Searcher:
 
     def choose_many(self, states: Sequence[State], simulations: int, seed: int) -> list[int]:
         """The move in each of ``states`` (searched together, as one batch)."""
+        return self.search_many(states, simulations, seed)[0]
+
+    def search_many(self, states: Sequence[State], simulations: int, seed: int
+                    ) -> tuple[list[int], np.ndarray]:
+        """The move in each of ``states`` (searched together) and how often the search
+        tried each action at each root (``[states, actions]``)."""
         batch = jax.tree_util.tree_map(lambda *leaves: jnp.stack(leaves),
                                        *[self.env.from_reference(s) for s in states])
-        actions = self._function(simulations)(self.params, jax.random.PRNGKey(seed), batch)
+        actions, visits = self._function(simulations)(self.params, jax.random.PRNGKey(seed),
+                                                      batch)
         chosen = [int(a) for a in np.asarray(actions)]
         for state, action in zip(states, chosen, strict=True):
             if action not in state.legal_actions():
                 raise AssertionError(f"the search chose an illegal action {action}")
-        return chosen
+        return chosen, np.asarray(visits)
