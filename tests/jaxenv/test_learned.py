@@ -14,10 +14,12 @@ from typer.testing import CliRunner
 
 from quarkade import load_game
 from quarkade.agents import make_agent, turn_for
+from quarkade.agents.learned import searcher
 from quarkade.cli.main import app
 from quarkade.core.errors import AgentSpecError
 from quarkade.jax import network
 from quarkade.jax.alphazero import Config, Trainer, label
+from quarkade.jax.search import PLAY_CONSIDERED
 from quarkade.sim import run_plan, simulation_plan
 from quarkade.sim.match import play_game
 
@@ -110,6 +112,7 @@ def test_quarkade_train_writes_a_checkpoint_and_its_learning_curve(tmp_path):
     assert about["game"] == "dead-cat" and about["options"]["peek_first"] is True
     history = json.loads((out / "curve.json").read_text())
     assert history[0]["games"] >= 0 and "score_vs_greedy" in history[0]
+    assert 1e-4 <= history[0]["learning_rate"] <= 1e-3  # on its way down the half cosine
     assert f"learned:{out}" in done.output.replace("\n", "")
     bot = make_agent(f"learned:{out},simulations=4", "dead-cat")  # hidden cards redrawn
     final = play_game(load_game("dead-cat", peek_first=True),
@@ -180,6 +183,89 @@ def test_a_game_across_two_iterations_is_labelled_once_when_it_ends():
                                        pending)
     assert seen[:, 0].tolist() == [2, 3, 4, 5] and target.tolist() == [-1, 1, -1, 1]
     assert pending is not None and pending[0][:, 0, 0].tolist() == [6]
+
+
+def won_at_once(seeds: range) -> tuple[object, list[int]]:
+    """A Tutorial position of seeded random games where some legal moves end the game
+    won for the mover and others do not, the one with the most legal moves: (state, the
+    winning moves)."""
+    game = load_game("card-commons", **TUTORIAL)
+    found: list[tuple[int, object, list[int]]] = []
+    for seed in seeds:
+        rng = random.Random(seed)
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if not state.is_chance_node():
+                mover, legal = state.current_player(), state.legal_actions()
+                wins = [action for action in legal if won_by(state, action, mover)]
+                if 0 < len(wins) < len(legal):
+                    found.append((len(legal), state.clone(), wins))
+            state.apply_action(rng.choice(state.legal_actions()))
+    _, state, wins = max(found, key=lambda item: item[0])
+    return state, wins
+
+
+def won_by(state, action: int, mover: int) -> bool:
+    child = state.clone()
+    child.apply_action(action)
+    return child.is_terminal() and child.returns()[mover] > 0
+
+
+def many_moves(game, more_than: int):
+    """The first decision with more than ``more_than`` legal moves in seeded random games."""
+    for seed in range(100):
+        rng = random.Random(seed)
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if not state.is_chance_node() and len(state.legal_actions()) > more_than:
+                return state
+            state.apply_action(rng.choice(state.legal_actions()))
+    raise AssertionError(f"no position with more than {more_than} legal moves")
+
+
+def test_the_bots_default_search_tries_every_move_and_plays_a_won_ending(trainer,
+                                                                         tmp_path):
+    # Its network puts the moves that win the game at once last by far; the default search
+    # still tries every legal move (a position with more of them than the 64 simulations
+    # the bot once made) and plays a winning one.
+    state, wins = won_at_once(range(300))
+    folder = tmp_path / "cc"
+    trainer.save(folder)
+    params = {key: np.asarray(value) for key, value in trainer.params.items()}
+    params["policy_b"] = params["policy_b"].copy()
+    params["policy_b"][wins] -= 30.0
+    np.savez(folder / "params.npz", **params)
+    bot = make_agent(f"learned:{folder}", "card-commons")
+    assert bot.simulations == Config("card-commons").play_simulations
+    assert bot.act(turn_for(state), random.Random(0)) in wins
+    crowded = many_moves(load_game("card-commons", **TUTORIAL), 80)
+    legal = crowded.legal_actions()
+    assert 80 < len(legal) <= PLAY_CONSIDERED
+    search = searcher(folder, crowded.game, bot.params)
+    _, visits = search.search_many([crowded], bot.simulations, 0)
+    assert (visits[0][legal] > 0).all()
+
+
+def test_the_learning_rate_falls_along_a_half_cosine_to_the_final_rate(trainer):
+    config = trainer.config
+    assert trainer.rate(0.0) == pytest.approx(config.learning_rate)
+    assert trainer.rate(0.5) == pytest.approx((config.learning_rate
+                                               + config.final_learning_rate) / 2)
+    assert trainer.rate(1.0) == trainer.rate(2.0) == pytest.approx(config.final_learning_rate)
+    # The optimiser takes the rate set for an iteration: AdamW's step scales with it.
+    rows = np.arange(8)
+    batch = (trainer.state.observation[:4].repeat(2, axis=0)[rows],
+             np.full((8, trainer.env.num_actions), 1 / trainer.env.num_actions, np.float32),
+             np.where(rows % 2 == 0, 1.0, -1.0).astype(np.float32))
+    steps = []
+    for progress in (0.0, 1.0):
+        trainer._set_rate(progress)
+        moved, _, _ = trainer._update(trainer.params, trainer.opt_state, batch)
+        steps.append(np.asarray(moved["in_w"]) - np.asarray(trainer.params["in_w"]))
+    trainer._set_rate(0.0)
+    ratio = config.final_learning_rate / config.learning_rate
+    assert np.abs(steps[0]).max() > 0
+    assert np.allclose(steps[1], ratio * steps[0], rtol=1e-3, atol=1e-7)
 
 
 def test_the_web_takes_a_named_checkpoint_and_never_a_path(checkpoint, monkeypatch):

@@ -104,7 +104,7 @@ def _run(trainer: Any, out: Path, minutes: float, check_minutes: float, check_ga
     with Progress(*columns, console=console, transient=False) as progress:
         task = progress.add_task("training", total=budget, status="compiling")
         while time.perf_counter() - started < budget:
-            found = trainer.iteration()
+            found = trainer.iteration((time.perf_counter() - started) / budget)
             trainer.save(out)
             elapsed = time.perf_counter() - started
             if check_minutes and elapsed >= next_check:

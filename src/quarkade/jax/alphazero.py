@@ -6,7 +6,10 @@ network's policy and value seed a search of ``simulations`` simulations over the
 rules (the environment is the model, as in AlphaZero), the search's improved policy is
 the policy target and the game's result, from the mover's side, the value target. The
 network then takes ``updates`` minibatch steps of Adam drawn from the positions of the
-last ``window`` iterations (a replay window). In a game
+last ``window`` iterations (a replay window), at a learning rate that falls from
+``learning_rate`` to ``final_learning_rate`` along a half cosine as the training's time
+runs out (``iteration(progress)``: the share of the budget spent), so the last weights are
+not the noisy ones of a full-size step. In a game
 with hidden cards (Dead Cat) the search starts from a state drawn from what the mover
 knows (``Rules.resample``), never from the real one, and the network reads only the
 mover's observation. Two seats only: the value is one number, the mover's.
@@ -46,7 +49,8 @@ class Config:
     considered: int = 16  # root actions the self-play search weighs (Gumbel top-k)
     max_steps: int = 32  # decisions per game of the batch per iteration (finished games
     # are replaced by new ones; a game unfinished at the end goes on next iteration)
-    learning_rate: float = 1e-3
+    learning_rate: float = 1e-3  # at the start, falling along a half cosine to
+    final_learning_rate: float = 1e-4  # at the end of the time budget
     batch_size: int = 256
     updates: int = 256  # minibatches of Adam per iteration, drawn from the replay window
     window: int = 8  # iterations of self-play positions kept to learn from
@@ -54,7 +58,8 @@ class Config:
     blocks: int = 2
     seed: int = 0
     eval_games: int = 64  # against random moves, after each iteration
-    play_simulations: int = 64  # what the bot searches by default when it plays
+    play_simulations: int = 256  # what the bot searches by default when it plays: at
+    # least one visit to each legal move at the root (Tutorial endgames have up to ~110)
 
 
 class Played(NamedTuple):
@@ -79,8 +84,10 @@ class Trainer:
         self.key, init_key = jax.random.split(key)
         self.params = network.init(init_key, self.env.rules.observation_size,
                                    self.env.num_actions, config.width, config.blocks)
-        self.optimiser = optax.adamw(config.learning_rate, weight_decay=1e-4)
+        self.optimiser = optax.inject_hyperparams(optax.adamw)(
+            learning_rate=config.learning_rate, weight_decay=1e-4)
         self.opt_state = self.optimiser.init(self.params)
+        self._set_rate(0.0)
         self.iterations = 0
         self.games_played = 0
         self.positions = 0
@@ -161,10 +168,26 @@ class Trainer:
                                      jax.random.split(key, 4 * self.config.max_steps))
         return jnp.mean((total + 1) / 2)
 
-    def iteration(self) -> dict[str, float]:
-        """One round of self-play and learning; returns what it measured."""
+    def rate(self, progress: float) -> float:
+        """The learning rate once ``progress`` (0 to 1) of the training's time is spent:
+        ``learning_rate`` falling along a half cosine to ``final_learning_rate``."""
+        config = self.config
+        share = min(max(progress, 0.0), 1.0)
+        fall = 0.5 * (1 + float(np.cos(np.pi * share)))
+        return config.final_learning_rate + (config.learning_rate
+                                             - config.final_learning_rate) * fall
+
+    def _set_rate(self, progress: float) -> float:
+        rate = self.rate(progress)
+        self.opt_state.hyperparams["learning_rate"] = jnp.asarray(rate, jnp.float32)
+        return rate
+
+    def iteration(self, progress: float = 0.0) -> dict[str, float]:
+        """One round of self-play and learning, ``progress`` (0 to 1) of the training's
+        time spent before it (it sets the learning rate); returns what it measured."""
         config = self.config
         started = time.perf_counter()
+        rate = self._set_rate(progress)
         self.key, play_key, shuffle_key, eval_key = jax.random.split(self.key, 4)
         self.state, *played = self._selfplay(self.params, self.state, play_key)
         played = [np.asarray(part) for part in jax.device_get(played)]
@@ -194,7 +217,7 @@ class Trainer:
             "games": self.games_played, "positions": self.positions,
             "policy_loss": float(np.mean([p for p, _ in losses])) if losses else float("nan"),
             "value_loss": float(np.mean([v for _, v in losses])) if losses else float("nan"),
-            "labelled": len(labelled[0]),
+            "labelled": len(labelled[0]), "learning_rate": rate,
             "score_vs_random": score,
         }
         self.history.append(found)

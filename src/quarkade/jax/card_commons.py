@@ -125,6 +125,7 @@ class CardCommonsRules(Rules):
 
     abilities: bool = True
     geometry: Geometry | None = None
+    certain = True  # open hands; the opening's coin is the only chance
 
     # -- whose move, what is legal ------------------------------------------------------
 

@@ -23,7 +23,7 @@ know; ``observe(state, seat)`` gives any seat's.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import jax
 import jax.numpy as jnp
@@ -68,6 +68,9 @@ class Rules:
     observation_size: int
     max_chance: int  # the most chance nodes in a row (the setup's, usually)
     compiled: Any  # the game's compiled module: the layout and the bridge
+    # Nothing hidden and no chance once the game is under way: a move's outcome in a
+    # search is the game's own (a bot may trust a win it sees there, search.proven_win).
+    certain: ClassVar[bool] = False
 
     # Each game overrides these (pure, jittable, on one board).
     def current_player(self, board: jax.Array) -> jax.Array:

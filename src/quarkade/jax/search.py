@@ -67,11 +67,37 @@ def search(env: JaxEnv, params: Any, key: jax.Array, state: Any, simulations: in
 PLAY_CONSIDERED = 128  # root actions a bot's search weighs: every legal one, nearly always
 
 
+def play_search(env: JaxEnv, params: Any, key: jax.Array, state: Any, simulations: int
+                ) -> Any:
+    """A bot's search (``PolicyOutput``): no Gumbel noise at the root, up to
+    ``PLAY_CONSIDERED`` root actions weighed."""
+    return search(env, params, key, state, simulations, gumbel_scale=0.0,
+                  considered=min(PLAY_CONSIDERED, env.num_actions))
+
+
+def proven_win(out: Any, searched: jax.Array) -> jax.Array:
+    """Each root's move: a move the search tried that ended the game with a positive
+    return for the mover (the one with the best, if several) where there is one, else
+    the search's choice ``searched``. A search's final pick weighs the prior against the
+    moves' values, so a network that ranks a won ending low could pass it over; an
+    ending's value is the rules' exact return, not an estimate."""
+    tree = out.search_tree
+    root = tree.ROOT_INDEX
+    reward = tree.children_rewards[:, root]
+    ended = (tree.children_visits[:, root] > 0) & (tree.children_discounts[:, root] == 0)
+    won = ended & (reward > 0)
+    best = jnp.argmax(jnp.where(won, reward, -jnp.inf), axis=-1).astype(searched.dtype)
+    return jnp.where(won.any(axis=-1), best, searched)
+
+
 class Searcher:
     """A checkpoint's search for a bot: the best move by ``simulations`` simulations
-    (no Gumbel noise at the root, so the same position gets the same move). Unlike
-    self-play, which weighs the prior's first 16 actions, it weighs up to
-    ``PLAY_CONSIDERED`` (a win the network ranks low is still tried)."""
+    (no Gumbel noise at the root, so the same position gets the same move), a move the
+    search saw win the game at once before any other (``proven_win``, in a game whose
+    rules are ``certain``: where cards are hidden, one drawn state's win proves nothing).
+    Unlike self-play, which weighs the prior's first 16 actions, it weighs up to
+    ``PLAY_CONSIDERED`` (a win the network ranks low is still tried), so with at least as
+    many simulations as legal moves every move is tried once."""
 
     def __init__(self, game: Game, params: dict[str, np.ndarray]) -> None:
         self.env = JaxEnv(rules_of(game))
@@ -82,9 +108,11 @@ class Searcher:
         if simulations not in self._compiled:
             env = self.env
 
-            def choose(params: Any, key: jax.Array, state: Any) -> jax.Array:
-                return search(env, params, key, state, simulations, gumbel_scale=0.0,
-                              considered=min(PLAY_CONSIDERED, env.num_actions)).action
+            def choose(params: Any, key: jax.Array, state: Any) -> tuple[jax.Array, ...]:
+                out = play_search(env, params, key, state, simulations)
+                chosen = proven_win(out, out.action) if env.rules.certain else out.action
+                tree = out.search_tree
+                return chosen, tree.children_visits[:, tree.ROOT_INDEX]
 
             self._compiled[simulations] = jax.jit(choose)
         return self._compiled[simulations]
@@ -95,11 +123,18 @@ class Searcher:
 
     def choose_many(self, states: Sequence[State], simulations: int, seed: int) -> list[int]:
         """The move in each of ``states`` (searched together, as one batch)."""
+        return self.search_many(states, simulations, seed)[0]
+
+    def search_many(self, states: Sequence[State], simulations: int, seed: int
+                    ) -> tuple[list[int], np.ndarray]:
+        """The move in each of ``states`` (searched together) and how often the search
+        tried each action at each root (``[states, actions]``)."""
         batch = jax.tree_util.tree_map(lambda *leaves: jnp.stack(leaves),
                                        *[self.env.from_reference(s) for s in states])
-        actions = self._function(simulations)(self.params, jax.random.PRNGKey(seed), batch)
+        actions, visits = self._function(simulations)(self.params, jax.random.PRNGKey(seed),
+                                                      batch)
         chosen = [int(a) for a in np.asarray(actions)]
         for state, action in zip(states, chosen, strict=True):
             if action not in state.legal_actions():
                 raise AssertionError(f"the search chose an illegal action {action}")
-        return chosen
+        return chosen, np.asarray(visits)
