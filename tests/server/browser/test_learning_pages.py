@@ -104,6 +104,24 @@ def test_a_forbidden_move_on_the_table_is_answered_by_its_rule(device, server):
     assert page.locator("#learn").get_attribute("data-finished") == "no"
 
 
+def test_the_law_lesson_lights_only_the_cells_the_law_allows(device, server):
+    """Card Commons' Law lesson asks for one of the five cells the 3♥ may go to: exactly those
+    five light up; a trap cell the Law forbids is still there to try, unlit, and answered."""
+    page = device()
+    page.goto(server.url + "learn/card-commons#law")
+    page.wait_for_function(f"() => {LEARN}.dataset.lesson === 'law'")
+    page.click("button[data-key='hand-3H']")
+    lit = page.locator("button.cc-cell.lit")
+    expect(lit).to_have_count(5)
+    assert sorted(lit.evaluate_all("cells => cells.map((c) => c.dataset.cell)")) == [
+        "a2", "b1", "c1", "d2", "d4"]
+    trap = page.locator("button[data-key='cell-c4']")
+    expect(trap).not_to_have_class(re.compile(r"\blit\b"))
+    trap.click()
+    expect(page.locator("#feedback")).to_contain_text("higher than 4")
+    assert page.locator("#learn").get_attribute("data-task") == "1"
+
+
 def test_the_hint_panel_lists_a_chance_for_every_move(device, server):
     page = device()
     page.goto(server.url + "new/dead-cat")

@@ -221,11 +221,13 @@ def _lesson_payload(course: Tutorial, run: LessonRun) -> JSON:
              else f"{LESSON_NAMES[1]} {chr(65 + others.index(s))}" for s in range(n)]
     view = state.view(seat)
     goals = set(run.goal_actions())
+    legal = set(state.legal_actions())
     moves = []
-    for action in run.moves():
+    for action in run.moves():  # a trap the rules forbid is offered to try, but not lit
         text = state.action_string_for(seat, action)
         label = " ".join(action_label(name, view, text, names).split())
-        moves.append({"id": action, "text": text, "label": label, "goal": action in goals})
+        moves.append({"id": action, "text": text, "label": label, "goal": action in goals,
+                      "allowed": action in legal})
     to_move = state.current_player()
     outcome = state.outcome()
     step = len(state.history())

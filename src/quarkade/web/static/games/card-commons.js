@@ -3,7 +3,8 @@
 // side tinted in that seat's colour, both hands and the cards thrown away.
 //
 // On your turn, pick a card in your hand: exactly the cells it may go to light up (read from
-// the legal moves the server sent, nothing else). Click a lit empty cell to put it there, or a
+// the legal moves the server sent, nothing else; a lesson's forbidden trap can be clicked but is
+// not lit). Click a lit empty cell to put it there, or a
 // lit card to invert it, then the card to throw away. A 3's Repel and a 5's Polarize are
 // chosen by clicking the card on the field; Pass and "don't" are buttons. Escape steps back.
 import { h, loadStylesheet } from "../js/common.js";
@@ -51,7 +52,7 @@ export function render(container, table, ui) {
 // "no repel", "no polarize", "pass".
 function readMoves(legal) {
   const moves = { place: new Map(), invert: new Map(), repel: new Map(), polarize: new Map(),
-    decline: null, pass: null };
+    decline: null, pass: null, forbidden: new Set() };
   for (const move of legal) {
     const words = move.text.split(" ");
     if (move.text === "pass") moves.pass = move.id;
@@ -63,7 +64,10 @@ function readMoves(legal) {
     else if (words[0] === "inv") {
       const cells = entry(moves.invert, words[1]);
       entry(cells, words[2]).set(words[3].slice(1), move.id);
-    } else if (words.length === 2) entry(moves.place, words[0]).set(words[1], move.id);
+    } else if (words.length === 2) {
+      entry(moves.place, words[0]).set(words[1], move.id);
+      if (move.allowed === false) moves.forbidden.add(move.id);
+    }
   }
   return moves;
 }
@@ -153,7 +157,8 @@ function drawCell(ctx, cell) {
   const spot = lit.get(cell);
   const repel = moves.repel.get(cell);
   if (spot && spot.place !== undefined) {
-    classes.push("lit");
+    // A lesson's trap the Law forbids may be tried (and is answered why), but is not lit.
+    if (!moves.forbidden.has(spot.place)) classes.push("lit");
     act = () => ctx.ui.act(spot.place);
     label = `Put the ${pretty(choice.card)} on ${cell}`;
     if (choice.card[0] === "2" && !touchesACard(view, cell)) {
