@@ -120,6 +120,13 @@ def test_the_law_lesson_lights_only_the_cells_the_law_allows(device, server):
     trap.click()
     expect(page.locator("#feedback")).to_contain_text("higher than 4")
     assert page.locator("#learn").get_attribute("data-task") == "1"
+    # The same in the next lesson: the red 4♥ may not invert the red 4♦, so c3 stays unlit.
+    page.click("#lessons a[data-key='lesson-invert']")
+    page.wait_for_function(f"() => {LEARN}.dataset.lesson === 'invert'")
+    page.click("button[data-key='hand-4H']")
+    expect(page.locator("button[data-key='cell-c3']")).not_to_have_class(re.compile(r"\blit\b"))
+    page.click("button[data-key='hand-4S']")
+    expect(page.locator("button[data-key='cell-c3']")).to_have_class(re.compile(r"\blit\b"))
 
 
 def test_the_hint_panel_lists_a_chance_for_every_move(device, server):

@@ -64,6 +64,7 @@ function readMoves(legal) {
     else if (words[0] === "inv") {
       const cells = entry(moves.invert, words[1]);
       entry(cells, words[2]).set(words[3].slice(1), move.id);
+      if (move.allowed === false) moves.forbidden.add(move.id);
     } else if (words.length === 2) {
       entry(moves.place, words[0]).set(words[1], move.id);
       if (move.allowed === false) moves.forbidden.add(move.id);
@@ -166,7 +167,7 @@ function drawCell(ctx, cell) {
       label += " (a Tunnel: diagonally next to a card)";
     }
   } else if (spot) {
-    classes.push("lit");
+    if ([...spot.discards.values()].some((id) => !moves.forbidden.has(id))) classes.push("lit");
     if (choice.cell === cell) classes.push("chosen");
     act = () => {
       choice.cell = cell;
