@@ -10,14 +10,18 @@ import re
 from tests.server.test_lobby_and_ratings import Devices, public_game
 from tests.server.test_players import named
 
-HEADER = re.compile(r'<a id="your-turns"[^>]*href="/me#playing-title">Your move in (\d+) '
+HEADER = re.compile(r'<a id="your-turns"[^>]*href="/me#playing-title"[^>]*>Your move in (\d+) '
                     r'games?</a>')
 
 
 def waiting_for(client, page: str = "/lobby") -> int:
+    """The count in ``page``'s header, checked against what pages ask for to keep it
+    current (GET /api/me/turns)."""
     header = client.get(page).text.split("</header>")[0]
     found = HEADER.search(header)
-    return int(found.group(1)) if found else 0
+    count = int(found.group(1)) if found else 0
+    assert client.get("/api/me/turns").json() == {"your_turns": count}
+    return count
 
 
 def test_the_header_counts_the_games_waiting_for_my_move_and_follows_the_turn(client):
@@ -58,6 +62,8 @@ def test_the_header_counts_the_games_waiting_for_my_move_and_follows_the_turn(cl
     devices.use(players[now])
     assert client.post(f"/api/games/{first}/resign", json={"seat": now}).status_code == 200
     assert waiting_for(client) == expected[now] - 1
-    # A visitor's first page has no count.
+    # A visitor's first page has no count; asking for it makes no guest.
     devices.use("nobody yet")
+    assert client.get("/api/me/turns").json() == {"your_turns": 0}
+    assert "set-cookie" not in client.get("/api/me/turns").headers
     assert waiting_for(client) == 0

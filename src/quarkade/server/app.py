@@ -178,6 +178,7 @@ def create_app(db: str = DEFAULT_URL, bot_delay: float = 0.0, broker: str | None
         Route("/api/lobby", api.lobby),
         Route("/api/lobby/quick", api.quick_play, methods=["POST"]),
         Route("/api/me", api.player_me, methods=["GET", "POST"]),
+        Route("/api/me/turns", api.my_turns),
         Route("/api/login", api.login, methods=["POST"]),
         Route("/api/logout", api.logout, methods=["POST"]),
         Route("/api/leaderboard/{game}", api.leaderboard),

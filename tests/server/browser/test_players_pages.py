@@ -354,13 +354,33 @@ def test_the_header_counts_my_turns_and_leads_to_them(device, clocked) -> None:
         page.goto(f"{server.url}lobby")
     waiting = pages[seat].locator("#your-turns")
     expect(waiting).to_have_text("Your move in 1 game")
-    expect(pages[1 - seat].locator("#your-turns")).to_have_count(0)
+    expect(pages[1 - seat].locator("#your-turns")).to_be_hidden()
     audit(pages[seat], "the lobby with a your-turn count in the header")
     waiting.click()
     pages[seat].wait_for_url(re.compile(r"/me#playing-title$"))
     listed = pages[seat].locator(f".player-games li[data-id='{game_id}']")
     expect(listed.locator(".tag.turn")).to_have_text("your turn")
     no_junk(pages[seat])
+
+
+def test_the_header_count_follows_the_turn_without_a_reload(device, clocked) -> None:
+    """The count in the header is not frozen at page load: on the game's own page it
+    follows the turn as moves are made, for both players, with no page loaded again."""
+    server, _ = clocked
+    _, pages = two_players(device, server.url, names=("Live-Ada", "Live-Ben"))
+    seat = mover(pages)
+    loads = {s: page.evaluate("performance.getEntriesByType('navigation').length")
+             for s, page in pages.items()}
+    expect(pages[seat].locator("#your-turns")).to_have_text("Your move in 1 game")
+    expect(pages[1 - seat].locator("#your-turns")).to_be_hidden()
+    step = pages[seat].locator("#game").get_attribute("data-step")
+    pages[seat].keyboard.press("1")  # the first listed move: the turn passes
+    moved(pages[seat], step)
+    expect(pages[seat].locator("#your-turns")).to_be_hidden()
+    expect(pages[1 - seat].locator("#your-turns")).to_have_text("Your move in 1 game")
+    for s, page in pages.items():
+        assert page.evaluate("performance.getEntriesByType('navigation').length") == loads[s]
+        no_junk(page)
 
 
 def test_a_challenge_from_a_players_page_is_seen_taken_and_played_by_both(device, clocked
@@ -373,7 +393,7 @@ def test_a_challenge_from_a_players_page_is_seen_taken_and_played_by_both(device
     rename(al, server.url, "Dare-Al", "al-password")
     rename(bea, server.url, "Dare-Bea", "bea-password")
     bea.goto(f"{server.url}lobby")
-    expect(bea.locator("#your-turns")).to_have_count(0)  # nothing waits for her yet
+    expect(bea.locator("#your-turns")).to_be_hidden()  # nothing waits for her yet
     al.goto(f"{server.url}players/Dare-Bea")
     expect(al.locator("#challenge-title")).to_have_text("Challenge Dare-Bea")
     al.select_option("#challenge-game", "hadronize")

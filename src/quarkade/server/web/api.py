@@ -274,6 +274,17 @@ async def player_me(request: Request) -> Response:
     return JSONResponse(public(player))
 
 
+async def my_turns(request: Request) -> Response:
+    """GET: how many games wait for this device's player (the header's "Your move in N
+    games"; 0 for a device that plays as no one yet, which is not made a guest for it)."""
+    site = site_of(request)
+    player = await site.players.identify(request, create=False)
+    if player is None:
+        return JSONResponse({"your_turns": 0})
+    store = site.ctx.store
+    return JSONResponse({"your_turns": await store.run(store.players.turns_waiting, player.id)})
+
+
 async def login(request: Request) -> Response:
     body = await body_of(request)
     player = await site_of(request).players.login(request, body.get("name"),

@@ -63,6 +63,7 @@ function receive(message) {
       message.log = table.log.slice(0, message.log_from).concat(message.log);
     }
     root.dataset.server = message.server || "";  // which server process this page talks to
+    const turnBefore = table && table.id === message.id ? `${table.to_move}/${table.over}` : null;
     table = message;
     receivedAt = performance.now();
     pending = false;
@@ -70,6 +71,9 @@ function receive(message) {
     draw();
     alertIfNeeded();
     announce();
+    // The header's count of games waiting for this player may have changed (turns.js).
+    if (turnBefore !== null && turnBefore !== `${table.to_move}/${table.over}`
+        && table.held.length) document.dispatchEvent(new Event("quarkade:turns"));
   } else if (message.type === "chat") {
     receiveChat(message);
   } else if (message.type === "error") {
