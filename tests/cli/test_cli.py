@@ -4,6 +4,7 @@ import json
 import re
 
 import pytest
+import typer
 from rich.console import Console
 from typer.testing import CliRunner
 
@@ -181,6 +182,17 @@ def test_the_prompt_is_short_help_lists_the_commands_and_the_result_is_in_words(
         shown = runner.invoke(app, [*command, "--help"], env={"COLUMNS": "100"})
         assert "<bool>" not in shown.output
         assert re.search(r"--help +Show this message", shown.output)
+
+
+def test_the_list_of_commands_gives_each_one_sentence_unbroken():
+    """`quarkade --help` at a wide terminal: each command's summary is its docstring's first
+    paragraph on one line (the source's line breaks cut "...then the levels;" from "with a
+    bot's name...")."""
+    shown = runner.invoke(app, ["--help"], env={"COLUMNS": "400"}).output
+    for name, command in typer.main.get_command(app).commands.items():
+        first = " ".join((command.help or "").split("\n\n")[0].split())
+        line = next(row for row in shown.splitlines() if row.startswith(f"│ {name} "))
+        assert first in " ".join(line.strip("│ ").split()), name
 
 
 def test_a_long_list_of_moves_is_set_in_columns():

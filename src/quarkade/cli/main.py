@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import inspect
 import random
 from collections import Counter
 from dataclasses import replace
@@ -59,7 +60,15 @@ class _Command(_Flags, TyperCommand):
 
 
 class _Group(_Flags, TyperGroup):
-    pass
+    """The list of commands gives each one's first paragraph as one flowing sentence
+    (typer's rich mode keeps the docstring's line breaks, which cut sentences in two)."""
+
+    def get_command(self, ctx: Any, name: str) -> Any:
+        command = super().get_command(ctx, name)
+        if command is not None and command.short_help is None and command.help:
+            first = inspect.cleandoc(command.help).split("\n\n")[0]
+            command.short_help = " ".join(first.split())
+        return command
 
 
 app = typer.Typer(
