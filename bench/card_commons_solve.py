@@ -8,7 +8,7 @@
         [--field flat|torus] [--chunk 100]
     python bench/card_commons_solve.py endgame --positions 20    # Classic: time per position
     python bench/card_commons_solve.py greedy --empty 12         # Classic: positions of
-        [--positions 20] [--budget 2e7]                           # greedy games, CPU time
+        [--positions 20] [--budget 2e7] [--search df-pn]          # greedy games, CPU time
     python bench/card_commons_solve.py classic-ablation          # Classic: each feature's
         [--empty 7] [--positions 10] [--budget 4e6] [--rows 0,1]  # nodes and CPU s
     python bench/card_commons_solve.py growth --empty 6,7,8,9    # Classic: cost by size
@@ -24,10 +24,12 @@ machine. The tests (tests/games/card_commons/test_solve.py) run small versions.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import random
 import statistics
 import time
 from collections import Counter
+from dataclasses import dataclass
 from typing import Any
 
 from quarkade.agents import make_agent
@@ -55,13 +57,17 @@ def crosscheck(count: int, seed: int, variants: list[str], fields: list[str]) ->
 def cuts(count: int, seed: int, fields: list[str], budget: int) -> None:
     """Random reachable Classic positions (12-26 plies in) that the plain kernel (no cut,
     held to minimax by ``crosscheck``) settles within ``budget`` nodes, searched again with
-    today's cuts: disagreements, and in how many the Law's bound settled a node."""
+    today's cuts by both searches (alpha-beta and df-pn): disagreements (either search),
+    and in how many the Law's bound settled a node of the alpha-beta search."""
     print("| field | positions compared | the Law's bound used in | disagreements | CPU s |")
     print("| --- | --- | --- | --- | --- |")
     for torus in [field == "torus" for field in fields]:
         start = time.process_time()
         plain = classic.ClassicSolver(torus=torus, table_bits=20, features=0)
-        cut = classic.ClassicSolver(torus=torus, table_bits=20, etc_from=1)
+        cut = classic.ClassicSolver(torus=torus, table_bits=20, etc_from=1,
+                                    features=classic.SEARCHES["alpha-beta"])
+        proof = classic.ClassicSolver(torus=torus, table_bits=20,
+                                      features=classic.SEARCHES["df-pn"])
         rng = random.Random(seed)
         done = used = wrong = 0
         while done < count:
@@ -74,8 +80,9 @@ def cuts(count: int, seed: int, fields: list[str], budget: int) -> None:
             if value == classic.ABORTED:
                 continue
             cut.clear()
+            proof.clear()
             before = int(cut.stats[classic.LAW_BOUNDED])
-            if cut.value(position).value != value:
+            if cut.value(position).value != value or proof.value(position).value != value:
                 wrong += 1
                 print(f"  disagreement at {position}")
             done += 1
@@ -199,39 +206,61 @@ def classic_ablation(empty: int, positions: int, seed: int, budget: int,
     print("| --- | --- | --- | --- |")
     for index in rows:
         label, features = CLASSIC_ABLATION[index]
-        solver = classic.ClassicSolver(table_bits=22, features=features)
-        solver.value(classic.Position((1,) + (0,) * 15, (1, 2), 0, 0, False, 0, -1))
-        nodes, seconds, settled = [], [], 0
-        for position in found:
-            result, cpu = timed_value(solver, position, budget)
-            seconds.append(cpu)
-            nodes.append(result.nodes)
-            settled += result.value != classic.ABORTED
-        print(f"| {label} | {settled} of {positions} | {sum(nodes):,} / "
-              f"{statistics.median(nodes):,.0f} / {max(nodes):,} | {sum(seconds):.1f} / "
-              f"{max(seconds):.2f} |", flush=True)
+        tally = tally_searches(classic_solver(22, features), found, budget)
+        print(f"| {label} | {tally.settled} of {positions} | {sum(tally.nodes):,} / "
+              f"{statistics.median(tally.nodes):,.0f} / {max(tally.nodes):,} | "
+              f"{sum(tally.seconds):.1f} / {max(tally.seconds):.2f} |", flush=True)
 
 
-def growth(sizes: list[int], positions: int, seed: int, budget: int) -> None:
+def growth(sizes: list[int], positions: int, seed: int, budget: int, features: int) -> None:
     """Greedy positions of each size searched with today's kernel (a fresh table each):
     how the cost grows with the empty cells. CPU s."""
     print("| empty cells | settled within the budget | nodes: median / max | "
           "CPU s: median / max | seat to move wins |")
     print("| --- | --- | --- | --- | --- |")
-    solver = classic.ClassicSolver(table_bits=24)
-    solver.value(classic.Position((1,) + (0,) * 15, (1, 2), 0, 0, False, 0, -1))
+    solver = classic_solver(24, features)
     for empty in sizes:
-        nodes, seconds, settled, wins = [], [], 0, 0
-        for position in greedy_positions(positions, empty, seed):
-            result, cpu = timed_value(solver, position, budget)
-            seconds.append(cpu)
-            nodes.append(result.nodes)
-            settled += result.value != classic.ABORTED
-            wins += result.value == classic.WIN
-        print(f"| {empty} | {settled} of {positions} (budget {budget:,}) | "
-              f"{statistics.median(nodes):,.0f} / {max(nodes):,} | "
-              f"{statistics.median(seconds):.2f} / {max(seconds):.2f} | {wins} |",
-              flush=True)
+        tally = tally_searches(solver, greedy_positions(positions, empty, seed), budget)
+        print(f"| {empty} | {tally.settled} of {positions} (budget {budget:,}) | "
+              f"{statistics.median(tally.nodes):,.0f} / {max(tally.nodes):,} | "
+              f"{statistics.median(tally.seconds):.2f} / {max(tally.seconds):.2f} | "
+              f"{tally.wins} |", flush=True)
+
+
+@dataclass
+class Tally:
+    """Searches of a list of positions: nodes and CPU seconds of each, how many settled
+    within the budget and how many the seat to move wins."""
+
+    nodes: list[int] = dataclasses.field(default_factory=list)
+    seconds: list[float] = dataclasses.field(default_factory=list)
+    settled: int = 0
+    wins: int = 0
+
+
+def classic_solver(table_bits: int, features: int) -> classic.ClassicSolver:
+    """A Classic solver with its kernel compiled (or loaded) before any clock starts."""
+    solver = classic.ClassicSolver(table_bits=table_bits, features=features)
+    solver.value(classic.Position((1,) + (0,) * 15, (1, 2), 0, 0, False, 0, -1))
+    return solver
+
+
+def tally_searches(solver: classic.ClassicSolver, positions: list[classic.Position],
+                   budget: int, each: bool = False) -> Tally:
+    """Each position searched with a fresh table up to ``budget`` nodes (``timed_value``);
+    with ``each``, a line per position as it is settled or given up."""
+    tally = Tally()
+    for position in positions:
+        result, cpu = timed_value(solver, position, budget)
+        tally.seconds.append(cpu)
+        tally.nodes.append(result.nodes)
+        tally.settled += result.value != classic.ABORTED
+        tally.wins += result.value == classic.WIN
+        if each:
+            how = "settled" if result.value != classic.ABORTED else "not settled"
+            print(f"  position {len(tally.nodes)}: {how}, {result.nodes:,} nodes, "
+                  f"{cpu:.2f} CPU s", flush=True)
+    return tally
 
 
 def timed_value(solver: Any, position: Any, budget: int) -> tuple[Any, float]:
@@ -243,27 +272,20 @@ def timed_value(solver: Any, position: Any, budget: int) -> tuple[Any, float]:
     return result, time.process_time() - start
 
 
-def greedy(positions: int, empty: int, seed: int, budget: int) -> None:
+def greedy(positions: int, empty: int, seed: int, budget: int, features: int,
+           table_bits: int) -> None:
     """Classic positions from greedy games with ``empty`` empty cells, each searched with a
     fresh table up to ``budget`` nodes; CPU seconds (the load does not inflate them)."""
     print("| empty cells | positions | settled within the budget | nodes: median / max | "
           "CPU seconds: median / max | seat to move wins |")
     print("| --- | --- | --- | --- | --- | --- |")
-    solver = classic.ClassicSolver(table_bits=22)
-    solver.value(classic.Position((1,) + (0,) * 15, (1, 2), 0, 0, False, 0, -1))  # compile
-    nodes, seconds, settled, wins = [], [], 0, 0
-    for position in greedy_positions(positions, empty, seed):
-        result, cpu = timed_value(solver, position, budget)
-        seconds.append(cpu)
-        nodes.append(result.nodes)
-        settled += result.value != classic.ABORTED
-        wins += result.value == classic.WIN
-        how = "settled" if result.value != classic.ABORTED else "not settled"
-        print(f"  position {len(nodes)}: {how}, {result.nodes:,} nodes, "
-              f"{seconds[-1]:.2f} CPU s", flush=True)
-    print(f"| {empty} | {positions} | {settled} (budget {budget:,}) | "
-          f"{statistics.median(nodes):,.0f} / {max(nodes):,} | "
-          f"{statistics.median(seconds):.2f} / {max(seconds):.2f} | {wins} |", flush=True)
+    solver = classic_solver(table_bits, features)
+    tally = tally_searches(solver, greedy_positions(positions, empty, seed), budget,
+                           each=True)
+    print(f"| {empty} | {positions} | {tally.settled} (budget {budget:,}) | "
+          f"{statistics.median(tally.nodes):,.0f} / {max(tally.nodes):,} | "
+          f"{statistics.median(tally.seconds):.2f} / {max(tally.seconds):.2f} | "
+          f"{tally.wins} |", flush=True)
 
 
 def depth(positions: int, seed: int, torus: bool) -> None:
@@ -362,6 +384,7 @@ def main() -> None:
     taken.add_argument("--positions", type=int, default=20)
     taken.add_argument("--empty", type=int, default=12)
     taken.add_argument("--budget", type=float, default=2e7)
+    taken.add_argument("--table-bits", type=int, default=22)
     ablate_classic = sub.add_parser("classic-ablation")
     ablate_classic.add_argument("--empty", type=int, default=7)
     ablate_classic.add_argument("--positions", type=int, default=10)
@@ -372,6 +395,9 @@ def main() -> None:
     grows.add_argument("--empty", default="6,7,8,9")
     grows.add_argument("--positions", type=int, default=10)
     grows.add_argument("--budget", type=float, default=4e7)
+    for each in (taken, grows):
+        each.add_argument("--search", choices=sorted(classic.SEARCHES), default="default",
+                          help="the Classic search (default: classic.FEATURES)")
     cost = sub.add_parser("depth")
     cost.add_argument("--positions", type=int, default=6)
     cost.add_argument("--torus", action="store_true")
@@ -394,13 +420,14 @@ def main() -> None:
     elif args.command == "endgame":
         endgame(args.positions, args.seed, args.largest)
     elif args.command == "greedy":
-        greedy(args.positions, args.empty, args.seed, int(args.budget))
+        greedy(args.positions, args.empty, args.seed, int(args.budget),
+               classic.SEARCHES[args.search], args.table_bits)
     elif args.command == "classic-ablation":
         classic_ablation(args.empty, args.positions, args.seed, int(args.budget),
                          [int(row) for row in args.rows.split(",")])
     elif args.command == "growth":
         growth([int(e) for e in args.empty.split(",")], args.positions, args.seed,
-               int(args.budget))
+               int(args.budget), classic.SEARCHES[args.search])
     elif args.command == "ablation":
         ablation(args.field == "torus", int(args.budget), args.table_bits,
                  [int(row) for row in args.rows.split(",")])

@@ -69,14 +69,34 @@ def test_each_classic_search_feature_keeps_the_value(torus):
     assert len(cases) == 12 and 0 < sum(v == classic.WIN for _, v in cases) < 12
     flags = [classic.PASS_WINS, classic.BOUND, classic.SYMMETRY, classic.ETC,
              classic.HISTORY, classic.PASS_FIRST, classic.DISCARDS, classic.MOBILITY,
-             classic.LAW, classic.MATCHING, classic.FORGET_PASS, classic.STATIC_CHILD]
-    for features in [*flags, classic.FEATURES, sum(flags)]:
+             classic.LAW, classic.MATCHING, classic.FORGET_PASS, classic.STATIC_CHILD,
+             classic.PROOF]
+    searches = [classic.FEATURES, classic.FEATURES | classic.PROOF,
+                classic.FEATURES & ~classic.PROOF, sum(flags)]
+    for features in [*flags, *searches]:
         solver = classic.ClassicSolver(torus=torus, table_bits=16, features=features,
                                        etc_from=1)
         for position, value in cases:
             assert solver.value(position).value == value, (features, position)
         if features & classic.LAW:  # the Law's bound did settle nodes here
             assert solver.stats[classic.LAW_BOUNDED] > 0, features
+
+
+@pytest.mark.parametrize("torus", [False, True], ids=["flat", "torus"])
+def test_df_pn_settles_what_the_alpha_beta_search_settles(torus):
+    """The proof-number search (``classic.PROOF``) finds the other search's value on
+    positions further from the end, across calls that share one table, and its winning
+    moves are the other search's."""
+    cases = classic_positions(torus, 8, seed=21, plies=(12, 18))
+    assert len(cases) == 8 and 0 < sum(v == classic.WIN for _, v in cases) < 8
+    proof = classic.ClassicSolver(torus=torus, table_bits=18,
+                                  features=classic.FEATURES | classic.PROOF)
+    alpha_beta = classic.ClassicSolver(torus=torus, table_bits=18,
+                                       features=classic.FEATURES & ~classic.PROOF)
+    for position, value in cases:
+        assert proof.value(position).value == value, position
+        assert proof.value(position, budget=1).value == classic.ABORTED
+        assert proof.winning_moves(position) == alpha_beta.winning_moves(position)
 
 
 def mirrored(position, perm, swap):

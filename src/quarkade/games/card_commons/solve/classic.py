@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from quarkade.games.card_commons.notation import (
     DECLINE,
@@ -60,6 +61,9 @@ from quarkade.games.card_commons.rules import (
 from quarkade.games.card_commons.solve import table as tt
 from quarkade.games.card_commons.solve.jit import inline, njit
 from quarkade.games.card_commons.solve.jit import numpy as np
+
+if TYPE_CHECKING:
+    from quarkade.games.card_commons.solve.proof import ProofSearch
 from quarkade.games.card_commons.solve.tutorial import (
     ABORTED,
     ALL_LEVELS,
@@ -100,8 +104,12 @@ LAW = 1024  # the static bound counts only the open cells the Law can still let 
 FORGET_PASS = 2048  # a pass the mover cannot use (its field loses) is dropped from the key
 STATIC_CHILD = 4096  # with ETC, a child the static bound settles lost also settles its parent
 MATCHING = 8192  # with LAW, each card fills only a cell its level may go to (a matching)
+PROOF = 16384  # df-pn (``proof``) instead of this module's search; the same value
 FEATURES = (PASS_WINS | BOUND | ETC | HISTORY | DISCARDS | KILLER | LAW | MATCHING
             | FORGET_PASS | STATIC_CHILD)
+# the two searches by name, for the bench and the cross-checks
+SEARCHES = {"default": FEATURES, "alpha-beta": FEATURES & ~PROOF,
+            "df-pn": FEATURES | PROOF}
 S_FEATURES, S_ETC_FROM = range(2)
 SETTINGS = 2
 ETC_FROM = 6  # the fewest empty cells at which a node looks its children up first
@@ -883,6 +891,7 @@ class ClassicSolver:
         self._frame = np.zeros((MAX_PLY + 2, FRAME), dtype=np.int64)
         self._frame[:, F_KILLER] = -1
         self.stats = np.zeros(STATS, dtype=np.int64)
+        self._proof: ProofSearch | None = None
 
     def clear(self) -> None:
         """Forget every position (the table) and what the move order learnt (history)."""
@@ -903,6 +912,14 @@ class ClassicSolver:
         frame[0, F_ABILITY] = position.ability
         cells = np.array(position.cells, dtype=np.int64)
         stop = before + budget if budget else -1
+        if self.settings[S_FEATURES] & PROOF:
+            from quarkade.games.card_commons.solve.proof import ProofSearch
+
+            if self._proof is None:
+                self._proof = ProofSearch()
+            value = self._proof.run(self, cells, position.opener, stop)
+            return Result(value, int(self.stats[NODES]) - before,
+                          time.perf_counter() - start)
         value = _search(cells, position.opener, stop, self.geo, self.sym, len(self.sym),
                         self.settings, self.table.words, self._state, self._moves,
                         self._scores, frame, self.history, self.stats)

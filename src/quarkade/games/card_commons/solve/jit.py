@@ -42,7 +42,8 @@ def require() -> None:
 def _roots() -> list[Path]:
     """The solver's modules (those that hold compiled code, and this one)."""
     here = Path(__file__).resolve().parent
-    return [here / name for name in ("jit.py", "table.py", "tutorial.py", "classic.py")]
+    return [here / name for name in ("jit.py", "table.py", "tutorial.py", "classic.py",
+                                        "proof.py")]
 
 
 def cache_dir() -> Path:

@@ -78,17 +78,22 @@ def plain_minimax(state: CardCommonsState, budget: int) -> tuple[int, int]:
     return value(state)
 
 
-def compiled_value(state: CardCommonsState, solvers: dict[str, object]) -> int:
-    """+1 if the seat to move wins by the compiled solver, else -1."""
+def compiled_value(state: CardCommonsState, solvers: dict[str, object],
+                   features: int = classic.FEATURES) -> int:
+    """+1 if the seat to move wins by the compiled solver, else -1; a Classic state is
+    searched with ``features`` (``classic.SEARCHES``)."""
     torus = bool(state.game.options["torus"])
     if state.variant == "tutorial":
-        solver = solvers.setdefault(f"tutorial{torus}", tutorial.TutorialSolver(
-            torus=torus, table_bits=20))
-        value = solver.value(tutorial.position_of(state)).value  # type: ignore[attr-defined]
+        key = f"tutorial{torus}"
+        if key not in solvers:
+            solvers[key] = tutorial.TutorialSolver(torus=torus, table_bits=20)
+        value = solvers[key].value(  # type: ignore[attr-defined]
+            tutorial.position_of(state)).value
         return 1 if value == tutorial.WIN else -1
-    solver = solvers.setdefault(f"classic{torus}", classic.ClassicSolver(
-        torus=torus, table_bits=20))
-    value = solver.value(classic.position_of(state)).value  # type: ignore[attr-defined]
+    key = f"classic{torus}-{features}"
+    if key not in solvers:
+        solvers[key] = classic.ClassicSolver(torus=torus, table_bits=20, features=features)
+    value = solvers[key].value(classic.position_of(state)).value  # type: ignore[attr-defined]
     return 1 if value == classic.WIN else -1
 
 
@@ -111,7 +116,11 @@ def crosscheck(variant: str, torus: bool, count: int, seed: int, budget: int = 2
                depths: tuple[int, int] = (6, 10), plies: tuple[int, int] = (8, 18)
                ) -> Crosscheck:
     """Compare the compiled solver with plain minimax on ``count`` positions whose
-    minimax tree is ``depths`` plies deep (sampled at random, the rest skipped)."""
+    minimax tree is ``depths`` plies deep (sampled at random, the rest skipped). Classic
+    positions are searched by both Classic searches (alpha-beta and df-pn): a position
+    either gets wrong is a disagreement."""
+    searches = [classic.FEATURES] if variant == "tutorial" else [
+        classic.SEARCHES["alpha-beta"], classic.SEARCHES["df-pn"]]
     rng = random.Random(seed)
     report = Crosscheck()
     solvers: dict[str, object] = {}
@@ -129,7 +138,7 @@ def crosscheck(variant: str, torus: bool, count: int, seed: int, budget: int = 2
             continue
         report.compared[depth] += 1
         report.wins += value > 0
-        if compiled_value(state, solvers) != value:
+        if any(compiled_value(state, solvers, features) != value for features in searches):
             report.disagreements.append(state.history())
     return report
 
