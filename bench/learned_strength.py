@@ -1,10 +1,15 @@
 """The learned bot measured against the truth: docs/RESEARCH.md, "The self-play agent".
 
     python bench/learned_strength.py grade CHECKPOINT [--positions 1000] [--agents ...]
+            [--keep positions.json] [--subset 200] [--batch 100]
         Card Commons' Tutorial: won positions sampled from greedy games (greedy against
         greedy, every turn position whose value the exact solver settles within --nodes
         and that the seat to move wins); for each agent, the share of those positions
-        where its move keeps the win (the solver says the opponent then loses).
+        where its move keeps the win (the solver says the opponent then loses), overall
+        and by empty cells. With --keep, the positions are kept in that file and the
+        solver's value of every position after a graded move in a second one beside it
+        (``positions.values.json``): a move is solved once across agents and runs. With
+        --subset N, N of the kept positions, evenly spaced (every game's stretch).
     python bench/learned_strength.py games CHECKPOINT --opponent greedy [--games 600]
             [--game dead-cat --option peek_first=true] [--simulations N] [--simulator]
         The bot's score against an opponent over seeded games, seats alternating, with
@@ -74,38 +79,72 @@ def won_positions(count: int, seed: int, nodes: int, solver: Any, max_empty: int
     return found, seen
 
 
-def keeps_win(state: CardCommonsState, action: int, solver: Any, nodes: int) -> int:
+def position_key(position: tutorial.Position) -> str:
+    """A Tutorial position as text (the key of the child-value cache)."""
+    return f"{','.join(map(str, position.cells))}/{position.mover}/{position.other}"
+
+
+def keeps_win(state: CardCommonsState, action: int, solver: Any, nodes: int,
+              known: dict[str, int] | None = None) -> int:
     """1 if the seat to move still wins after ``action``, 0 if not, -1 if the solver did not
-    settle it within ``nodes``."""
+    settle it within ``nodes``. ``known`` caches the answers by the position after the move
+    (its value never changes; an unsettled one is tried again)."""
     child = state.clone()
     child.apply_action(action)
     if child.is_terminal():
         return int(child.winner() == state.current_player())
-    value = solver.value(tutorial.position_of(child), budget=nodes).value
-    return 1 if value == tutorial.LOSS else 0 if value == tutorial.WIN else -1
+    position = tutorial.position_of(child)
+    key = position_key(position)
+    if known is not None and key in known:
+        return known[key]
+    value = solver.value(position, budget=nodes).value
+    mark = 1 if value == tutorial.LOSS else 0 if value == tutorial.WIN else -1
+    if known is not None and mark >= 0:
+        known[key] = mark
+    return mark
 
 
-def moves_of(spec: str, states: list[CardCommonsState], seed: int) -> tuple[list[int], float]:
-    """Each state's move by the agent ``spec`` (the learned bot's searches in batches),
-    and the seconds it took."""
+def moves_of(spec: str, states: list[CardCommonsState], seed: int, batch: int = 100,
+             prove: bool = True) -> tuple[list[int], float]:
+    """Each state's move by the agent ``spec`` (the learned bot's searches in batches of
+    ``batch``), and the CPU seconds a move took, all threads (the figure that holds on a
+    shared machine; the learned bot's first batch, which compiles its search, not counted
+    when there are more)."""
     agent = make_agent(spec, "card-commons")
-    start = time.perf_counter()
+    start = time.process_time()
     simulations = getattr(agent, "simulations", 0)
     if simulations:
         from quarkade.agents.learned import searcher
 
         search = searcher(agent.folder, states[0].game, agent.params)
-        moves: list[int] = []
-        for begin in range(0, len(states), 100):
-            moves += search.choose_many(states[begin:begin + 100], simulations, seed + begin)
-        return moves, time.perf_counter() - start
+        search.prove = prove
+        moves = search.choose_many(states[:batch], simulations, seed)  # and compiles
+        if len(states) <= batch:
+            return moves, (time.process_time() - start) / len(states)
+        start = time.process_time()
+        for begin in range(batch, len(states), batch):
+            moves += search.choose_many(states[begin:begin + batch], simulations,
+                                        seed + begin)
+        return moves, (time.process_time() - start) / (len(states) - batch)
     rng = random.Random(seed)
     moves = [agent.act(turn_for(state), rng) for state in states]
-    return moves, time.perf_counter() - start
+    return moves, (time.process_time() - start) / len(states)
+
+
+def empty_cells(state: CardCommonsState) -> int:
+    return sum(1 for cell in tutorial.position_of(state).cells if cell == 0)
+
+
+def evenly(items: list[Any], count: int) -> list[Any]:
+    """``count`` of ``items`` evenly spaced (all of them if there are no more)."""
+    if count >= len(items):
+        return items
+    return [items[index * len(items) // count] for index in range(count)]
 
 
 def grade(checkpoint: str, count: int, seed: int, nodes: int, agents: list[str],
-          max_empty: int, kept: Path | None) -> None:
+          max_empty: int, kept: Path | None, subset: int = 0, batch: int = 100,
+          prove: bool = True) -> None:
     solver = tutorial.TutorialSolver(table_bits=22)
     start = time.perf_counter()
     if kept is not None and kept.exists():
@@ -123,26 +162,46 @@ def grade(checkpoint: str, count: int, seed: int, nodes: int, agents: list[str],
         if kept is not None:
             kept.write_text(json.dumps({"seen": seen, "histories": [s.history()
                                                                     for s in states]}))
-    empties = Counter(sum(1 for c in tutorial.position_of(s).cells if c == 0) for s in states)
+    cache = kept.with_suffix(".values.json") if kept is not None else None
+    known: dict[str, int] = (json.loads(cache.read_text())
+                             if cache is not None and cache.exists() else {})
+    if subset:
+        states = evenly(states, subset)
+    empties = Counter(empty_cells(s) for s in states)
     print(f"{len(states)} won positions from {seen['games']} greedy games "
           f"({seen['positions']} turn positions with at most {max_empty} empty cells: "
           f"{seen['lost']} lost for the mover, {seen['unsettled']} not settled within "
           f"{nodes:,} nodes; {seen['too early']} earlier ones left out), "
           f"{time.perf_counter() - start:.0f} s; empty cells: "
           + ", ".join(f"{e}: {n}" for e, n in sorted(empties.items())), flush=True)
-    print("| agent | positions | keeps the win | 95% interval | not settled | seconds |")
-    print("| --- | --- | --- | --- | --- | --- |")
+    levels = sorted(empties)
+    print("| agent | positions | keeps the win | 95% interval | not settled | CPU ms a move | "
+          + " | ".join(f"{e} empty" for e in levels) + " |")
+    print("| --- " * (6 + len(levels)) + "|")
     for spec in agents:
         shown = spec.replace("LEARNED", f"learned:{checkpoint}")
-        moves, seconds = moves_of(shown, states, seed)
-        marks = [keeps_win(state, move, solver, nodes) for state, move in zip(states, moves,
-                                                                              strict=True)]
+        moves, seconds = moves_of(shown, states, seed, batch, prove)
+        marks = [keeps_win(state, move, solver, nodes, known)
+                 for state, move in zip(states, moves, strict=True)]
+        if cache is not None:  # whole or not at all: another run may be reading it
+            written = cache.with_suffix(".partial")
+            written.write_text(json.dumps(known))
+            written.replace(cache)
         settled = [m for m in marks if m >= 0]
-        kept = sum(settled)
-        low, high = wilson(kept, len(settled))
-        print(f"| `{spec.replace('LEARNED', 'learned:DIR')}` | {len(settled)} | "
-              f"{kept / len(settled):.3f} | [{low:.3f}, {high:.3f}] | "
-              f"{len(marks) - len(settled)} | {seconds:.0f} |", flush=True)
+        won = sum(settled)
+        low, high = wilson(won, len(settled))
+        by_empty = []
+        for level in levels:
+            here = [m for s, m in zip(states, marks, strict=True)
+                    if m >= 0 and empty_cells(s) == level]
+            by_empty.append(f"{sum(here) / len(here):.2f}" if here else "-")
+        name = spec.replace("LEARNED", "learned:DIR")
+        if "learned" in name and not prove:
+            name += " (no proofs)"
+        print(f"| `{name}` | {len(settled)} | "
+              f"{won / len(settled):.3f} | [{low:.3f}, {high:.3f}] | "
+              f"{len(marks) - len(settled)} | {1000 * seconds:.0f} | "
+              + " | ".join(by_empty) + " |", flush=True)
 
 
 def batched_games(checkpoint: str, game_name: str, options: dict[str, Any], opponent: str,
@@ -229,7 +288,15 @@ def main() -> None:
                         "too long for a thousand)")
     graded.add_argument("--keep", type=Path,
                         help="keep the sampled positions in this file (JSON), and read "
-                        "them from it when it exists")
+                        "them from it when it exists; the solver's values of the positions "
+                        "after graded moves are kept beside it (.values.json)")
+    graded.add_argument("--subset", type=int, default=0,
+                        help="grade this many of the positions, evenly spaced (0: all)")
+    graded.add_argument("--batch", type=int, default=100,
+                        help="positions the learned bot searches together")
+    graded.add_argument("--no-proofs", action="store_true",
+                        help="the learned bot's search proves nothing (plain Gumbel "
+                        "MuZero: not even a won ending at the root is trusted)")
     played = sub.add_parser("games")
     played.add_argument("checkpoint")
     played.add_argument("--game", default="card-commons")
@@ -247,7 +314,7 @@ def main() -> None:
     checkpoint = str(Path(args.checkpoint))
     if args.command == "grade":
         grade(checkpoint, args.positions, args.seed, args.nodes, args.agents, args.max_empty,
-              args.keep)
+              args.keep, args.subset, args.batch, not args.no_proofs)
     else:
         from quarkade.core.options import parse_option_pairs
 

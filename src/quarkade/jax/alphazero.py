@@ -60,6 +60,8 @@ class Config:
     eval_games: int = 64  # against random moves, after each iteration
     play_simulations: int = 256  # what the bot searches by default when it plays: at
     # least one visit to each legal move at the root (Tutorial endgames have up to ~110)
+    prove: bool = True  # self-play's search proves wins and losses from the game's ends
+    # where the rules are certain (Card Commons), as the bot's does
 
 
 class Played(NamedTuple):
@@ -114,7 +116,8 @@ class Trainer:
         def decide(state: Any, key: jax.Array) -> tuple[Any, Played]:
             search_key, step_key, new_key = jax.random.split(key, 3)
             out = search(env, params, search_key, state, self.config.simulations,
-                         considered=self.config.considered)
+                         considered=self.config.considered,
+                         prove=self.config.prove and env.rules.certain).policy
             after = jax.vmap(env.step)(state, out.action, jax.random.split(step_key, games))
             fresh = jax.vmap(env.init)(jax.random.split(new_key, games))
             played = Played(state.observation, out.action_weights, state.current_player,

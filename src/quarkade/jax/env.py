@@ -69,7 +69,8 @@ class Rules:
     max_chance: int  # the most chance nodes in a row (the setup's, usually)
     compiled: Any  # the game's compiled module: the layout and the bridge
     # Nothing hidden and no chance once the game is under way: a move's outcome in a
-    # search is the game's own (a bot may trust a win it sees there, search.proven_win).
+    # search is the game's own (a bot's search may prove wins and losses there,
+    # search.play_search).
     certain: ClassVar[bool] = False
 
     # Each game overrides these (pure, jittable, on one board).

@@ -1,5 +1,8 @@
 """Search with the learned network over the JAX rules: mctx's Gumbel MuZero policy.
 
+The search is ``quarkade.jax.gumbel``'s (mctx's, with a backup whose cost does not grow
+with the tree, and with proven values where the rules are ``certain``).
+
 The environment is the model (as in AlphaZero): each simulation steps the real rules,
 chance drawn with the search's key, and asks the network for a policy and a value at the
 new node. With hidden cards (Dead Cat) the search starts from a state drawn from what the
@@ -24,6 +27,7 @@ import numpy as np
 from quarkade.core.protocol import Game, State
 from quarkade.jax import network, rules_of
 from quarkade.jax.env import JaxEnv
+from quarkade.jax.gumbel import Searched, gumbel_policy
 
 
 def recurrent_fn(env: JaxEnv) -> Callable[..., tuple[mctx.RecurrentFnOutput, Any]]:
@@ -48,53 +52,42 @@ def recurrent_fn(env: JaxEnv) -> Callable[..., tuple[mctx.RecurrentFnOutput, Any
 
 
 def search(env: JaxEnv, params: Any, key: jax.Array, state: Any, simulations: int,
-           gumbel_scale: float = 1.0, considered: int = 16) -> Any:
-    """mctx's Gumbel MuZero policy from a batch of states (``PolicyOutput``): at the root
-    it weighs the ``considered`` legal actions the network's prior (with Gumbel noise
-    drawn at ``gumbel_scale``) ranks first, halving them as the simulations go."""
+           gumbel_scale: float = 1.0, considered: int = 16, prove: bool = False) -> Searched:
+    """The Gumbel MuZero search from a batch of states (``Searched``: mctx's
+    ``PolicyOutput`` and the proven values): at the root it weighs the ``considered`` legal
+    actions the network's prior (with Gumbel noise drawn at ``gumbel_scale``) ranks first,
+    halving them as the simulations go; with ``prove``, it proves what the rules' returns
+    settle (``quarkade.jax.gumbel``: a proven win is played, a proven loss avoided)."""
     batch = state.current_player.shape[0]
     draw, key = jax.random.split(key)
     root_state = jax.vmap(env.resample)(state, jax.random.split(draw, batch))
     logits, value = network.forward(params, state.observation)
     root = mctx.RootFnOutput(prior_logits=logits, value=value, embedding=root_state)
-    return mctx.gumbel_muzero_policy(
-        params=params, rng_key=key, root=root, recurrent_fn=recurrent_fn(env),
-        num_simulations=simulations, invalid_actions=~state.legal_action_mask,
+    return gumbel_policy(
+        params, key, root, recurrent_fn(env), simulations, ~state.legal_action_mask,
         qtransform=mctx.qtransform_completed_by_mix_value, gumbel_scale=gumbel_scale,
-        max_num_considered_actions=considered)
+        max_num_considered_actions=considered,
+        legal=(lambda states: states.legal_action_mask) if prove else None)
 
 
 PLAY_CONSIDERED = 128  # root actions a bot's search weighs: every legal one, nearly always
 
 
-def play_search(env: JaxEnv, params: Any, key: jax.Array, state: Any, simulations: int
-                ) -> Any:
-    """A bot's search (``PolicyOutput``): no Gumbel noise at the root, up to
-    ``PLAY_CONSIDERED`` root actions weighed."""
+def play_search(env: JaxEnv, params: Any, key: jax.Array, state: Any, simulations: int,
+                prove: bool = True) -> Searched:
+    """A bot's search: no Gumbel noise at the root, up to ``PLAY_CONSIDERED`` root actions
+    weighed, proven values (``prove``) where the rules are ``certain`` (where cards are
+    hidden, one drawn state's proof proves nothing)."""
     return search(env, params, key, state, simulations, gumbel_scale=0.0,
-                  considered=min(PLAY_CONSIDERED, env.num_actions))
-
-
-def proven_win(out: Any, searched: jax.Array) -> jax.Array:
-    """Each root's move: a move the search tried that ended the game with a positive
-    return for the mover (the one with the best, if several) where there is one, else
-    the search's choice ``searched``. A search's final pick weighs the prior against the
-    moves' values, so a network that ranks a won ending low could pass it over; an
-    ending's value is the rules' exact return, not an estimate."""
-    tree = out.search_tree
-    root = tree.ROOT_INDEX
-    reward = tree.children_rewards[:, root]
-    ended = (tree.children_visits[:, root] > 0) & (tree.children_discounts[:, root] == 0)
-    won = ended & (reward > 0)
-    best = jnp.argmax(jnp.where(won, reward, -jnp.inf), axis=-1).astype(searched.dtype)
-    return jnp.where(won.any(axis=-1), best, searched)
+                  considered=min(PLAY_CONSIDERED, env.num_actions),
+                  prove=prove and env.rules.certain)
 
 
 class Searcher:
     """A checkpoint's search for a bot: the best move by ``simulations`` simulations
     (no Gumbel noise at the root, so the same position gets the same move), a move the
-    search saw win the game at once before any other (``proven_win``, in a game whose
-    rules are ``certain``: where cards are hidden, one drawn state's win proves nothing).
+    search proved won before any other and a move it proved lost after any other
+    (``play_search``: a won ending the network ranks last is still played).
     Unlike self-play, which weighs the prior's first 16 actions, it weighs up to
     ``PLAY_CONSIDERED`` (a win the network ranks low is still tried), so with at least as
     many simulations as legal moves every move is tried once."""
@@ -102,20 +95,21 @@ class Searcher:
     def __init__(self, game: Game, params: dict[str, np.ndarray]) -> None:
         self.env = JaxEnv(rules_of(game))
         self.params = {key: jnp.asarray(value) for key, value in params.items()}
-        self._compiled: dict[int, Any] = {}
+        self.prove = True  # bench/learned_strength.py measures the bot without proofs
+        self._compiled: dict[tuple[int, bool], Any] = {}
 
     def _function(self, simulations: int) -> Any:
-        if simulations not in self._compiled:
-            env = self.env
+        shape = (simulations, self.prove)
+        if shape not in self._compiled:
+            env, prove = self.env, self.prove
 
             def choose(params: Any, key: jax.Array, state: Any) -> tuple[jax.Array, ...]:
-                out = play_search(env, params, key, state, simulations)
-                chosen = proven_win(out, out.action) if env.rules.certain else out.action
+                out = play_search(env, params, key, state, simulations, prove).policy
                 tree = out.search_tree
-                return chosen, tree.children_visits[:, tree.ROOT_INDEX]
+                return out.action, tree.children_visits[:, tree.ROOT_INDEX]
 
-            self._compiled[simulations] = jax.jit(choose)
-        return self._compiled[simulations]
+            self._compiled[shape] = jax.jit(choose)
+        return self._compiled[shape]
 
     def choose(self, state: State, simulations: int, seed: int, legal: Sequence[int]) -> int:
         """The move for the seat to move in ``state`` (a state that seat could be in)."""
