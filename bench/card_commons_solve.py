@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from quarkade.agents import make_agent
-from quarkade.games.card_commons.solve import classic, trust, tutorial
+from quarkade.games.card_commons.solve import classic, proof, trust, tutorial
 
 
 def crosscheck(count: int, seed: int, variants: list[str], fields: list[str]) -> None:
@@ -66,8 +66,8 @@ def cuts(count: int, seed: int, fields: list[str], budget: int) -> None:
         plain = classic.ClassicSolver(torus=torus, table_bits=20, features=0)
         cut = classic.ClassicSolver(torus=torus, table_bits=20, etc_from=1,
                                     features=classic.SEARCHES["alpha-beta"])
-        proof = classic.ClassicSolver(torus=torus, table_bits=20,
-                                      features=classic.SEARCHES["df-pn"])
+        by_proof = proof.ProofSolver(torus=torus, table_bits=20,
+                                     features=classic.SEARCHES["df-pn"])
         rng = random.Random(seed)
         done = used = wrong = 0
         while done < count:
@@ -80,9 +80,9 @@ def cuts(count: int, seed: int, fields: list[str], budget: int) -> None:
             if value == classic.ABORTED:
                 continue
             cut.clear()
-            proof.clear()
+            by_proof.clear()
             before = int(cut.stats[classic.LAW_BOUNDED])
-            if cut.value(position).value != value or proof.value(position).value != value:
+            if cut.value(position).value != value or by_proof.value(position).value != value:
                 wrong += 1
                 print(f"  disagreement at {position}")
             done += 1
@@ -240,7 +240,7 @@ class Tally:
 
 def classic_solver(table_bits: int, features: int) -> classic.ClassicSolver:
     """A Classic solver with its kernel compiled (or loaded) before any clock starts."""
-    solver = classic.ClassicSolver(table_bits=table_bits, features=features)
+    solver = proof.solver(table_bits=table_bits, features=features)
     solver.value(classic.Position((1,) + (0,) * 15, (1, 2), 0, 0, False, 0, -1))
     return solver
 

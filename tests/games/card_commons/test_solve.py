@@ -13,7 +13,7 @@ import pytest
 from quarkade.agents import make_agent
 from quarkade.games.card_commons.rules import GEOMETRIES
 from quarkade.games.card_commons.solve import book as opening_book
-from quarkade.games.card_commons.solve import classic, perfect, trust, tutorial
+from quarkade.games.card_commons.solve import classic, perfect, proof, trust, tutorial
 
 TUTORIAL_SOLVER = tutorial.TutorialSolver(table_bits=18)
 CLASSIC_SOLVER = classic.ClassicSolver(table_bits=18)
@@ -74,8 +74,7 @@ def test_each_classic_search_feature_keeps_the_value(torus):
     searches = [classic.FEATURES, classic.FEATURES | classic.PROOF,
                 classic.FEATURES & ~classic.PROOF, sum(flags)]
     for features in [*flags, *searches]:
-        solver = classic.ClassicSolver(torus=torus, table_bits=16, features=features,
-                                       etc_from=1)
+        solver = proof.solver(torus=torus, table_bits=16, features=features, etc_from=1)
         for position, value in cases:
             assert solver.value(position).value == value, (features, position)
         if features & classic.LAW:  # the Law's bound did settle nodes here
@@ -89,14 +88,13 @@ def test_df_pn_settles_what_the_alpha_beta_search_settles(torus):
     moves are the other search's."""
     cases = classic_positions(torus, 8, seed=21, plies=(12, 18))
     assert len(cases) == 8 and 0 < sum(v == classic.WIN for _, v in cases) < 8
-    proof = classic.ClassicSolver(torus=torus, table_bits=18,
-                                  features=classic.FEATURES | classic.PROOF)
+    by_proof = proof.ProofSolver(torus=torus, table_bits=18)
     alpha_beta = classic.ClassicSolver(torus=torus, table_bits=18,
                                        features=classic.FEATURES & ~classic.PROOF)
     for position, value in cases:
-        assert proof.value(position).value == value, position
-        assert proof.value(position, budget=1).value == classic.ABORTED
-        assert proof.winning_moves(position) == alpha_beta.winning_moves(position)
+        assert by_proof.value(position).value == value, position
+        assert by_proof.value(position, budget=1).value == classic.ABORTED
+        assert by_proof.winning_moves(position) == alpha_beta.winning_moves(position)
 
 
 def mirrored(position, perm, swap):

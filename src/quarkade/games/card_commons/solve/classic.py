@@ -40,7 +40,6 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from quarkade.games.card_commons.notation import (
     DECLINE,
@@ -61,9 +60,6 @@ from quarkade.games.card_commons.rules import (
 from quarkade.games.card_commons.solve import table as tt
 from quarkade.games.card_commons.solve.jit import inline, njit
 from quarkade.games.card_commons.solve.jit import numpy as np
-
-if TYPE_CHECKING:
-    from quarkade.games.card_commons.solve.proof import ProofSearch
 from quarkade.games.card_commons.solve.tutorial import (
     ABORTED,
     ALL_LEVELS,
@@ -891,7 +887,9 @@ class ClassicSolver:
         self._frame = np.zeros((MAX_PLY + 2, FRAME), dtype=np.int64)
         self._frame[:, F_KILLER] = -1
         self.stats = np.zeros(STATS, dtype=np.int64)
-        self._proof: ProofSearch | None = None
+        if features & PROOF and type(self) is ClassicSolver:
+            raise ValueError("the df-pn search (PROOF) is proof.ProofSolver's; "
+                             "proof.solver(features=...) picks the class")
 
     def clear(self) -> None:
         """Forget every position (the table) and what the move order learnt (history)."""
@@ -912,19 +910,15 @@ class ClassicSolver:
         frame[0, F_ABILITY] = position.ability
         cells = np.array(position.cells, dtype=np.int64)
         stop = before + budget if budget else -1
-        if self.settings[S_FEATURES] & PROOF:
-            from quarkade.games.card_commons.solve.proof import ProofSearch
-
-            if self._proof is None:
-                self._proof = ProofSearch()
-            value = self._proof.run(self, cells, position.opener, stop)
-            return Result(value, int(self.stats[NODES]) - before,
-                          time.perf_counter() - start)
-        value = _search(cells, position.opener, stop, self.geo, self.sym, len(self.sym),
-                        self.settings, self.table.words, self._state, self._moves,
-                        self._scores, frame, self.history, self.stats)
+        value = self._value(cells, position.opener, stop)
         return Result(int(value), int(self.stats[NODES]) - before,
                       time.perf_counter() - start)
+
+    def _value(self, cells: np.ndarray, opener: int, stop: int) -> int:
+        """The search itself, from frame 0 (``proof.ProofSolver`` puts df-pn here)."""
+        return int(_search(cells, opener, stop, self.geo, self.sym, len(self.sym),
+                           self.settings, self.table.words, self._state, self._moves,
+                           self._scores, self._frame, self.history, self.stats))
 
     def moves(self, position: Position) -> list[tuple[int, int]]:
         """Every (abstract move, discard) of the seat to move; -1: no discard."""

@@ -44,6 +44,7 @@ from __future__ import annotations
 from quarkade.games.card_commons.solve import table as tt
 from quarkade.games.card_commons.solve.classic import BOUNDED as BOUND_SETTLED
 from quarkade.games.card_commons.solve.classic import (
+    ETC_FROM,
     F_ABILITY,
     F_H0,
     F_H1,
@@ -51,6 +52,7 @@ from quarkade.games.card_commons.solve.classic import (
     F_PHASE,
     F_SAME,
     F_TO_MOVE,
+    FEATURES,
     FORGET_PASS,
     IN_TURN,
     INVERT,
@@ -59,6 +61,7 @@ from quarkade.games.card_commons.solve.classic import (
     MAX_PLY,
     PASS_MOVE,
     PASSES_WON,
+    PROOF,
     S_FEATURES,
     SIDE_MASK,
     ClassicSolver,
@@ -379,4 +382,24 @@ class ProofSearch:
                           self.ksame, self.tuning))
 
 
-__all__ = ["INF", "ProofSearch"]
+class ProofSolver(ClassicSolver):
+    """``classic.ClassicSolver`` searching by df-pn: the same values, table and moves."""
+
+    def __init__(self, torus: bool = False, table_bits: int = 20,
+                 features: int = FEATURES | PROOF, etc_from: int = ETC_FROM) -> None:
+        super().__init__(torus, table_bits, features | PROOF, etc_from)
+        self.proof = ProofSearch()
+
+    def _value(self, cells: np.ndarray, opener: int, stop: int) -> int:
+        return self.proof.run(self, cells, opener, stop)
+
+
+def solver(torus: bool = False, table_bits: int = 20, features: int = FEATURES,
+           etc_from: int = ETC_FROM) -> ClassicSolver:
+    """A Classic solver for ``features`` (``classic.SEARCHES``): df-pn where they hold
+    ``PROOF``, else the alpha-beta search."""
+    kind = ProofSolver if features & PROOF else ClassicSolver
+    return kind(torus, table_bits, features, etc_from)
+
+
+__all__ = ["INF", "ProofSearch", "ProofSolver", "solver"]

@@ -23,7 +23,7 @@ from quarkade.core.agent import Agent, turn_for
 from quarkade.core.rng import sample_chance
 from quarkade.games.card_commons.notation import PASS
 from quarkade.games.card_commons.rules import CardCommonsState
-from quarkade.games.card_commons.solve import classic, tutorial
+from quarkade.games.card_commons.solve import classic, proof, tutorial
 
 
 def random_position(rng: random.Random, variant: str, torus: bool, plies: tuple[int, int]
@@ -92,7 +92,7 @@ def compiled_value(state: CardCommonsState, solvers: dict[str, object],
         return 1 if value == tutorial.WIN else -1
     key = f"classic{torus}-{features}"
     if key not in solvers:
-        solvers[key] = classic.ClassicSolver(torus=torus, table_bits=20, features=features)
+        solvers[key] = proof.solver(torus=torus, table_bits=20, features=features)
     value = solvers[key].value(classic.position_of(state)).value  # type: ignore[attr-defined]
     return 1 if value == classic.WIN else -1
 
