@@ -56,14 +56,19 @@ def play_in_two_browsers(browser: Browser, url: str, **options: object) -> None:
         guest = guest_context.new_page()
         # Each page's socket lands on one of the two processes; open the guest's page
         # until it is served by the other process than the host's (a new connection each
-        # time; the kernel spreads them over the processes sharing the port).
+        # time; the kernel spreads them over the processes sharing the port, and nginx
+        # takes its two upstreams in turn, request by request: a page load makes the same
+        # number of requests each time, so every other time one more request is made,
+        # or an even number would bring every socket back to the same process).
         take_seat(guest, invite)
         mine = host.locator("#game").get_attribute("data-server")
-        for _ in range(40):
+        for attempt in range(40):
             expect(guest.locator("#game")).to_have_attribute("data-server", re.compile(r"\w+"),
                                                            timeout=30_000)
             if guest.locator("#game").get_attribute("data-server") != mine:
                 break
+            if attempt % 2:
+                assert guest.evaluate("fetch('/api/me/turns').then((r) => r.status)") == 200
             guest.reload()
         else:
             raise AssertionError("every connection went to the same process")
