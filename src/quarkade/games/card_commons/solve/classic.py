@@ -276,6 +276,22 @@ def _generate(cells, geo, state, ply, hand, phase, ability, moves):
 
 
 @inline
+def _forget_pass(cells, frame, ply, opener, features):
+    """FORGET_PASS: a pass by the other seat counts no more when the seat to move's own
+    pass would end a lost game (and after any other move it is gone): the same position
+    as without it, keyed as such."""
+    if (features & FORGET_PASS and frame[ply, F_PASSED]
+            and _winner(cells, opener) != frame[ply, F_TO_MOVE]):
+        frame[ply, F_PASSED] = 0
+
+
+@inline
+def _count_settled(stats, settled):
+    """Count a node ``_static`` settled under the bound that did it."""
+    stats[LAW_BOUNDED if settled >= 8 else BOUNDED if settled >= 4 else PASSES_WON] += 1
+
+
+@inline
 def _winner(cells, opener):
     """The seat that wins a finished game on this field (C-12)."""
     occ = 0
@@ -702,15 +718,10 @@ def _search(cells, opener, stop, geo, sym, nsym, settings, table, state, moves, 
                 return ABORTED
             settled = -1
             if frame[ply, F_PHASE] == IN_TURN:
-                if (features & FORGET_PASS and frame[ply, F_PASSED]
-                        and _winner(cells, opener) != frame[ply, F_TO_MOVE]):
-                    # its own pass would end a lost game, and after any other move it no
-                    # longer counts: the same position as without it
-                    frame[ply, F_PASSED] = 0
+                _forget_pass(cells, frame, ply, opener, features)
                 settled = _static(cells, geo, frame, ply, opener, features)
             if settled >= 0:
-                stats[LAW_BOUNDED if settled >= 8 else BOUNDED if settled >= 4
-                      else PASSES_WON] += 1
+                _count_settled(stats, settled)
                 value = settled & 3
             else:
                 hi, lo = _key(cells, frame, ply, opener, sym, nsym)

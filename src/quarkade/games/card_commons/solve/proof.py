@@ -42,30 +42,27 @@ the other.
 from __future__ import annotations
 
 from quarkade.games.card_commons.solve import table as tt
-from quarkade.games.card_commons.solve.classic import BOUNDED as BOUND_SETTLED
 from quarkade.games.card_commons.solve.classic import (
     ETC_FROM,
     F_ABILITY,
     F_H0,
     F_H1,
-    F_PASSED,
     F_PHASE,
     F_SAME,
     F_TO_MOVE,
     FEATURES,
-    FORGET_PASS,
     IN_TURN,
     INVERT,
-    LAW_BOUNDED,
     LEVELS_OF,
     MAX_PLY,
     PASS_MOVE,
-    PASSES_WON,
     PROOF,
     S_FEATURES,
     SIDE_MASK,
     ClassicSolver,
+    _count_settled,
     _derive,
+    _forget_pass,
     _generate,
     _key,
     _order,
@@ -142,13 +139,11 @@ def _kid(cells, geo, frame, ply, move, discard, opener, sym, nsym, table, featur
     ended = _play(cells, geo, frame, ply, move, discard, opener)
     ksame[ply, k] = frame[ply, F_SAME]
     if ended >= 0:
-        kpn[ply, k] = 0 if ended == WIN else INF
-        kdn[ply, k] = INF if ended == WIN else 0
+        kpn[ply, k], kdn[ply, k] = _numbers(ended)
         return ended == WIN
     up = ply + 1
-    if (features & FORGET_PASS and frame[up, F_PHASE] == IN_TURN and frame[up, F_PASSED]
-            and _winner(cells, opener) != frame[up, F_TO_MOVE]):
-        frame[up, F_PASSED] = 0  # keyed as the child will be (FORGET_PASS)
+    if frame[up, F_PHASE] == IN_TURN:
+        _forget_pass(cells, frame, up, opener, features)  # keyed as the child will be
     hi, lo = _key(cells, frame, up, opener, sym, nsym)
     at = _probe(table, hi, lo)
     if at >= 0:
@@ -161,10 +156,8 @@ def _kid(cells, geo, frame, ply, move, discard, opener, sym, nsym, table, featur
         if frame[up, F_PHASE] == IN_TURN:
             settled = _static(cells, geo, frame, up, opener, features)
         if settled >= 0:
-            stats[LAW_BOUNDED if settled >= 8 else BOUND_SETTLED if settled >= 4
-                  else PASSES_WON] += 1
-            pn = 0 if settled & 3 == WIN else INF
-            dn = INF if settled & 3 == WIN else 0
+            _count_settled(stats, settled)
+            pn, dn = _numbers(settled & 3)
         elif tuning[T_WEIGHT]:  # the side ahead in open cells as it stands likelier wins
             occ = 0
             for cell in range(16):
@@ -191,6 +184,12 @@ def _kid(cells, geo, frame, ply, move, discard, opener, sym, nsym, table, featur
     return kpn[ply, k] == 0
 
 
+@inline
+def _numbers(value):
+    """The proof and disproof numbers of a settled node: 0 and INF if won for its mover."""
+    return (0, INF) if value == WIN else (INF, 0)
+
+
 @njit
 def _root_static(cells, geo, frame, opener, features):
     """``classic._static`` for frame 0, called (not inlined: once a search)."""
@@ -215,16 +214,12 @@ def _prove(cells, opener, stop, geo, sym, nsym, features, table, state, moves, s
                 return ABORTED
             settled = -1
             if frame[ply, F_PHASE] == IN_TURN:
-                if (features & FORGET_PASS and frame[ply, F_PASSED]
-                        and _winner(cells, opener) != frame[ply, F_TO_MOVE]):
-                    frame[ply, F_PASSED] = 0  # as ``classic._search`` (FORGET_PASS)
+                _forget_pass(cells, frame, ply, opener, features)
                 if ply == 0:  # a child's bound was tried when its parent listed it
                     settled = _root_static(cells, geo, frame, opener, features)
             if settled >= 0:
-                stats[LAW_BOUNDED if settled >= 8 else BOUND_SETTLED if settled >= 4
-                      else PASSES_WON] += 1
-                pn = 0 if settled & 3 == WIN else INF
-                dn = INF if settled & 3 == WIN else 0
+                _count_settled(stats, settled)
+                pn, dn = _numbers(settled & 3)
             else:
                 hi, lo = _key(cells, frame, ply, opener, sym, nsym)
                 dframe[ply, D_HI] = hi
