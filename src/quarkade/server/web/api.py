@@ -33,6 +33,7 @@ from quarkade.server.web.asking import (
     set_cookie,
     site_of,
     tokens,
+    turns_of,
     viewpoint_of,
 )
 from quarkade.server.web.pages import player_count
@@ -281,8 +282,7 @@ async def my_turns(request: Request) -> Response:
     player = await site.players.identify(request, create=False)
     if player is None:
         return JSONResponse({"your_turns": 0})
-    store = site.ctx.store
-    return JSONResponse({"your_turns": await store.run(store.players.turns_waiting, player.id)})
+    return JSONResponse({"your_turns": await turns_of(request, player)})
 
 
 async def login(request: Request) -> Response:

@@ -59,9 +59,14 @@ async def count_turns(connection: HTTPConnection, player: StoredPlayer | None) -
     if player is None:
         turns_waiting.set(0)
         return
-    store = site_of(connection).ctx.store
     with contextlib.suppress(Unavailable):  # the header goes without the count
-        turns_waiting.set(await store.run(store.players.turns_waiting, player.id))
+        turns_waiting.set(await turns_of(connection, player))
+
+
+async def turns_of(connection: HTTPConnection, player: StoredPlayer) -> int:
+    """How many of ``player``'s games wait for their move (one query)."""
+    store = site_of(connection).ctx.store
+    return await store.run(store.players.turns_waiting, player.id)
 
 
 def client_of(connection: HTTPConnection, player: StoredPlayer | None) -> str:
