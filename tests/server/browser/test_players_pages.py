@@ -383,6 +383,30 @@ def test_the_header_count_follows_the_turn_without_a_reload(device, clocked) -> 
         no_junk(page)
 
 
+def test_the_header_count_of_another_page_catches_up_within_half_a_minute(device, clocked
+                                                                         ) -> None:
+    """A page with no socket of that game (here the lobby, in a second tab of the player
+    waiting for the move) learns of the new turn by itself: it counts again every half
+    minute while it is in view (the page's timers run on Playwright's clock, moved on by
+    hand, so no test time passes waiting)."""
+    server, _ = clocked
+    _, pages = two_players(device, server.url, names=("Tab-Ada", "Tab-Ben"))
+    seat = mover(pages)
+    waiting = pages[1 - seat].context.new_page()
+    waiting.clock.install()
+    waiting.goto(f"{server.url}lobby")
+    header = waiting.locator("#your-turns")
+    expect(header).to_be_hidden()
+    step = pages[seat].locator("#game").get_attribute("data-step")
+    pages[seat].keyboard.press("1")  # the first listed move: the turn passes
+    moved(pages[seat], step)
+    expect(pages[1 - seat].locator("#your-turns")).to_have_text("Your move in 1 game")
+    expect(header).to_be_hidden()  # the lobby has not counted again yet
+    waiting.clock.fast_forward("00:31")
+    expect(header).to_have_text("Your move in 1 game")
+    no_junk(waiting)
+
+
 def test_a_challenge_from_a_players_page_is_seen_taken_and_played_by_both(device, clocked
                                                                            ) -> None:
     """Issue 25's challenge, as two people: Al challenges Bea from her page; Bea sees it

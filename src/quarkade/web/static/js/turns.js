@@ -1,6 +1,8 @@
 // The header's "Your move in N games": counted by the server when the page was made, then
-// counted again whenever it may have changed: when the page comes back into view, and when a
-// game page sees whose turn it is change (game.js sends a "quarkade:turns" event).
+// counted again whenever it may have changed: when the page comes back into view or its
+// window takes the focus, when a game page sees whose turn it is change (game.js sends a
+// "quarkade:turns" event), and every half minute while the page is in view (another game's
+// opponent may move while this page stays open: no socket tells this page of it).
 const link = document.getElementById("your-turns");
 let asking = false;
 let again = false;  // a change came while a count was on its way: count once more after it
@@ -30,3 +32,6 @@ document.addEventListener("visibilitychange", () => {
   if (document.visibilityState === "visible") recount();
 });
 document.addEventListener("quarkade:turns", recount);
+window.addEventListener("focus", recount);
+const EVERY_MS = 30_000;
+setInterval(() => { if (document.visibilityState === "visible") recount(); }, EVERY_MS);
