@@ -18,7 +18,9 @@ The parts (only ``rules``, ``notation`` and ``text`` are required):
     What the game says: a module with ``render(view, names, you)`` (a rich renderable for
     the terminal) and ``log_line(view, actor, notation, names)`` (``TextPart``), and three
     optional hooks beside it: ``action_label(view, notation, names)`` (a legal action as
-    a person reads it in a list), and for the terminal only ``action_menu(view, texts,
+    a person reads it in a list, the notation first: what the terminal lists),
+    ``move_words(view, notation, names)`` (the same in words only, for the web's lists;
+    the label when left out), and for the terminal only ``action_menu(view, texts,
     names)`` (lines shown instead of the numbered list of moves, or None) and
     ``prompt_command(view, text, names)`` (the game's own commands at the move prompt).
 ``encode``
@@ -164,6 +166,7 @@ class GameParts:
     notation: ModuleType
     text: TextPart
     action_label: Callable[[dict[str, Any], str, Sequence[str]], str] | None = None
+    move_words: Callable[[dict[str, Any], str, Sequence[str]], str] | None = None
     action_menu: Callable[[dict[str, Any], Sequence[str], Sequence[str]],
                           list[str] | None] | None = None
     prompt_command: Callable[[dict[str, Any], str, Sequence[str]], Any] | None = None
@@ -205,7 +208,8 @@ class GameParts:
         _module_part(owner, "decks", self.decks, DecksPart)
         if self.analysis is not None and not isinstance(self.analysis, Analysis):
             raise GamePartsError(f"{owner}: analysis is an Analysis (quarkade.core.parts)")
-        hooks = {"action_label": self.action_label, "action_menu": self.action_menu,
+        hooks = {"action_label": self.action_label, "move_words": self.move_words,
+                 "action_menu": self.action_menu,
                  "prompt_command": self.prompt_command, "estimate": self.estimate,
                  "endgame": self.endgame, "exact": self.exact,
                  "candidate_actions": self.candidate_actions,

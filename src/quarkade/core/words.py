@@ -49,3 +49,12 @@ def action_label(game: str, view: dict[str, Any], notation: str, names: Sequence
     """A legal action as a person reads it in a list of choices (the notation by default)."""
     labeller = game_parts(game).action_label
     return notation if labeller is None else labeller(view, notation, names)
+
+
+def move_words(game: str, view: dict[str, Any], notation: str, names: Sequence[str]) -> str:
+    """A legal action as a page's list of moves reads it: the game's words for it where it
+    has them (``move_words``), else its label (``action_label``), on one line."""
+    worder = game_parts(game).move_words
+    text = action_label(game, view, notation, names) if worder is None else \
+        worder(view, notation, names)
+    return " ".join(text.split())

@@ -85,6 +85,65 @@ def test_action_labels_name_the_side():
     assert text.action_label(view, "pass", NAMES) == "pass"
 
 
+def test_move_words_read_without_the_notation():
+    view = example_position().view(0)
+    assert text.move_words(view, "3H c1", ["Ann", "Bob"]) == "3♥ on c1 (Bob's side)"
+    assert text.move_words(view, "inv 4S c3 /AH", ["Ann", "Bob"]) == \
+        "Invert the 4♦ on c3 with the 4♠, discarding the A♥ (your side)"
+    assert text.move_words(view, "pass", NAMES) == "Pass"
+    spectator = example_position().view(-2)
+    assert text.move_words(spectator, "inv 4S c3 /AH", ["Ann", "Bob"]).endswith("(Ann's side)")
+
+
+def test_move_words_for_an_opening_a_repel_and_a_polarize():
+    from quarkade import load_game
+
+    opening = load_game("card-commons").new_initial_state()
+    opening.apply_action(opening.string_to_action("opener 1"))
+    words = [text.move_words(opening.view(1), t, ["Ann", "Bob"]) for t in texts(opening)]
+    assert words[0] == "Open with the 2♦ on b2 (your side)"
+    assert text.move_words(opening.view(1), "2D b2", NAMES) == \
+        "Open with the 2♦ on b2 (Bob's side)"  # names with a "you" say who reads
+    assert all(w.startswith("Open with the ") for w in words)
+    state = arrange({"b2": "4D/4S", "c1": "2D-", "a4": "6C"}, hands={0: "3H 5S AS",
+                                                                     1: "AD 2C"},
+                    torus=True)
+    state.apply_action(state.string_to_action("3H b1"))
+    words = [text.move_words(state.view(0), t, NAMES) for t in texts(state)]
+    assert "Slide nothing (no Repel)" in words
+    assert "Repel: slide the stack from b2 to b3" in words
+    assert all(w.startswith(("Repel: slide ", "Slide nothing")) for w in words)
+    state = arrange({"b2": "4D"}, hands={0: "5S 2H", 1: "AD"})
+    state.apply_action(state.string_to_action("5S b3"))
+    words = [text.move_words(state.view(0), t, NAMES) for t in texts(state)]
+    assert words[-1] == "Turn nothing face down (no Polarize)"
+    assert "Polarize: turn the 4♦ on b2 face down" in words
+    assert "Polarize: turn the 5♠ on b3 face down" in words
+
+
+def test_every_move_of_random_games_has_its_own_words_without_codes():
+    import random
+    import re
+
+    from quarkade import load_game
+
+    code = re.compile(r"\b[A2-6][HSDC]\b|\binv\b|/|seat|None|null")
+    for variant, seed in (("classic", 1), ("classic", 2), ("tutorial", 3)):
+        state = load_game("card-commons", variant=variant).new_initial_state()
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(rng.choice(state.legal_actions()))
+                continue
+            seat = state.current_player()
+            legal = state.legal_actions()
+            words = [text.move_words(state.view(seat), state.action_to_string(a), ["Ann", "Bob"])
+                     for a in legal]
+            assert len(set(words)) == len(words), words
+            assert not [w for w in words if code.search(w)], words
+            state.apply_action(rng.choice(legal))
+
+
 def test_menu_groups_the_moves_by_card():
     state = example_position()
     menu = text.action_menu(state.view(0), texts(state), NAMES)

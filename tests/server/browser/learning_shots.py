@@ -60,7 +60,7 @@ def take_screenshots(browser: Browser, url: str, db: str, out: Path = OUT) -> No
         page.goto(f"{url}learn/card-commons#law")
         page.wait_for_function("() => document.getElementById('learn').dataset.lesson === 'law'")
         page.click("button[data-key='hand-3H']")
-        page.locator("#lesson-moves button", has_text="3H c4").click()
+        page.locator("#lesson-moves button", has_text="3♥ on c4").click()
         page.wait_for_function(
             "() => document.getElementById('learn').dataset.feedback === 'wrong'")
         # The task, the table and the answer (just below the table): on a phone the

@@ -11,6 +11,7 @@ import random
 from playwright.sync_api import Page, expect
 
 from quarkade import load_game
+from quarkade.games.card_commons.text import pretty
 from quarkade.server.learn.puzzles import POOL
 from tests.server.browser.accessibility import audit
 from tests.server.browser.helpers import store_actions
@@ -56,12 +57,22 @@ def test_a_player_solves_a_puzzle_and_fails_another_seeing_the_refutation(device
     reply = POOL_ENTRIES[1]["steps"][0]["refutations"][wrong]
     if reply:
         expect(feedback).to_contain_text("your opponent answers")
-        expect(feedback).to_contain_text(reply)
+        expect(feedback).to_contain_text(in_words(reply))
     else:
         expect(feedback).to_contain_text("ends the game, and you lose")
     expect(page.locator("#puzzle-moves-box")).to_be_hidden()
     expect(page.locator("#tally")).to_contain_text("Solved 1 of the 2 you have tried")
     audit(page, "a failed puzzle, its refutation shown")
+
+
+def in_words(notation: str) -> str:
+    """What the page's words for a Tutorial move hold of its notation: "3H d1" reads
+    "3♥ on d1", "inv 4S c3 /AH" "on c3 with the 4♠, discarding the A♥"."""
+    words = notation.split()
+    if words[0] == "inv":
+        return (f"on {words[2]} with the {pretty(words[1])}, "
+                f"discarding the {pretty(words[3][1:])}")
+    return f"{pretty(words[0])} on {words[1]}"
 
 
 def finished_game(db: str) -> tuple[str, list[int]]:

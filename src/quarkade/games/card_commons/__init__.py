@@ -10,6 +10,7 @@ PARTS = GameParts(
     notation=notation,
     text=text,
     action_label=text.action_label,
+    move_words=text.move_words,
     action_menu=text.action_menu,
     prompt_command=text.prompt_command,
     encode=encode,

@@ -127,6 +127,54 @@ def action_label(view: dict[str, Any], notation: str, names: Sequence[str]) -> s
     return f"{notation:<16} on {_possessive(names, side)} side"
 
 
+def move_words(view: dict[str, Any], notation: str, names: Sequence[str]) -> str:
+    """A legal move in words for a page's list of moves (the terminal lists the notation,
+    which is what a person types there): the cards by their symbols, the cell and whose
+    side it is on ("your side" for the seat whose view this is), an inversion with the card
+    it covers and the one discarded, a Repel or Polarize with the card it moves or turns."""
+    words = notation.split()
+    if notation == "pass":
+        return "Pass"
+    if words[0] == "no" and len(words) == 2:
+        return ("Slide nothing (no Repel)" if words[1] == "repel"
+                else "Turn nothing face down (no Polarize)")
+    if words[0] == "repel" and ">" in words[1]:
+        start, end = words[1].split(">")
+        return f"Repel: slide {_on(view, start)} from {start} to {end}"
+    if words[0] == "polarize" and words[1] in CELL_NAMES:
+        return f"Polarize: turn {_on(view, words[1])} on {words[1]} face down"
+    if words[0] == "inv" and len(words) == 4 and words[2] in CELL_NAMES:
+        cell, discard = words[2], words[3].lstrip("/")
+        return (f"Invert {_on(view, cell)} on {cell} with the {pretty(words[1])}, "
+                f"discarding the {pretty(discard)} ({_whose_side(view, cell, names)})")
+    if len(words) == 2 and words[1] in CELL_NAMES:
+        placed = f"the {pretty(words[0])} on {words[1]}"
+        side = _whose_side(view, words[1], names)
+        if view["phase"] == "opening":
+            return f"Open with {placed} ({side})"
+        return f"{placed[4:]} ({side})"
+    return action_label(view, notation, names)
+
+
+def _on(view: dict[str, Any], cell: str) -> str:
+    """The card on ``cell`` as a move names it: "the 4♣", "the stack", "the face-down card"."""
+    stack = view["field"][cell]
+    if len(stack) > 1:
+        return "the stack"
+    if stack and stack[-1]["face_up"]:
+        return f"the {pretty(stack[-1]['card'])}"
+    return "the face-down card"
+
+
+def _whose_side(view: dict[str, Any], cell: str, names: Sequence[str]) -> str:
+    """"your side" for the reader: the seat named "you" where the names say who reads
+    (puzzles and lessons, whichever seat's view it is), else the seat whose view it is."""
+    side = 0 if int(cell[1]) in view["side_rows"][0] else 1
+    if "you" not in names and side == view.get("player"):
+        return "your side"
+    return f"{_possessive(names, side)} side"
+
+
 def action_menu(view: dict[str, Any], texts: Sequence[str], names: Sequence[str]
                 ) -> list[str] | None:
     """The moves grouped by card, for the opening and ordinary turns (None otherwise)."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from quarkade.core.protocol import JSON
-from quarkade.core.words import action_label, log_line
+from quarkade.core.words import log_line, move_words
 from quarkade.games.card_commons.rules import CardCommonsState
 
 GAME = "card-commons"
@@ -75,7 +75,7 @@ def log_of(state: CardCommonsState, seat: int, names: Sequence[str], since: int)
 def label(state: CardCommonsState, text: str, names: Sequence[str]) -> str:
     """A legal move of ``state`` as a list of choices reads it."""
     seat = max(state.current_player(), 0)
-    return " ".join(action_label(GAME, state.view(seat), text, names).split())
+    return move_words(GAME, state.view(seat), text, names)
 
 
 def sentence(text: str) -> str:

@@ -42,10 +42,10 @@ class HintSearch:
 
     def _label(self, turn: Any, text: str) -> str:
         from quarkade.core.errors import QuarkadeError
-        from quarkade.core.words import action_label
+        from quarkade.core.words import move_words
 
         try:
-            return " ".join(action_label(self.game, turn.view, text, self.names).split())
+            return move_words(self.game, turn.view, text, self.names)
         except QuarkadeError:
             return text
 
@@ -103,7 +103,7 @@ class PositionAnalysis:
     seed: int
 
     def run(self, worker: WorkerState, say: Callable[..., None]) -> dict[str, Any]:
-        from quarkade.core.words import action_label
+        from quarkade.core.words import move_words
         from quarkade.learn.analysis import analyse
 
         state = rebuild("card-commons", self.options, self.history)
@@ -111,8 +111,7 @@ class PositionAnalysis:
         if moves:
             view = state.view(state.current_player())
             for move in moves:
-                move["label"] = " ".join(action_label("card-commons", view, move["text"],
-                                                      self.names).split())
+                move["label"] = move_words("card-commons", view, move["text"], self.names)
         return {"moves": moves}
 
     def think_limit(self) -> float | None:

@@ -14,7 +14,7 @@ from typing import Any
 from quarkade.core.protocol import SPECTATOR
 from quarkade.core.records import GameRecord, RecordedAction, Seat
 from quarkade.core.registry import game_class
-from quarkade.core.words import action_label
+from quarkade.core.words import move_words
 from quarkade.server.errors import ApiError
 from quarkade.server.play import seats as seating
 from quarkade.server.play.clocks import clock_view
@@ -217,10 +217,9 @@ def chat_json(message: StoredChat) -> dict[str, Any]:
 
 def _label(session: GameSession, view: dict[str, Any], notation: str) -> str:
     try:
-        label = action_label(session.name, view, notation, session.names)
+        return move_words(session.name, view, notation, session.names)
     except ModuleNotFoundError:
         return notation
-    return " ".join(label.split())
 
 
 def _agent_of(seat: StoredSeat) -> str:

@@ -32,7 +32,7 @@ from starlette.routing import Route
 from quarkade.core.lessons import Lesson, LessonError, LessonRun, Tutorial, tutorial
 from quarkade.core.protocol import JSON, SPECTATOR
 from quarkade.core.registry import game_class, list_games
-from quarkade.core.words import action_label, log_line
+from quarkade.core.words import log_line, move_words
 from quarkade.learn.progress import next_lesson
 from quarkade.server import keys
 from quarkade.server.catalogue import known_game
@@ -225,7 +225,7 @@ def _lesson_payload(course: Tutorial, run: LessonRun) -> JSON:
     moves = []
     for action in run.moves():  # a trap the rules forbid is offered to try, but not lit
         text = state.action_string_for(seat, action)
-        label = " ".join(action_label(name, view, text, names).split())
+        label = move_words(name, view, text, names)
         moves.append({"id": action, "text": text, "label": label, "goal": action in goals,
                       "allowed": action in legal})
     to_move = state.current_player()
