@@ -89,7 +89,7 @@ def test_move_words_read_without_the_notation():
     view = example_position().view(0)
     assert text.move_words(view, "3H c1", ["Ann", "Bob"]) == "3♥ on c1 (Bob's side)"
     assert text.move_words(view, "inv 4S c3 /AH", ["Ann", "Bob"]) == \
-        "Invert the 4♦ on c3 with the 4♠, discarding the A♥ (your side)"
+        "Invert the 4♦ on c3 with the 4♠, throwing away the A♥ (your side)"
     assert text.move_words(view, "pass", NAMES) == "Pass"
     spectator = example_position().view(-2)
     assert text.move_words(spectator, "inv 4S c3 /AH", ["Ann", "Bob"]).endswith("(Ann's side)")

@@ -67,11 +67,11 @@ def test_a_player_solves_a_puzzle_and_fails_another_seeing_the_refutation(device
 
 def in_words(notation: str) -> str:
     """What the page's words for a Tutorial move hold of its notation: "3H d1" reads
-    "3♥ on d1", "inv 4S c3 /AH" "on c3 with the 4♠, discarding the A♥"."""
+    "3♥ on d1", "inv 4S c3 /AH" "on c3 with the 4♠, throwing away the A♥"."""
     words = notation.split()
     if words[0] == "inv":
         return (f"on {words[2]} with the {pretty(words[1])}, "
-                f"discarding the {pretty(words[3][1:])}")
+                f"throwing away the {pretty(words[3][1:])}")
     return f"{pretty(words[0])} on {words[1]}"
 
 

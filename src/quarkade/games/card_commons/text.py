@@ -131,7 +131,7 @@ def move_words(view: dict[str, Any], notation: str, names: Sequence[str]) -> str
     """A legal move in words for a page's list of moves (the terminal lists the notation,
     which is what a person types there): the cards by their symbols, the cell and whose
     side it is on ("your side" for the seat whose view this is), an inversion with the card
-    it covers and the one discarded, a Repel or Polarize with the card it moves or turns."""
+    it covers and the one thrown away, a Repel or Polarize with the card it moves or turns."""
     words = notation.split()
     if notation == "pass":
         return "Pass"
@@ -146,7 +146,7 @@ def move_words(view: dict[str, Any], notation: str, names: Sequence[str]) -> str
     if words[0] == "inv" and len(words) == 4 and words[2] in CELL_NAMES:
         cell, discard = words[2], words[3].lstrip("/")
         return (f"Invert {_on(view, cell)} on {cell} with the {pretty(words[1])}, "
-                f"discarding the {pretty(discard)} ({_whose_side(view, cell, names)})")
+                f"throwing away the {pretty(discard)} ({_whose_side(view, cell, names)})")
     if len(words) == 2 and words[1] in CELL_NAMES:
         placed = f"the {pretty(words[0])} on {words[1]}"
         side = _whose_side(view, words[1], names)

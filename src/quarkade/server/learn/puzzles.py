@@ -147,7 +147,7 @@ class PuzzlePool:
             reply_label = label(refuted, reply, names)
             refuted.apply_action(refuted.string_to_action(reply))
             why = (
-                f"{sentence(said)} loses: your opponent answers {reply_label}, and "
+                f"{sentence(said)} loses: your opponent answers “{reply_label}”, and "
                 "from there your opponent wins however you play."
             )
             shown = refuted

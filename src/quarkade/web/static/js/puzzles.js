@@ -80,7 +80,7 @@ function answer(body) {
     failed = true;
     note(body.number, false);
     puzzle = { ...body };
-    feedback("wrong", `Not that. ${body.refutation} The winning move was ${body.answer}.`);
+    feedback("wrong", `Not that. ${body.refutation} The winning move was “${body.answer}”.`);
     return;
   }
   if (said === "also") {
@@ -89,7 +89,7 @@ function answer(body) {
   }
   puzzle = body;
   const replies = body.played.slice(1);
-  const reply = replies.length ? ` Your opponent answered: ${replies.join("; ")}.` : "";
+  const reply = replies.length ? ` Your opponent answered “${replies.join("”, then “")}”.` : "";
   if (said === "solved") {
     note(body.number, true);
     feedback("right", `Right: ${body.played[0]}.${reply} Puzzle solved!`);
