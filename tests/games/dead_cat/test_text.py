@@ -106,3 +106,18 @@ def test_move_labels():
     assert text.log_line(view, -1, "draw alive", ["you", "Ben"]) == "you peek: an alive cat."
     assert text.action_label(view, "announce", NAMES).startswith("announce  call Dead Cat")
     assert text.action_label(view, "peek", NAMES).startswith("peek      look at the top card")
+
+
+def test_move_words_for_the_web_lists():
+    state = play(table(2), "peek", "draw alive")
+    view = state.view(0)
+    bets = [words.move_words("dead-cat", view, state.action_to_string(a), NAMES)
+            for a in state.legal_actions()]
+    assert bets and all(w.startswith("Turn your die to ") for w in bets)
+    assert "Turn your die to 4" in bets
+    start = table(2)
+    assert [words.move_words("dead-cat", start.view(start.current_player()),
+                             start.action_to_string(a), NAMES)
+            for a in start.legal_actions()] == [
+        "Call Dead Cat: turn the time deck over from the top",
+        "Peek at the top card of the box, then turn your die"]

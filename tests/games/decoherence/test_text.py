@@ -106,3 +106,40 @@ def test_lines_about_you_agree_with_you():
         text.render(state.view(ANN), you, you=ANN))
     assert words.log_line("decoherence", state.view(ANN), ANN, "pass", you) == \
         "You: pass\nYou leak 1 verve.\nYou decohere at 0 verve and lose."
+
+
+def test_move_words_for_the_web_lists():
+    said = {notation: text.move_words({}, notation, ["Ann", "Ben"]) for notation in (
+        "pass", "verb riffed -> chain 2", "qualifier up -> chain 2", "noun kiki -> chain 2",
+        "close their chain 1 with kiki", "discard lulu", "target: your lulu #2",
+        "target: their hidden #3")}
+    assert said == {
+        "pass": "Pass: end your turn",
+        "verb riffed -> chain 2": "Open chain 2 with the verb riffed",
+        "qualifier up -> chain 2": "Add the qualifier up to chain 2",
+        "noun kiki -> chain 2": "Finish chain 2 with the noun kiki",
+        "close their chain 1 with kiki": "Close their chain 1 with kiki",
+        "discard lulu": "Discard lulu",
+        "target: your lulu #2": "Target your lulu #2",
+        "target: their hidden #3": "Target their hidden #3"}
+
+
+def test_every_move_of_random_games_has_its_own_words():
+    import random
+
+    from quarkade import load_game
+
+    for seed in (1, 2):
+        state = load_game("decoherence").new_initial_state()
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            if not state.is_chance_node():
+                seat = state.current_player()
+                said = [words.move_words("decoherence", state.view(seat),
+                                         state.action_to_string(a), ["Ann", "Ben"])
+                        for a in legal]
+                assert len(set(said)) == len(said), said
+                assert all(w[:1].isupper() and "->" not in w and not w.startswith("Target:")
+                           for w in said), said
+            state.apply_action(rng.choice(legal))

@@ -48,10 +48,11 @@ def start_game(page: Page, url: str, seat1: str, **options: str) -> None:
 
 
 def listed_moves(page: Page) -> list[tuple[int, str]]:
-    """The legal moves as the page lists them in text: (action id, text)."""
+    """The legal moves the page lists: (action id, notation); each button says its move in
+    words and keeps the notation in ``data-notation``."""
     return [(int(action), text) for action, text in page.evaluate(
         """() => [...document.querySelectorAll('#moves button')]
-             .map((b) => [b.dataset.action, b.lastChild.textContent])""")]
+             .map((b) => [b.dataset.action, b.dataset.notation])""")]
 
 
 def card_word(text: str) -> str | None:

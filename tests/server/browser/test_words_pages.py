@@ -306,7 +306,8 @@ def test_quick_play_offers_each_games_own_player_counts(device, server) -> None:
 def test_a_finished_game_reads_in_words_for_its_players(device, server) -> None:
     """Item 19: Hadronize's move buttons read "Observe it yourself: ..." and "Make Easy
     bot observe it: ..." (not "observe 0 Ada - ..."),
-    the result table holds no raw returns (-1, 1), and /me names games by their titles,
+    the result table holds no raw returns (-1, 1), Card Commons' buttons name cards by their
+    symbols and sides ("3♥ on c2 (your side)", not "3H c2"), and /me names games by their titles,
     never their slugs ("card-commons")."""
     page = device()
     named(page, server.url, "Olga")
@@ -323,6 +324,11 @@ def test_a_finished_game_reads_in_words_for_its_players(device, server) -> None:
     cells = page.locator("#result-table td").all_inner_texts()
     assert not any(re.fullmatch(r"-?\d+(\.\d+)?", cell.strip()) for cell in cells), cells
     new_game(page, server.url, "card-commons", {1: "bot:easy"})
+    page.wait_for_function(MY_TURN_OR_OVER)
+    cards = page.locator("#moves button").all_inner_texts()
+    assert cards and all(re.search(r"[♥♠♦♣] on [a-d][1-4] \((your|Easy bot's) side\)$", text)
+                         for text in cards if "Pass" not in text), cards
+    assert not [text for text in cards if re.search(r"\b[A2-6][HSDC]\b|\binv\b", text)], cards
     page.goto(f"{server.url}me")
     expect(page.locator(".player-games").first).to_contain_text("Card Commons")
     expect(page.locator("main")).not_to_contain_text("card-commons")
@@ -389,7 +395,7 @@ def test_decoherence_shows_the_hand_at_once_and_asks_before_a_play_that_loses(de
     page.wait_for_function(MY_TURN_OR_OVER)
     expect(page.locator(".dc-hand-mine")).to_be_in_viewport()
     step = page.locator("#game").get_attribute("data-step")
-    page.locator("#moves button", has_text="noun kiki -> chain 1").click()
+    page.locator("#moves button[data-notation='noun kiki -> chain 1']").click()
     expect(page.locator("#confirm")).to_be_visible()
     expect(page.locator("#confirm-text")).to_contain_text(
         "leaves you only moves that lose the game")
@@ -397,6 +403,6 @@ def test_decoherence_shows_the_hand_at_once_and_asks_before_a_play_that_loses(de
     page.click("#confirm-no")
     expect(page.locator("#game")).to_have_attribute("data-step", step or "")
     # A play that leaves the player a way on is made at once.
-    page.locator("#moves button", has_text="noun kiki -> chain 2").click()
+    page.locator("#moves button[data-notation='noun kiki -> chain 2']").click()
     page.wait_for_function(STEP_CHANGED, arg=step)
     expect(page.locator("#confirm")).to_be_hidden()

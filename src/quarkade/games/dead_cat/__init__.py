@@ -10,6 +10,7 @@ PARTS = GameParts(
     notation=notation,
     text=text,
     action_label=text.action_label,
+    move_words=text.move_words,
     encode=encode,
     analysis=Analysis(key_events=analysis.key_events, game_tags=analysis.game_tags,
                       seat_tags=analysis.seat_tags, tallies=analysis.tallies,

@@ -115,6 +115,19 @@ def action_label(view: dict[str, Any], notation: str, names: Sequence[str]) -> s
     return notation
 
 
+def move_words(view: dict[str, Any], notation: str, names: Sequence[str]) -> str:
+    """A move in words for a page's list of moves (the terminal lists the notation, which
+    is what a person types there)."""
+    if notation == "announce":
+        return "Call Dead Cat: turn the time deck over from the top"
+    if notation == "peek":
+        return "Peek at the top card of the box, then turn your die"
+    words = notation.split()
+    if words[0] == "bet" and len(words) == 2:
+        return f"Turn your die to {words[1]}"
+    return action_label(view, notation, names)
+
+
 def _after_round(view: dict[str, Any], names: Sequence[str]) -> str:
     line = describe_round(view["last_round"], names)
     if view["phase"] != "over":

@@ -9,6 +9,7 @@ PARTS = GameParts(
     rules=DecoherenceGame,
     notation=notation,
     text=text,
+    move_words=text.move_words,
     encode=encode,
     analysis=Analysis(key_events=analysis.key_events, game_tags=analysis.game_tags,
                       seat_tags=analysis.seat_tags, running_score=analysis.running_score,

@@ -132,6 +132,29 @@ def log_line(view: dict[str, Any], actor: int, notation: str, names: Sequence[st
     return "\n".join(lines) if lines else None
 
 
+def move_words(view: dict[str, Any], notation: str, names: Sequence[str]) -> str:
+    """A move in words for a page's list of moves (the terminal lists the notation, which
+    is what a person types there): "Open chain 2 with the verb riffed", "Target their
+    bouba #3", "Pass: end your turn"."""
+    if notation == "pass":
+        return "Pass: end your turn"
+    kind, _, rest = notation.partition(" ")
+    word, arrow, chain = rest.partition(" -> ")
+    if arrow and kind == "verb":
+        return f"Open {chain} with the verb {word}"
+    if arrow and kind == "qualifier":
+        return f"Add the qualifier {word} to {chain}"
+    if arrow and kind == "noun":
+        return f"Finish {chain} with the noun {word}"
+    if kind == "close":
+        return notation[:1].upper() + notation[1:]
+    if kind == "discard":
+        return f"Discard {rest}"
+    if kind == "target:":
+        return f"Target {rest}"
+    return notation
+
+
 def describe(event: dict[str, Any], names: Sequence[str]) -> str | None:
     """One event of the view in plain words."""
     kind = event["type"]

@@ -373,7 +373,7 @@ function drawMoves() {
     return;
   }
   list.replaceChildren(...table.legal.map((move, index) => h("li", {},
-    h("button", { type: "button", disabled: pending, dataset: { key: `move-${move.id}`, action: move.id },
+    h("button", { type: "button", disabled: pending, dataset: { key: `move-${move.id}`, action: move.id, notation: move.text },
       "aria-keyshortcuts": index < 9 ? String(index + 1) : null,
       onclick: () => act(move.id) },
     index < 9 ? h("span", { class: "key", "aria-hidden": "true" }, `${index + 1}`) : null,
