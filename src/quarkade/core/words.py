@@ -36,13 +36,16 @@ def log_line(game: str, view: dict[str, Any], actor: int, notation: str,
              names: Sequence[str]) -> str | None:
     """The log line after ``notation`` was played (``view`` is the state after it), or None
     when the game folds this action into a later line. A line that begins with the seat
-    called "you" (the terminal's and the lessons' name for the person) begins a sentence:
-    "You take a cube.", never "you take a cube."."""
+    called "you" (the terminal's and the lessons' name for the person) begins a sentence,
+    as does a "you" after a full stop within it: "You take a cube.", "... the 3♣. You
+    cannot place a card", never "you take a cube."."""
     line = game_parts(game).text.log_line(view, actor, notation, names)
     if line is None:
         return None
-    return "\n".join("You" + part[3:] if re.match(r"you\b", part) else part
-                     for part in line.split("\n"))
+    return _SENTENCE_YOU.sub(lambda found: found.group(1) + "You", line)
+
+
+_SENTENCE_YOU = re.compile(r"(^|[.!?] )you\b", re.MULTILINE)
 
 
 def action_label(game: str, view: dict[str, Any], notation: str, names: Sequence[str]) -> str:

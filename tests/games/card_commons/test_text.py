@@ -174,3 +174,14 @@ def test_lit_command_marks_a_cards_cells():
     blocked = arrange({"b2": "AS"}).view(0)
     assert render_text(text.prompt_command(blocked, "lit 6H", NAMES)).strip() == \
         "the 6♥ cannot go anywhere now"
+
+
+def test_a_sentence_about_you_inside_a_log_line_begins_with_a_capital():
+    from quarkade.core import words
+
+    state = arrange({"b2": "4C"}, hands={0: "3S 2H", 1: "6D"}, variant="tutorial")
+    state.apply_action(state.string_to_action("3S a2"))
+    line = words.log_line("card-commons", state.view(1), 0, "3S a2", ["Ann", "you"])
+    assert line is not None and line.endswith(". You cannot place a card: game over."), line
+    assert words.log_line("card-commons", state.view(0), 0, "3S a2", ["you", "Bob"]) \
+        .startswith("You channelled the 3♠ to a2.")
