@@ -84,7 +84,7 @@ def test_bad_typed_moves_are_explained_and_asked_again():
     assert "'banana' is not one of the moves listed" in result.output
     assert "nothing entered" in result.output
     assert result.output.count("your move:") == 1  # asked again, not a new turn
-    assert "game stopped" in result.output
+    assert "Game stopped." in result.output
 
 
 def test_a_person_plays_a_whole_game_by_number_and_by_notation():
@@ -98,7 +98,7 @@ def test_a_person_plays_a_whole_game_by_number_and_by_notation():
 def test_stopping_saves_an_unfinished_record(tmp_path):
     path = tmp_path / "partial.json"
     result = run("play", "hadronize", "--seed", "3", "--record", str(path), input="1\n1\nq\n")
-    assert result.exit_code == 1 and "unfinished record saved" in result.output
+    assert result.exit_code == 1 and "The unfinished game's record is saved to" in result.output
     record = json.loads(path.read_text())
     assert record["returns"] is None and record["seats"][0] == {"name": "you", "agent": "human"}
     assert run("replay", str(path)).exit_code == 0
@@ -107,7 +107,7 @@ def test_stopping_saves_an_unfinished_record(tmp_path):
 def test_closed_input_stops_cleanly():
     result = run("play", "hadronize", "--seed", "3", input="")
     assert result.exit_code == 1
-    assert "game stopped" in result.output and "Traceback" not in result.output
+    assert "Game stopped." in result.output and "Traceback" not in result.output
 
 
 def test_record_then_replay(tmp_path):

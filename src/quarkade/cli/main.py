@@ -222,12 +222,12 @@ def play(
     try:
         final, game_record = play_match(loaded, seat_agents, seed, names, on_event=show)
     except Quit:
-        console.print("game stopped.")
+        console.print("Game stopped.")
         if record is not None:
             seats = [Seat(names[s], specs[s]) for s in range(n)]
             stopped = GameRecord.from_state(last_state[0], seats, seed=seed)
             replace(stopped, hints=hinted()).save(record)
-            console.print(f"unfinished record saved to {record}")
+            console.print(f"The unfinished game's record is saved to {record}.")
         raise typer.Exit(1) from None
     game_record = replace(game_record, hints=hinted())
     console.print()

@@ -69,7 +69,7 @@ def test_a_person_is_prompted_and_bad_input_is_explained():
     assert "the opening card goes on a centre cell" in result.output
     assert re.search(r"^\s+32\s+5S c3\s+on your side\s*$", result.output, re.MULTILINE)
     assert result.output.count("your move:") == 1
-    assert "game stopped" in result.output
+    assert "Game stopped." in result.output
 
 
 def test_a_person_plays_a_whole_game_and_other_spellings_work(tmp_path):
