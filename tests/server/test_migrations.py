@@ -28,6 +28,8 @@ from tests.server.helpers import bearer, post_form, seat_payload
 
 DATA = Path(__file__).parent / "data"
 SEEN = json.loads((DATA / "release-0.1-seen.json").read_text())
+DECOHERENCE_GAME = next(game_id for game_id, then in SEEN.items()
+                        if next(iter(then["seen"].values()))["view"]["game"] == "decoherence")
 
 
 def release_rows() -> dict[str, list[dict]]:
@@ -99,6 +101,17 @@ def check_games_intact(client: TestClient) -> None:
                     assert [(m["id"], m["text"]) for m in now.json()[key]] == \
                         [(m["id"], m["text"]) for m in value], (game_id, seat, key)
                     assert all(m["label"] for m in now.json()[key])
+                    continue
+                if key == "log":  # the same entries; a line's words may be today's
+                    log = now.json()[key]
+                    assert [{k: v for k, v in e.items() if k != "line"} for e in log] == \
+                        [{k: v for k, v in e.items() if k != "line"} for e in value]
+                    changed = [(e["line"], old["line"]) for e, old in zip(log, value, strict=True)
+                               if e["line"] != named_now(old, names)["line"]]
+                    assert all(line for line, _ in changed), changed
+                    # only Decoherence's "Ann: verb riffed -> chain 1" lines are in words now
+                    assert all(game_id == DECOHERENCE_GAME and ": " in old.splitlines()[0]
+                               for _, old in changed), changed
                     continue
                 assert now.json()[key] == named_now(value, names), (game_id, seat, key)
         host = client.get(f"/api/games/{game_id}", headers=bearer(then["host_token"])).json()

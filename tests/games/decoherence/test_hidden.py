@@ -54,7 +54,8 @@ def test_a_hidden_noun_play_reads_without_its_word():
     assert state.action_string_for(SPECTATOR, action) == "noun -> chain 1"
     state.apply_action(action)
     line = text.log_line(state.view(BOB), ANN, "noun -> chain 1", NAMES)
-    assert line == ("Ann: noun -> chain 1\nAnn's verved down (hidden noun): Ann gains 1 verve; "
+    assert line == ("Ann finishes chain 1 with a hidden noun.\n"
+                    "Ann's verved down (hidden noun): Ann gains 1 verve; "
                     "no leak for Ann this turn; it leaves a down state (#1).")
     assert "kiki" in text.log_line(state.view(ANN), ANN, "noun kiki -> chain 1", NAMES)
 

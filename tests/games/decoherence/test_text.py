@@ -52,11 +52,11 @@ def test_log_line_for_a_riff_that_grows():
     sentence(state, "riffed up bouba")
     play(state, "target their #1")
     assert text.log_line(state.view(BOB), ANN, "target: their lulu #1", ["Ann", "you"]) == (
-        "Ann: target: their lulu #1\n"
+        "Ann targets your lulu #1.\n"
         "Ann's riffed up bouba: your lulu #1 grows by 2; Ann's bouba #1 grows by 2; "
         "it leaves an up state (#1).")
     assert text.log_line(state.view(ANN), ANN, "target: their hidden #1", ["you", "Bob"]) == (
-        "you: target: their hidden #1\n"
+        "you target Bob's hidden #1.\n"
         "Your riffed up bouba: Bob's hidden #1 grows by 2; your bouba #1 grows by 2; "
         "it leaves an up state (#1).")
 
@@ -65,7 +65,7 @@ def test_log_lines_for_a_closed_chain_and_a_break():
     state = scene((BOB, ["verb verved -> chain 1", "qualifier out -> chain 1"]),
                   (ANN, ["close their chain 1 with kiki"]))
     line = text.log_line(state.view(ANN), ANN, "close their chain 1 with kiki", NAMES)
-    assert line == ("Ann: close their chain 1 with kiki\nAnn pays 3 verve to close.\n"
+    assert line == ("Ann closes Bob's chain 1 with kiki.\nAnn pays 3 verve to close.\n"
                     "Bob's verved out kiki, closed by Ann: Ann loses 3 verve; "
                     "Bob loses 1 verve; it leaves a bare particle (#1).")
     state = scene((BOB, ["riffed through lulu", "twigged down bouba > your #1"]),
@@ -82,9 +82,9 @@ def test_log_lines_for_draws_and_the_end():
     set_verve(state, 1, 10)
     play(state, "pass")
     assert text.log_line(state.view(BOB), ANN, "pass", NAMES) == \
-        "Ann: pass\nAnn leaks 1 verve.\nAnn decoheres at 0 verve and loses."
+        "Ann passes.\nAnn leaks 1 verve.\nAnn decoheres at 0 verve and loses."
     assert text.log_line(state.view(ANN), ANN, "pass", ["you", "Bob"]) == \
-        "you: pass\nyou leak 1 verve.\nyou decohere at 0 verve and lose."
+        "you pass.\nyou leak 1 verve.\nyou decohere at 0 verve and lose."
 
 
 def test_lines_about_you_agree_with_you():
@@ -105,7 +105,7 @@ def test_lines_about_you_agree_with_you():
     assert "Game over (decoherence): Bob wins." in render_text(
         text.render(state.view(ANN), you, you=ANN))
     assert words.log_line("decoherence", state.view(ANN), ANN, "pass", you) == \
-        "You: pass\nYou leak 1 verve.\nYou decohere at 0 verve and lose."
+        "You pass.\nYou leak 1 verve.\nYou decohere at 0 verve and lose."
 
 
 def test_move_words_for_the_web_lists():
@@ -143,3 +143,18 @@ def test_every_move_of_random_games_has_its_own_words():
                 assert all(w[:1].isupper() and "->" not in w and not w.startswith("Target:")
                            for w in said), said
             state.apply_action(rng.choice(legal))
+
+
+def test_the_log_says_each_move_in_words():
+    said = {notation: text._played(notation, ANN, ["Ann", "Bob"]) for notation in (
+        "verb riffed -> chain 2", "qualifier up -> chain 2", "noun kiki -> chain 2",
+        "noun -> chain 2", "discard lulu", "target: your lulu #2")}
+    assert said == {
+        "verb riffed -> chain 2": "Ann opens chain 2 with riffed.",
+        "qualifier up -> chain 2": "Ann adds up to chain 2.",
+        "noun kiki -> chain 2": "Ann finishes chain 2 with kiki.",
+        "noun -> chain 2": "Ann finishes chain 2 with a hidden noun.",
+        "discard lulu": "Ann discards lulu.",
+        "target: your lulu #2": "Ann targets Ann's lulu #2."}
+    assert text._played("verb riffed -> chain 2", ANN, ["you", "Bob"]) == \
+        "you open chain 2 with riffed."

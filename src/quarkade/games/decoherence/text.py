@@ -122,7 +122,7 @@ def log_line(view: dict[str, Any], actor: int, notation: str, names: Sequence[st
     """
     lines = []
     if actor >= 0:
-        lines.append(f"{_name(names, actor)}: {notation}")
+        lines.append(_played(notation, actor, names))
     for event in view["events"]:
         if event["type"] == "draw" and event["opening"]:
             continue
@@ -257,7 +257,36 @@ def _thing(ref: dict[str, Any], names: Sequence[str]) -> str:
     return f"{_possessive(names, ref['seat'])} {noun} #{ref['slot']}"
 
 
-THIRD_PERSON = {"have": "has", "go": "goes"}  # verbs not made by adding an s
+THIRD_PERSON = {"have": "has", "go": "goes", "pass": "passes",
+                "finish": "finishes"}  # verbs not made by adding an s
+
+
+def _played(notation: str, actor: int, names: Sequence[str]) -> str:
+    """What ``actor`` did, as the log says it ("Ann opens chain 2 with riffed."; a noun
+    the reader may not see reads "a hidden noun", as its notation hides it)."""
+    other = 1 - actor
+    if notation == "pass":
+        return f"{_does(names, actor, 'pass')}."
+    kind, _, rest = notation.partition(" ")
+    if rest.startswith("-> "):  # "noun -> chain 1": the noun is hidden from this reader
+        word, chain = "", rest[3:]
+    else:
+        word, _, chain = rest.partition(" -> ")
+    if chain and kind == "verb":
+        return f"{_does(names, actor, 'open')} {chain} with {word}."
+    if chain and kind == "qualifier":
+        return f"{_does(names, actor, 'add')} {word} to {chain}."
+    if chain and kind == "noun":
+        return f"{_does(names, actor, 'finish')} {chain} with {word or 'a hidden noun'}."
+    if kind == "close" and rest.startswith("their "):
+        return f"{_does(names, actor, 'close')} {_possessive(names, other)} {rest[6:]}."
+    if kind == "discard":
+        return f"{_does(names, actor, 'discard')} {rest}."
+    if kind == "target:" and rest.startswith(("your ", "their ")):
+        whose, _, thing = rest.partition(" ")
+        owner = actor if whose == "your" else other
+        return f"{_does(names, actor, 'target')} {_possessive(names, owner)} {thing}."
+    return f"{_name(names, actor)}: {notation}"
 
 
 def _does(names: Sequence[str], seat: int, verb: str) -> str:
