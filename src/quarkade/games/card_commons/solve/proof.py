@@ -266,8 +266,8 @@ def _prove(cells, opener, stop, geo, sym, nsym, features, table, state, moves, s
                                    table, features, kids, kpn, kdn, ksame, k, stats,
                                    tuning)
                         k += 1
-                        if won:
-                            break
+                        if won and (discard >= 0 or not INVERT <= move < PASS_MOVE):
+                            break  # (a kept inversion that wins is no proof yet: below)
                     dframe[ply, D_KIDS] = k
                     pn = -1  # to be read from the children below
         # select: the node's numbers from its children, and the child to search next
