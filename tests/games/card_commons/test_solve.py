@@ -89,12 +89,35 @@ def test_df_pn_settles_what_the_alpha_beta_search_settles(torus):
     cases = classic_positions(torus, 8, seed=21, plies=(12, 18))
     assert len(cases) == 8 and 0 < sum(v == classic.WIN for _, v in cases) < 8
     by_proof = proof.ProofSolver(torus=torus, table_bits=18)
+    no_leaves = proof.ProofSolver(torus=torus, table_bits=18, ab_cells=0)
+    bare = proof.ProofSolver(torus=torus, table_bits=18, features=classic.PROOF, ab_cells=0)
     alpha_beta = classic.ClassicSolver(torus=torus, table_bits=18,
                                        features=classic.FEATURES & ~classic.PROOF)
     for position, value in cases:
         assert by_proof.value(position).value == value, position
+        assert no_leaves.value(position).value == value, position
         assert by_proof.value(position, budget=1).value == classic.ABORTED
-        assert by_proof.winning_moves(position) == alpha_beta.winning_moves(position)
+        winners = alpha_beta.winning_moves(position)
+        assert by_proof.winning_moves(position) == winners
+        # no cuts: a kept inversion that wins must not end the listing of the other moves
+        assert bare.winning_moves(position) == winners
+    # the alpha-beta leaves settled nodes, counted in the search's nodes; none without them
+    assert by_proof.proof.ab_stats[classic.NODES] > 0
+    assert no_leaves.proof.ab_stats[classic.NODES] == 0
+
+
+def test_df_pn_leaves_count_in_the_budget():
+    """A budget stops the df-pn search with its alpha-beta leaves (their nodes count),
+    and a budget too small for a leaf leaves the node to df-pn: the value stays exact."""
+    cases = classic_positions(False, 4, seed=21, plies=(12, 18))
+    for position, value in cases:
+        solver = proof.ProofSolver(table_bits=16)
+        solver.proof.ab_budget[0] = 50
+        assert solver.value(position).value == value, position
+        solver.clear()
+        result = solver.value(position, budget=200)
+        assert result.value in (value, classic.ABORTED)
+        assert result.nodes <= 200
 
 
 def mirrored(position, perm, swap):

@@ -27,6 +27,15 @@ cards never hurt in Classic, so if that child loses for the mover every discard 
 only when it wins is it replaced by one child per discard (a third of the children and a
 tenth of the nodes at 10 empty cells; docs/ANALYSIS.md).
 
+Near the end the proof numbers cost more than they save: a node costs 3-9 microseconds
+here against about 0.4 in ``classic``'s alpha-beta kernel, and the thresholds make a deep
+subtree be entered again and again. So a node with at most ``AB_CELLS`` empty cells that
+the table does not hold yet is settled by that kernel (its own arrays and table; its nodes
+count in this search's), and only when that takes more than ``AB_NODES`` of its nodes is
+the node expanded as usual (and not tried by the kernel again). At 10 empty cells this
+settles the bench's positions that the plain df-pn did not settle in 2 x 10^6 nodes
+(docs/ANALYSIS.md).
+
 The game is acyclic (every turn places a card or passes; a second pass in a row ends
 the game, and with ``FORGET_PASS`` a dropped pass is always followed by a field the next
 mover wins at once under ``PASS_WINS``), so no cycle handling is needed. A node's
@@ -47,18 +56,27 @@ from quarkade.games.card_commons.solve.classic import (
     F_ABILITY,
     F_H0,
     F_H1,
+    F_KILLER,
+    F_PASSED,
     F_PHASE,
     F_SAME,
     F_TO_MOVE,
     FEATURES,
+    FRAME,
+    HISTORY_SIZE,
     IN_TURN,
     INVERT,
     LEVELS_OF,
+    MAX_MOVES,
     MAX_PLY,
     PASS_MOVE,
     PROOF,
+    ROW,
+    S_ETC_FROM,
     S_FEATURES,
+    SETTINGS,
     SIDE_MASK,
+    STATS,
     ClassicSolver,
     _count_settled,
     _derive,
@@ -67,6 +85,7 @@ from quarkade.games.card_commons.solve.classic import (
     _key,
     _order,
     _play,
+    _search,
     _static,
     _unplay,
     _winner,
@@ -93,7 +112,14 @@ WEIGHT = 2  # a child's first numbers: 1, plus this much per open cell it is beh
 EPSILON_SHIFT = 2  # the 1 + epsilon trick with epsilon = 1 / 2 ** EPSILON_SHIFT
 # the tuning array: the two above, the static order, children's first numbers kept, an
 # inversion listed once with its card kept (each a switch, so the bench can compare)
-T_WEIGHT, T_EPSILON, T_ORDER, T_KEEP_KIDS, T_KEPT = range(5)
+# and the alpha-beta leaves' cells (0: none)
+T_WEIGHT, T_EPSILON, T_ORDER, T_KEEP_KIDS, T_KEPT, T_AB_CELLS = range(6)
+# the hybrid: a node with at most AB_CELLS empty cells that the table does not hold is
+# settled by classic's alpha-beta kernel (its own table of 2 ** AB_BITS entries at most)
+# when that takes at most AB_NODES of its nodes, else expanded as usual
+AB_CELLS = 5
+AB_NODES = 20_000
+AB_BITS = 20
 
 
 @inline
@@ -190,6 +216,28 @@ def _numbers(value):
     return (0, INF) if value == WIN else (INF, 0)
 
 
+@inline
+def _leaf(cells, opener, frame, ply, geo, sym, nsym, ab, stats, stop):
+    """The alpha-beta kernel's value of node ``ply`` (its own arrays and table; its nodes
+    count in ``stats``), or -1 past its budget or the search's."""
+    (ab_cells, ab_settings, ab_table, ab_state, ab_moves, ab_scores, ab_frame, ab_history,
+     ab_stats, ab_budget) = ab
+    budget = ab_budget[0]
+    if stop >= 0:
+        budget = min(budget, stop - stats[NODES] - 1)
+    if budget <= 0:
+        return -1
+    for cell in range(16):
+        ab_cells[cell] = cells[cell]
+    for column in (F_H0, F_H1, F_TO_MOVE, F_PASSED, F_PHASE, F_ABILITY):
+        ab_frame[0, column] = frame[ply, column]
+    before = ab_stats[NODES]
+    value = _search(ab_cells, opener, before + budget, geo, sym, nsym, ab_settings, ab_table,
+                    ab_state, ab_moves, ab_scores, ab_frame, ab_history, ab_stats)
+    stats[NODES] += ab_stats[NODES] - before
+    return -1 if value == ABORTED else value
+
+
 @njit
 def _root_static(cells, geo, frame, opener, features):
     """``classic._static`` for frame 0, called (not inlined: once a search)."""
@@ -198,7 +246,7 @@ def _root_static(cells, geo, frame, opener, features):
 
 @njit
 def _prove(cells, opener, stop, geo, sym, nsym, features, table, state, moves, scores,
-           frame, history, stats, dframe, kids, kpn, kdn, ksame, tuning):
+           frame, history, stats, dframe, kids, kpn, kdn, ksame, tuning, ab):
     """WIN or LOSS for the seat to move in frame 0 (ABORTED past ``stop`` nodes)."""
     ply = 0
     dframe[0, D_TH_PN] = INF
@@ -210,7 +258,7 @@ def _prove(cells, opener, stop, geo, sym, nsym, features, table, state, moves, s
         if entering:
             entering = False
             stats[NODES] += 1
-            if stats[NODES] == stop:
+            if stop >= 0 and stats[NODES] >= stop:
                 return ABORTED
             settled = -1
             if frame[ply, F_PHASE] == IN_TURN:
@@ -235,6 +283,18 @@ def _prove(cells, opener, stop, geo, sym, nsym, features, table, state, moves, s
                     if pn >= dframe[ply, D_TH_PN] or dn >= dframe[ply, D_TH_DN]:
                         stats[HITS] += 1
                         known = True
+                if not known and tuning[T_AB_CELLS] and (at < 0 or table[at + 1] == 0):
+                    empty = 0
+                    for cell in range(16):
+                        if cells[cell] == 0:
+                            empty += 1
+                    if empty <= tuning[T_AB_CELLS]:
+                        value = _leaf(cells, opener, frame, ply, geo, sym, nsym, ab, stats,
+                                      stop)
+                        if value >= 0:
+                            pn, dn = _numbers(value)
+                            _store(table, hi, lo, pn, dn, 1)
+                            known = True
                 if not known:
                     _derive(cells, geo, state, ply)
                     mover = frame[ply, F_TO_MOVE]
@@ -266,8 +326,8 @@ def _prove(cells, opener, stop, geo, sym, nsym, features, table, state, moves, s
                                    table, features, kids, kpn, kdn, ksame, k, stats,
                                    tuning)
                         k += 1
-                        if won:
-                            break
+                        if won and (discard >= 0 or not INVERT <= move < PASS_MOVE):
+                            break  # (a kept inversion that wins is no proof yet: below)
                     dframe[ply, D_KIDS] = k
                     pn = -1  # to be read from the children below
         # select: the node's numbers from its children, and the child to search next
@@ -358,32 +418,59 @@ class ProofSearch:
     frames and stats are shared)."""
 
     def __init__(self, weight: int = WEIGHT, epsilon_shift: int = EPSILON_SHIFT,
-                 order: bool = True, keep_kids: bool = True, kept: bool = True) -> None:
+                 order: bool = True, keep_kids: bool = True, kept: bool = True,
+                 ab_cells: int = AB_CELLS, ab_nodes: int = AB_NODES,
+                 ab_bits: int = AB_BITS) -> None:
         self.tuning = np.array([weight, epsilon_shift, int(order), int(keep_kids),
-                                int(kept)], dtype=np.int64)
+                                int(kept), ab_cells], dtype=np.int64)
+        self.ab_settings = np.zeros(SETTINGS, dtype=np.int64)  # the solver's, in run
+        frame = np.zeros((MAX_PLY + 2, FRAME), dtype=np.int64)
+        frame[:, F_KILLER] = -1
+        self.ab_table = tt.Table(ab_bits)
+        self.ab_stats = np.zeros(STATS, dtype=np.int64)
+        self.ab_budget = np.array([ab_nodes], dtype=np.int64)
+        self.ab_history = np.zeros((2, HISTORY_SIZE), dtype=np.int64)
+        self.ab = (np.zeros(16, dtype=np.int64), self.ab_settings, self.ab_table.words,
+                   np.zeros((MAX_PLY + 2, ROW), dtype=np.int64),
+                   np.zeros((MAX_PLY + 1, MAX_MOVES), dtype=np.int64),
+                   np.zeros((MAX_PLY + 1, MAX_MOVES + 16), dtype=np.int64), frame,
+                   self.ab_history, self.ab_stats, self.ab_budget)
         self.dframe = np.zeros((MAX_PLY + 2, DFRAME), dtype=np.int64)
         self.kids = np.zeros((MAX_PLY + 1, MAX_KIDS), dtype=np.int64)
         self.kpn = np.zeros((MAX_PLY + 1, MAX_KIDS), dtype=np.int64)
         self.kdn = np.zeros((MAX_PLY + 1, MAX_KIDS), dtype=np.int64)
         self.ksame = np.zeros((MAX_PLY + 1, MAX_KIDS), dtype=np.int64)
 
+    def clear(self) -> None:
+        """Forget the alpha-beta leaves' positions and history."""
+        self.ab_table.clear()
+        self.ab_history.fill(0)
+
     def run(self, solver: ClassicSolver, cells: np.ndarray, opener: int, stop: int) -> int:
         """WIN or LOSS for the seat to move in the solver's frame 0 (ABORTED past
-        ``stop`` nodes, -1: no limit)."""
+        ``stop`` nodes, -1: no limit; the alpha-beta leaves' nodes count too)."""
+        self.ab_settings[S_FEATURES] = solver.settings[S_FEATURES] & ~PROOF
+        self.ab_settings[S_ETC_FROM] = solver.settings[S_ETC_FROM]
         return int(_prove(cells, opener, stop, solver.geo, solver.sym, len(solver.sym),
                           int(solver.settings[S_FEATURES]), solver.table.words, solver._state,
                           solver._moves, solver._scores, solver._frame, solver.history,
                           solver.stats, self.dframe, self.kids, self.kpn, self.kdn,
-                          self.ksame, self.tuning))
+                          self.ksame, self.tuning, self.ab))
 
 
 class ProofSolver(ClassicSolver):
-    """``classic.ClassicSolver`` searching by df-pn: the same values, table and moves."""
+    """``classic.ClassicSolver`` searching by df-pn: the same values, table and moves
+    (``ab_cells``: the alpha-beta leaves' empty cells, 0 for none)."""
 
     def __init__(self, torus: bool = False, table_bits: int = 20,
-                 features: int = FEATURES | PROOF, etc_from: int = ETC_FROM) -> None:
+                 features: int = FEATURES | PROOF, etc_from: int = ETC_FROM,
+                 ab_cells: int = AB_CELLS) -> None:
         super().__init__(torus, table_bits, features | PROOF, etc_from)
-        self.proof = ProofSearch()
+        self.proof = ProofSearch(ab_cells=ab_cells, ab_bits=min(AB_BITS, table_bits))
+
+    def clear(self) -> None:
+        super().clear()
+        self.proof.clear()
 
     def _value(self, cells: np.ndarray, opener: int, stop: int) -> int:
         return self.proof.run(self, cells, opener, stop)
