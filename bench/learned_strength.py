@@ -12,9 +12,11 @@
         --subset N, N of the kept positions, evenly spaced (every game's stretch).
     python bench/learned_strength.py games CHECKPOINT --opponent greedy [--games 600]
             [--game dead-cat --option peek_first=true] [--simulations N] [--simulator]
+            [--chunk 20]
         The bot's score against an opponent over seeded games, seats alternating, with
         Wilson's 95% interval (the bot's searches of all games batched together; with
         --simulator, the simulator's plans as bench/strength.py, one move at a time).
+        With --chunk N, N games at a time, the score so far printed after each.
 
 Dead Cat against OpenSpiel's ISMCTSBot: ``python bench/openspiel_opponent.py dead-cat --hero
 learned:CHECKPOINT --option peek_first=true --games 100 --bot-seconds 1``.
@@ -205,25 +207,44 @@ def grade(checkpoint: str, count: int, seed: int, nodes: int, agents: list[str],
 
 
 def batched_games(checkpoint: str, game_name: str, options: dict[str, Any], opponent: str,
-                  count: int, seed: int, simulations: int | None) -> None:
+                  count: int, seed: int, simulations: int | None, chunk: int = 0) -> None:
     """``games`` with the learned bot's moves searched together: every game is played up
     to the bot's turn (chance and the opponent, a fresh one per game, in Python), then the
     bot moves in all of them at once, from a state each seat draws from its own turn
-    (``turn.sample_state``), as the bot's ``act`` does. Seats alternate game by game."""
-    from quarkade.agents.learned import searcher
-    from quarkade.core.rng import derived_rng, sample_chance
-
+    (``turn.sample_state``), as the bot's ``act`` does. Seats alternate game by game.
+    With ``chunk``, ``chunk`` games at a time (smaller batches search faster a move),
+    the score so far printed after each."""
     game = load_game(game_name, **options)
     hero = f"learned:{checkpoint}" + (f",simulations={simulations}"
                                        if simulations is not None else "")
     bot = make_agent(hero, game_name)
-    states = [game.new_initial_state() for _ in range(count)]
-    rngs = [derived_rng(seed, f"game{index}") for index in range(count)]
-    rivals = [make_agent(opponent, game_name) for _ in range(count)]
     start = time.perf_counter()
+    step = chunk or count
+    score = 0.0
+    for first in range(0, count, step):
+        last = min(first + step, count)
+        score += _games_together(bot, game, opponent, range(first, last), seed)
+        if last < count:
+            low, high = wilson(score, last)
+            print(f"after {last} games: {score / last:.3f} [{low:.3f}, {high:.3f}], "
+                  f"{(time.perf_counter() - start) / 60:.1f} min", flush=True)
+    low, high = wilson(score, count)
+    print(f"| {game_name} | {options} | `{hero.replace(checkpoint, 'DIR')}` | {opponent} | "
+          f"{count} | {score / count:.3f} | [{low:.3f}, {high:.3f}] | "
+          f"{(time.perf_counter() - start) / 60:.1f} |", flush=True)
+
+
+def _games_together(bot: Any, game: Any, opponent: str, numbers: range, seed: int) -> float:
+    """The bot's score in the games ``numbers`` (``batched_games``), played together."""
+    from quarkade.agents.learned import searcher
+    from quarkade.core.rng import derived_rng, sample_chance
+
+    states = {index: game.new_initial_state() for index in numbers}
+    rngs = {index: derived_rng(seed, f"game{index}") for index in numbers}
+    rivals = {index: make_agent(opponent, game.name) for index in numbers}
     while True:
         waiting = []
-        for index, state in enumerate(states):
+        for index, state in states.items():
             rng = rngs[index]
             while not state.is_terminal():
                 if state.is_chance_node():
@@ -246,13 +267,10 @@ def batched_games(checkpoint: str, game_name: str, options: dict[str, Any], oppo
         for index, move in zip(waiting, moves, strict=True):
             states[index].apply_action(move)
     score = 0.0
-    for index, state in enumerate(states):
+    for index, state in states.items():
         winners = state.winners()
         score += 1 / len(winners) if index % 2 in winners else 0.0 if winners else 0.5
-    low, high = wilson(score, count)
-    print(f"| {game_name} | {options} | `{hero.replace(checkpoint, 'DIR')}` | {opponent} | "
-          f"{count} | {score / count:.3f} | [{low:.3f}, {high:.3f}] | "
-          f"{(time.perf_counter() - start) / 60:.1f} |", flush=True)
+    return score
 
 
 def games(checkpoint: str, game: str, options: dict[str, Any], opponent: str, count: int,
@@ -305,6 +323,9 @@ def main() -> None:
     played.add_argument("--games", type=int, default=600)
     played.add_argument("--workers", type=int, default=1)
     played.add_argument("--simulations", type=int)
+    played.add_argument("--chunk", type=int, default=0,
+                        help="play this many games together at a time, printing the score "
+                        "so far after each (0: all together)")
     played.add_argument("--simulator", action="store_true",
                         help="play through the simulator (one bot move at a time) instead "
                         "of searching the bot's moves in all games together")
@@ -324,7 +345,7 @@ def main() -> None:
                   args.workers, args.simulations)
         else:
             batched_games(checkpoint, args.game, options, args.opponent, args.games,
-                          args.seed, args.simulations)
+                          args.seed, args.simulations, args.chunk)
 
 
 if __name__ == "__main__":

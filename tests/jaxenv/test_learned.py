@@ -29,7 +29,9 @@ TUTORIAL = {"variant": "tutorial"}
 
 @pytest.fixture(scope="module")
 def trainer():
-    """A small Card Commons Tutorial trainer (random weights; its games at their start)."""
+    """A small Card Commons Tutorial trainer (random weights; its games at their start,
+    new ones too: by default no endgame starts, and each game's result its value
+    target)."""
     return Trainer(Config("card-commons", TUTORIAL, games=4, simulations=2, max_steps=40,
                           width=16, blocks=1))
 
@@ -183,6 +185,60 @@ def test_a_game_across_two_iterations_is_labelled_once_when_it_ends():
                                        pending)
     assert seen[:, 0].tolist() == [2, 3, 4, 5] and target.tolist() == [-1, 1, -1, 1]
     assert pending is not None and pending[0][:, 0, 0].tolist() == [6]
+    # With the root's values: a proven one is the target; elsewhere mix of the searched
+    # value, the rest the result.
+    proven = np.array([np.nan, -1.0, np.nan, np.nan]).reshape(4, 1)
+    searched = np.array([0.5, -0.5, 0.0, 0.0]).reshape(4, 1)
+    first = iteration([0, 1, 0, 0], [False, True, False, False], 0)
+    (_, _, target), _ = label([*first, proven, searched], None, mix=0.25)
+    assert target.tolist() == [-0.625, -1.0]
+
+
+def test_self_play_starts_most_new_games_near_the_end():
+    # Of 64 new games at endgame_share 0.5, about half start at the opening (16 empty
+    # cells) and the others were played on to at most endgame_left empty cells, or stopped
+    # just before a move that ends the game; none has ended.
+    config = Config("card-commons", TUTORIAL, games=2, simulations=2, max_steps=1, width=16,
+                    blocks=1, endgame_share=0.5, endgame_left=6)
+    staged = Trainer(config)
+    starts = jax.device_get(jax.jit(staged._starts, static_argnums=2)(
+        staged.params, jax.random.PRNGKey(0), 64))
+    left = np.asarray(jax.vmap(staged.env.rules.left)(starts._board))
+    assert not starts.terminated.any()
+    assert 16 <= int((left == 16).sum()) <= 48
+    near = np.flatnonzero(left < 16)
+    assert (left[near] <= 6).sum() > len(near) / 2
+    for index in near[left[near] > 6]:
+        state = staged.env.rules.to_state(starts._board[index])
+        assert any(ends(state, action) for action in state.legal_actions())
+
+
+def test_self_play_learns_what_its_search_proves():
+    # Where some moves win at once, self-play's search (every root move tried) proves the
+    # root won: its policy target is spread over the winning moves alone, the value
+    # target is the win, and the move played wins.
+    state, wins = won_at_once(range(300))
+    config = Config("card-commons", TUTORIAL, games=2, simulations=64, considered=64,
+                    max_steps=1, width=16, blocks=1, proven_targets=True)
+    proving = Trainer(config)
+    start = proving.env.from_reference(state)
+    batch = jax.tree_util.tree_map(lambda leaf: np.stack([leaf, leaf]), start)
+    _, *played = jax.device_get(proving._selfplay(proving.params, batch,
+                                                  jax.random.PRNGKey(0)))
+    policy, proven = played[1][0], played[5][0]
+    assert len(state.legal_actions()) <= 64
+    for lane in range(2):
+        assert set(np.flatnonzero(policy[lane] > 0)) == set(wins)
+        assert policy[lane][wins] == pytest.approx(1 / len(wins))
+        assert proven[lane] == 1.0
+    (_, _, target), pending = label([np.asarray(part) for part in played], None)
+    assert target.tolist() == [1.0, 1.0] and pending is None
+
+
+def ends(state, action: int) -> bool:
+    child = state.clone()
+    child.apply_action(action)
+    return child.is_terminal()
 
 
 def won_at_once(seeds: range) -> tuple[object, list[int]]:

@@ -14,6 +14,14 @@ with hidden cards (Dead Cat) the search starts from a state drawn from what the 
 knows (``Rules.resample``), never from the real one, and the network reads only the
 mover's observation. Two seats only: the value is one number, the mover's.
 
+Options for endgames, off by default (they did not raise the graded share in pilots):
+``endgame_share`` of the new games start near the end (played on from the opening by the
+network's sampled policy until 0 to ``endgame_left`` is left, where the rules are
+``staged``: Card Commons' empty cells), so more games and value targets fall where the
+game is decided; ``proven_targets`` learns what the search proved at the root (the value,
+and a policy on the proven wins or off the proven losses); ``value_mix`` blends the
+search's root value into the value target.
+
 ``Trainer`` holds the parameters and the optimiser; ``iteration()`` returns what it
 measured (losses, game lengths, the raw policy's score against uniformly random moves),
 ``save(folder)`` writes a checkpoint that ``quarkade.agents.learned`` loads as a bot.
@@ -33,9 +41,11 @@ import numpy as np
 import optax
 
 from quarkade.jax import make, network
+from quarkade.jax.gumbel import root_edges
 from quarkade.jax.search import search
 
 FORMAT = "quarkade-learned/1"
+STARTS = 4  # new games drawn per lane per self-play call (a lane that ends more reuses them)
 
 
 @dataclass
@@ -62,6 +72,17 @@ class Config:
     # least one visit to each legal move at the root (Tutorial endgames have up to ~110)
     prove: bool = True  # self-play's search proves wins and losses from the game's ends
     # where the rules are certain (Card Commons), as the bot's does
+    # Three levers for endgames, off: in 15-minute pilots none raised the graded share
+    # (docs/RESEARCH.md, "Graded against the solved game").
+    proven_targets: bool = False  # where the search proved the root, learn what it
+    # proved: the value proven, the policy spread over the proven wins (or off the
+    # proven losses)
+    value_mix: float = 0.0  # the share of the search's root value in the value target
+    # (the rest the game's result) where the root is not proven
+    endgame_share: float = 0.0  # of the new self-play games, the share started near the
+    # end (where the rules measure what is left, ``Rules.staged``), the rest at the opening
+    endgame_left: int = 12  # such a game starts with 0 to this many left (Card Commons:
+    # empty cells), drawn evenly, after moves drawn from the network's own policy
 
 
 class Played(NamedTuple):
@@ -72,6 +93,8 @@ class Played(NamedTuple):
     actor: jax.Array
     live: jax.Array  # here: the game ended with this decision
     rewards: jax.Array
+    proven: jax.Array  # the root's value for the mover where the search proved it, else NaN
+    searched: jax.Array  # the root's value for the mover by the search
 
 
 class Trainer:
@@ -105,33 +128,86 @@ class Trainer:
 
     # -- self-play and learning ------------------------------------------------------------
 
+    def _starts(self, params: Any, key: jax.Array, count: int) -> Any:
+        """``count`` new games: ``endgame_share`` of them (where the rules are ``staged``)
+        played on from the opening by the network's policy (sampled) until 0 to
+        ``endgame_left`` is left (or just before a move that would end the game), the rest
+        at the opening."""
+        env, config = self.env, self.config
+        init_key, target_key, share_key, walk_key = jax.random.split(key, 4)
+        opening = jax.vmap(env.init)(jax.random.split(init_key, count))
+        if not (env.rules.staged and config.endgame_share > 0):
+            return opening
+        target = jax.random.randint(target_key, (count,), 0, config.endgame_left + 1)
+        near = jax.random.uniform(share_key, (count,)) < config.endgame_share
+        target = jnp.where(near, target, jnp.iinfo(jnp.int32).max)
+        left = jax.vmap(env.rules.left)
+
+        def going(carry: tuple[Any, jax.Array, jax.Array]) -> jax.Array:
+            state, last, _ = carry
+            return ~last & (left(state._board) > target)
+
+        def play(carry: tuple[Any, jax.Array, jax.Array]
+                 ) -> tuple[Any, jax.Array, jax.Array]:
+            state, last, key = carry
+            key, pick, step_key = jax.random.split(key, 3)
+            logits, _ = network.forward(params, state.observation)
+            action = jax.random.categorical(
+                pick, jnp.where(state.legal_action_mask, logits, -jnp.inf)).astype(jnp.int32)
+            after = jax.vmap(env.step)(state, action, jax.random.split(step_key, count))
+            moving = going(carry)
+            # A move that would end the game is not played: the game starts before it.
+            ends = moving & after.terminated
+            return _where(moving & ~ends, after, state), last | ends, key
+
+        state, _, _ = jax.lax.while_loop(lambda carry: jnp.any(going(carry)), play,
+                                         (opening, jnp.zeros(count, bool), walk_key))
+        return state
+
     def _selfplay_fn(self, params: Any, state: Any, key: jax.Array) -> tuple[Any, ...]:
         """``steps`` decisions in each of the batch's games, a finished game replaced by a
-        new one at once (so no search is spent on a finished game): the new states and,
-        per decision (``[steps, games]``), the observation, the search's policy, the
-        mover (its seat), its reward and whether the game ended there."""
-        env = self.env
-        games = self.config.games
+        new one at once (``_starts``; so no search is spent on a finished game): the new
+        states and, per decision (``[steps, games]``), the observation, the search's
+        policy, the mover (its seat), its reward, whether the game ended there and the
+        root's proven value (NaN where not proven) and searched value."""
+        env, config = self.env, self.config
+        games = config.games
+        prove = config.prove and env.rules.certain
+        start_key, key = jax.random.split(key)
+        starts = self._starts(params, start_key, games * STARTS)
+        lanes = jnp.arange(games)
 
-        def decide(state: Any, key: jax.Array) -> tuple[Any, Played]:
-            search_key, step_key, new_key = jax.random.split(key, 3)
-            out = search(env, params, search_key, state, self.config.simulations,
-                         considered=self.config.considered,
-                         prove=self.config.prove and env.rules.certain).policy
+        def decide(carry: tuple[Any, jax.Array], key: jax.Array
+                   ) -> tuple[tuple[Any, jax.Array], Played]:
+            state, begun = carry
+            search_key, step_key = jax.random.split(key)
+            searched = search(env, params, search_key, state, config.simulations,
+                              considered=config.considered, prove=prove)
+            out = searched.policy
+            policy = out.action_weights
+            proven = jnp.full(games, jnp.nan, jnp.float32)
+            if prove and config.proven_targets:
+                edges = root_edges(searched)
+                won = edges >= 1.0  # NaN (not proven) is neither won nor lost
+                off = jnp.where(edges <= -1.0, 0.0, policy)
+                kept = off.sum(-1, keepdims=True)
+                policy = jnp.where(won.any(-1, keepdims=True),
+                                   won / jnp.maximum(won.sum(-1, keepdims=True), 1),
+                                   jnp.where(kept > 0, off / jnp.maximum(kept, 1e-9), policy))
+                proven = searched.exact[:, 0]
             after = jax.vmap(env.step)(state, out.action, jax.random.split(step_key, games))
-            fresh = jax.vmap(env.init)(jax.random.split(new_key, games))
-            played = Played(state.observation, out.action_weights, state.current_player,
-                            after.terminated, after.rewards)
             ended = after.terminated
-            following = jax.tree_util.tree_map(
-                lambda new, old: jnp.where(ended.reshape(-1, *[1] * (old.ndim - 1)), new, old),
-                fresh, after)
-            return following, played
+            fresh = jax.tree_util.tree_map(
+                lambda leaves: leaves[(begun % STARTS) * games + lanes], starts)
+            played = Played(state.observation, policy, state.current_player, ended,
+                            after.rewards, proven, out.search_tree.node_values[:, 0])
+            return (_where(ended, fresh, after), begun + ended), played
 
-        state, played = jax.lax.scan(decide, state,
-                                     jax.random.split(key, self.config.max_steps))
+        (state, _), played = jax.lax.scan(decide, (state, jnp.zeros(games, jnp.int32)),
+                                          jax.random.split(key, config.max_steps))
         reward = jnp.take_along_axis(played.rewards, played.actor[..., None], axis=2)[..., 0]
-        return state, played.observation, played.policy, played.actor, reward, played.live
+        return (state, played.observation, played.policy, played.actor, reward, played.live,
+                played.proven, played.searched)
 
     def _loss(self, params: Any, observation: jax.Array, policy: jax.Array,
               target: jax.Array) -> tuple[jax.Array, tuple[Any, Any]]:
@@ -194,8 +270,8 @@ class Trainer:
         self.key, play_key, shuffle_key, eval_key = jax.random.split(self.key, 4)
         self.state, *played = self._selfplay(self.params, self.state, play_key)
         played = [np.asarray(part) for part in jax.device_get(played)]
-        finished = int(played[-1].sum())
-        labelled, self.pending = label(played, self.pending)
+        finished = int(played[4].sum())
+        labelled, self.pending = label(played, self.pending, config.value_mix)
         self.replay.append(labelled)
         self.replay = self.replay[-config.window:]
         pool = [np.concatenate(parts) for parts in zip(*self.replay, strict=True)]
@@ -221,6 +297,7 @@ class Trainer:
             "policy_loss": float(np.mean([p for p, _ in losses])) if losses else float("nan"),
             "value_loss": float(np.mean([v for _, v in losses])) if losses else float("nan"),
             "labelled": len(labelled[0]), "learning_rate": rate,
+            "proven": float(np.mean(~np.isnan(played[5]))),
             "score_vs_random": score,
         }
         self.history.append(found)
@@ -247,12 +324,20 @@ class Trainer:
         (folder / "curve.json").write_text(json.dumps(self.history, indent=1) + "\n")
 
 
-def label(played: list[np.ndarray], pending: list[np.ndarray] | None
+def _where(chosen: jax.Array, new: Any, old: Any) -> Any:
+    """A batch of states: ``new``'s where ``chosen``, ``old``'s elsewhere."""
+    return jax.tree_util.tree_map(
+        lambda a, b: jnp.where(chosen.reshape(-1, *[1] * (b.ndim - 1)), a, b), new, old)
+
+
+def label(played: list[np.ndarray], pending: list[np.ndarray] | None, mix: float = 0.0
           ) -> tuple[list[np.ndarray], list[np.ndarray] | None]:
     """The value targets of self-play: from ``played`` (``Trainer._selfplay``'s arrays,
-    ``[steps, games, ...]``: observation, policy, mover, reward, ended), the decisions
-    whose games have ended as flat arrays (observation, policy, target: the game's result
-    from the mover's side), and what is still ``pending``: the decisions of games still
+    ``[steps, games, ...]``: observation, policy, mover, reward, ended, and optionally
+    the root's proven and searched values), the decisions whose games have ended as flat
+    arrays (observation, policy, target: the game's result from the mover's side, or
+    where the root was proven its proven value, else ``mix`` of the searched value and
+    the rest of the result), and what is still ``pending``: the decisions of games still
     going, labelled in a later call when their game ends (a game's next decision is in
     the same lane at the next step, across an iteration's end as within one)."""
     handed = np.zeros(played[2].shape, bool)
@@ -260,7 +345,7 @@ def label(played: list[np.ndarray], pending: list[np.ndarray] | None
         *before, handed_before = pending
         played = [np.concatenate([old, new]) for old, new in zip(before, played, strict=True)]
         handed = np.concatenate([handed_before, handed])
-    observation, policy, mover, reward, ended = played
+    observation, policy, mover, reward, ended, *extra = played
     steps, games = reward.shape
     # The next decision's value counts for the mover as it is if the same seat makes it
     # (Dead Cat's peek, then its bet), negated if the other seat does, and not at all
@@ -276,6 +361,10 @@ def label(played: list[np.ndarray], pending: list[np.ndarray] | None
         value = reward[step] + discount[step] * value
         known = ended[step] | known
         target[step], scored[step] = value, known
+    if extra:  # the search proved this position's value: learn that, not the one game
+        proven, searched = extra
+        mixed = (1 - mix) * target + mix * searched
+        target = np.where(np.isnan(proven), mixed, proven).astype(np.float32)
     going = (~scored).any(axis=1)
     first = int(np.argmax(going)) if going.any() else steps
     left = [part[first:] for part in played] + [scored[first:]] if first < steps else None

@@ -126,6 +126,11 @@ class CardCommonsRules(Rules):
     abilities: bool = True
     geometry: Geometry | None = None
     certain = True  # open hands; the opening's coin is the only chance
+    staged = True  # a game fills the field: its empty cells say how much is left
+
+    def left(self, board: jax.Array) -> jax.Array:
+        """The field's empty cells."""
+        return NUM_CELLS - jnp.sum(unpack(board[OCCUPIED])).astype(jnp.int32)
 
     # -- whose move, what is legal ------------------------------------------------------
 

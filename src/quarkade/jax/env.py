@@ -72,6 +72,9 @@ class Rules:
     # search is the game's own (a bot's search may prove wins and losses there,
     # search.play_search).
     certain: ClassVar[bool] = False
+    # The rules measure how much of a game is left (``left``): self-play may then start
+    # most games near the end (``alphazero.Config.endgame_share``).
+    staged: ClassVar[bool] = False
 
     # Each game overrides these (pure, jittable, on one board).
     def current_player(self, board: jax.Array) -> jax.Array:
@@ -90,6 +93,11 @@ class Rules:
         raise NotImplementedError
 
     def observe(self, board: jax.Array, seat: jax.Array) -> jax.Array:
+        raise NotImplementedError
+
+    def left(self, board: jax.Array) -> jax.Array:
+        """How much of the game is left on ``board``, in the game's own unit (Card Commons:
+        the empty cells); only where ``staged``."""
         raise NotImplementedError
 
     def resample(self, board: jax.Array, seat: jax.Array, key: jax.Array) -> jax.Array:

@@ -108,6 +108,24 @@ def gumbel_policy(params: Any, rng_key: jax.Array, root: mctx.RootFnOutput,
                     exact)
 
 
+def proven_edges(tree: Tree, exact: jax.Array, node: jax.Array) -> jax.Array:
+    """Each game's actions at ``node`` (``[batch]``): the exact value for the node's mover
+    of those proven, NaN for the rest (``[batch, actions]``)."""
+    rows = jnp.arange(node.shape[0])
+    children = tree.children_index[rows, node]
+    reward = tree.children_rewards[rows, node]
+    discount = tree.children_discounts[rows, node]
+    below = jnp.take_along_axis(exact, jnp.maximum(children, 0), axis=1)
+    value = jnp.where(discount == 0, reward, reward + discount * below)
+    return jnp.where(children == Tree.UNVISITED, UNKNOWN, value)
+
+
+def root_edges(searched: Searched) -> jax.Array:
+    """``proven_edges`` at the root of each game of a search."""
+    tree = searched.policy.search_tree
+    return proven_edges(tree, searched.exact, jnp.full(tree.node_values.shape[0], Tree.ROOT_INDEX))
+
+
 class _Proving:
     """What the search proves (the module docstring): ``legal`` gives an embedding's
     legal actions, ``best`` the highest return."""
@@ -117,15 +135,7 @@ class _Proving:
         self.best = best
 
     def edges(self, tree: Tree, exact: jax.Array, node: jax.Array) -> jax.Array:
-        """Each game's actions at ``node``: the exact value for the node's mover of those
-        proven, NaN for the rest (``[batch, actions]``)."""
-        rows = jnp.arange(node.shape[0])
-        children = tree.children_index[rows, node]
-        reward = tree.children_rewards[rows, node]
-        discount = tree.children_discounts[rows, node]
-        below = jnp.take_along_axis(exact, jnp.maximum(children, 0), axis=1)
-        value = jnp.where(discount == 0, reward, reward + discount * below)
-        return jnp.where(children == Tree.UNVISITED, UNKNOWN, value)
+        return proven_edges(tree, exact, node)
 
     def settle(self, tree: Tree, exact: jax.Array, node: jax.Array) -> jax.Array:
         """Each game's exact value at ``node`` if its actions prove one, else NaN."""
