@@ -217,7 +217,7 @@ def test_decoherences_losing_pass_asks_first(device, server) -> None:
     page.click("button.dc-pass")
     dialog = page.locator("#confirm")
     expect(dialog).to_be_visible()
-    expect(dialog).to_contain_text('"pass" ends the game, and you lose.')
+    expect(dialog).to_contain_text('"Pass: end your turn" ends the game, and you lose.')
     expect(page.locator("#confirm-no")).to_be_focused()
     audit(page, "the dialog before a losing pass")
     page.keyboard.press("Escape")  # changed my mind: nothing is played
