@@ -138,14 +138,13 @@ def move_words(view: dict[str, Any], notation: str, names: Sequence[str]) -> str
     bouba #3", "Pass: end your turn"."""
     if notation == "pass":
         return "Pass: end your turn"
-    kind, _, rest = notation.partition(" ")
-    word, arrow, chain = rest.partition(" -> ")
-    if arrow and kind == "verb":
+    kind, word, chain, rest = _parts(notation)
+    if chain and kind == "verb":
         return f"Open {chain} with the verb {word}"
-    if arrow and kind == "qualifier":
+    if chain and kind == "qualifier":
         return f"Add the qualifier {word} to {chain}"
-    if arrow and kind == "noun":
-        return f"Finish {chain} with the noun {word}"
+    if chain and kind == "noun":
+        return f"Finish {chain} with the noun {word or 'hidden from you'}"
     if kind == "close":
         return notation[:1].upper() + notation[1:]
     if kind == "discard":
@@ -261,17 +260,24 @@ THIRD_PERSON = {"have": "has", "go": "goes", "pass": "passes",
                 "finish": "finishes"}  # verbs not made by adding an s
 
 
+def _parts(notation: str) -> tuple[str, str, str, str]:
+    """A move's notation taken apart: its kind, the word it plays, the chain it plays it to
+    ("" when none) and what follows the kind. "noun -> chain 1" (a noun hidden from this
+    reader) has no word."""
+    kind, _, rest = notation.partition(" ")
+    if rest.startswith("-> "):
+        return kind, "", rest[3:], rest
+    word, _, chain = rest.partition(" -> ")
+    return kind, word, chain, rest
+
+
 def _played(notation: str, actor: int, names: Sequence[str]) -> str:
     """What ``actor`` did, as the log says it ("Ann opens chain 2 with riffed."; a noun
     the reader may not see reads "a hidden noun", as its notation hides it)."""
     other = 1 - actor
     if notation == "pass":
         return f"{_does(names, actor, 'pass')}."
-    kind, _, rest = notation.partition(" ")
-    if rest.startswith("-> "):  # "noun -> chain 1": the noun is hidden from this reader
-        word, chain = "", rest[3:]
-    else:
-        word, _, chain = rest.partition(" -> ")
+    kind, word, chain, rest = _parts(notation)
     if chain and kind == "verb":
         return f"{_does(names, actor, 'open')} {chain} with {word}."
     if chain and kind == "qualifier":
