@@ -56,27 +56,20 @@ from quarkade.games.card_commons.solve.classic import (
     F_ABILITY,
     F_H0,
     F_H1,
-    F_KILLER,
     F_PASSED,
     F_PHASE,
     F_SAME,
     F_TO_MOVE,
     FEATURES,
-    FRAME,
-    HISTORY_SIZE,
     IN_TURN,
     INVERT,
     LEVELS_OF,
-    MAX_MOVES,
     MAX_PLY,
     PASS_MOVE,
     PROOF,
-    ROW,
     S_ETC_FROM,
     S_FEATURES,
-    SETTINGS,
     SIDE_MASK,
-    STATS,
     ClassicSolver,
     _count_settled,
     _derive,
@@ -423,18 +416,17 @@ class ProofSearch:
                  ab_bits: int = AB_BITS) -> None:
         self.tuning = np.array([weight, epsilon_shift, int(order), int(keep_kids),
                                 int(kept), ab_cells], dtype=np.int64)
-        self.ab_settings = np.zeros(SETTINGS, dtype=np.int64)  # the solver's, in run
-        frame = np.zeros((MAX_PLY + 2, FRAME), dtype=np.int64)
-        frame[:, F_KILLER] = -1
-        self.ab_table = tt.Table(ab_bits)
-        self.ab_stats = np.zeros(STATS, dtype=np.int64)
+        # the leaves' kernel works in an alpha-beta solver's own arrays and table (its
+        # settings are the df-pn solver's, without PROOF, set in run)
+        kernel = ClassicSolver(table_bits=ab_bits)
+        self.ab_settings = kernel.settings
+        self.ab_table = kernel.table
+        self.ab_stats = kernel.stats
         self.ab_budget = np.array([ab_nodes], dtype=np.int64)
-        self.ab_history = np.zeros((2, HISTORY_SIZE), dtype=np.int64)
-        self.ab = (np.zeros(16, dtype=np.int64), self.ab_settings, self.ab_table.words,
-                   np.zeros((MAX_PLY + 2, ROW), dtype=np.int64),
-                   np.zeros((MAX_PLY + 1, MAX_MOVES), dtype=np.int64),
-                   np.zeros((MAX_PLY + 1, MAX_MOVES + 16), dtype=np.int64), frame,
-                   self.ab_history, self.ab_stats, self.ab_budget)
+        self.ab_history = kernel.history
+        self.ab = (np.zeros(16, dtype=np.int64), kernel.settings, kernel.table.words,
+                   kernel._state, kernel._moves, kernel._scores, kernel._frame,
+                   kernel.history, kernel.stats, self.ab_budget)
         self.dframe = np.zeros((MAX_PLY + 2, DFRAME), dtype=np.int64)
         self.kids = np.zeros((MAX_PLY + 1, MAX_KIDS), dtype=np.int64)
         self.kpn = np.zeros((MAX_PLY + 1, MAX_KIDS), dtype=np.int64)
