@@ -122,9 +122,7 @@ def action_label(view: dict[str, Any], notation: str, names: Sequence[str]) -> s
     cell = words[2] if words[0] == "inv" else words[1] if len(words) == 2 else ""
     if cell not in CELL_NAMES or words[0] in ("repel", "polarize", "opener"):
         return notation
-    row = int(cell[1])
-    side = 0 if row in view["side_rows"][0] else 1
-    return f"{notation:<16} on {_possessive(names, side)} side"
+    return f"{notation:<16} on {_possessive(names, _side_of(view, cell))} side"
 
 
 def move_words(view: dict[str, Any], notation: str, names: Sequence[str]) -> str:
@@ -156,6 +154,11 @@ def move_words(view: dict[str, Any], notation: str, names: Sequence[str]) -> str
     return action_label(view, notation, names)
 
 
+def _side_of(view: dict[str, Any], cell: str) -> int:
+    """The seat whose side of the field ``cell`` is on."""
+    return 0 if int(cell[1]) in view["side_rows"][0] else 1
+
+
 def _on(view: dict[str, Any], cell: str) -> str:
     """The card on ``cell`` as a move names it: "the 4♣", "the stack", "the face-down card"."""
     stack = view["field"][cell]
@@ -169,7 +172,7 @@ def _on(view: dict[str, Any], cell: str) -> str:
 def _whose_side(view: dict[str, Any], cell: str, names: Sequence[str]) -> str:
     """"your side" for the reader: the seat named "you" where the names say who reads
     (puzzles and lessons, whichever seat's view it is), else the seat whose view it is."""
-    side = 0 if int(cell[1]) in view["side_rows"][0] else 1
+    side = _side_of(view, cell)
     if "you" not in names and side == view.get("player"):
         return "your side"
     return f"{_possessive(names, side)} side"
