@@ -223,3 +223,41 @@ def test_a_deadline_is_applied_once_however_many_processes_claim_it(any_db):
               for _ in range(2)]
     store.close()
     assert claims == [True, False]
+
+
+@pytest.mark.parametrize("yields", [0, 1, 2, 3])
+def test_the_deadline_watcher_stops_when_told_even_as_the_clock_wakes_it(yields):
+    """A server's shutdown waits for the watcher; a wake landing in the same turn of the
+    loop as the stop must not swallow the stop (Python 3.11's ``wait_for`` did, and the
+    shutdown hung). Each case lets the wake run ``yields`` steps before the stop."""
+    import asyncio
+
+    from quarkade.server.play.clocks import DeadlineWatcher
+
+    async def scenario() -> None:
+        parked = asyncio.Event()
+
+        async def expired(now: float) -> list[tuple[str, float]]:
+            return []
+
+        async def next_deadline() -> float | None:
+            parked.set()
+            return None
+
+        async def expire(game_id: str, deadline: float) -> None:
+            raise AssertionError("no game has a deadline here")
+
+        watcher = DeadlineWatcher(ManualClock(), expired, next_deadline, expire, sweep=3600)
+        watcher.start()
+        await parked.wait()
+        for _ in range(3):  # the watcher settles into its wait
+            await asyncio.sleep(0)
+        assert watcher.event is not None and watcher.task is not None
+        watcher.event.set()
+        for _ in range(yields):
+            await asyncio.sleep(0)
+        async with asyncio.timeout(10):  # a guard: a swallowed stop would wait an hour
+            await watcher.close()
+        assert watcher.task.done()
+
+    asyncio.run(scenario())

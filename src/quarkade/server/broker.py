@@ -80,7 +80,8 @@ class RedisBroker:
         ready = asyncio.get_running_loop().create_future()
         self.task = asyncio.get_running_loop().create_task(self._listen(deliver, ready))
         try:
-            await asyncio.wait_for(asyncio.shield(ready), timeout=10)
+            async with asyncio.timeout(10):  # (not wait_for: see play/clocks.py)
+                await asyncio.shield(ready)
         except TimeoutError:
             log.warning("the broker at %s is not answering yet; retrying", self._shown())
 

@@ -250,5 +250,8 @@ class DeadlineWatcher:
                 raise
             except Exception as problem:  # the database is away: look again soon
                 log.warning("deadlines could not be read (%s)", type(problem).__name__)
+            # (asyncio.timeout, not wait_for: on 3.11 wait_for swallows a cancel that
+            # lands as the event is set, and the shutdown waited for ever)
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.event.wait(), timeout=max(wait, 0.01))
+                async with asyncio.timeout(max(wait, 0.01)):
+                    await self.event.wait()
