@@ -46,8 +46,8 @@ def test_rules_prints_the_rules_page():
 def test_six_bots_play_to_the_end_and_name_the_winner():
     result = run("play", "hadronize", *SIX_BOTS)
     assert result.exit_code == 0, result.output
-    assert re.search(r"Result: (Random|Greedy) bot \d wins\.", result.output)
-    assert result.output.count("game over") == 1
+    assert re.search(r"^Game over: (Random|Greedy) bot \d wins\.$", result.output, re.MULTILINE)
+    assert result.output.count("Game over") == 1 and "Result" not in result.output
 
 
 def test_the_same_seed_gives_the_same_game():
@@ -91,7 +91,7 @@ def test_a_person_plays_a_whole_game_by_number_and_by_notation():
     answers = "\n".join(["observe 1", "1"] * 400)
     result = run("play", "hadronize", "--seed", "11", input=answers)
     assert result.exit_code == 0, result.output[-2000:]
-    assert "winner:" in result.output
+    assert "Game over: " in result.output
     assert "you" in result.output
 
 
@@ -119,8 +119,8 @@ def test_record_then_replay(tmp_path):
     assert [s["agent"] for s in record["seats"]] == ["random", "greedy"] * 3
     replayed = run("replay", str(path))
     assert replayed.exit_code == 0
-    winner = re.search(r"winner: ((Random|Greedy) bot \d)", played.output).group(1)
-    assert f"game over - winner: {winner}" in replayed.output
+    winner = re.search(r"Game over: ((Random|Greedy) bot \d) wins", played.output).group(1)
+    assert f"Game over: {winner} wins." in replayed.output
     step = run("replay", str(path), "--step", "24")
     assert step.exit_code == 0 and "turn 1" in step.output
     stepping = run("replay", str(path), "-i", input="\n\nb\nl\nzz\nq\n")
@@ -177,7 +177,7 @@ def test_the_prompt_is_short_help_lists_the_commands_and_the_result_is_in_words(
     assert "notation" not in result.output and "seat 1" not in result.output
     bots = run("play", "hadronize", "--seat", "0=random", "--seed", "4")
     assert "returns" not in bots.output and "[-" not in bots.output
-    assert re.search(r"Result: (Random bot|Greedy bot) wins\.", bots.output), bots.output
+    assert re.search(r"Game over: (Random bot|Greedy bot) wins\.", bots.output), bots.output
     for command in ((), ("play",)):
         shown = runner.invoke(app, [*command, "--help"], env={"COLUMNS": "100"})
         assert "<bool>" not in shown.output

@@ -59,7 +59,7 @@ def test_the_installed_bot_is_listed_and_plays_a_terminal_game(installed):
     assert "tiny-bot  (plug-in from tiny-bot 0.1.0)" in listed.splitlines()
     played = run(python, "-m", "quarkade", "play", "hadronize", "--seat", "0=tiny-bot",
                  "--seat", "1=random", "--seed", "5", "--record", "game.json", cwd=root).stdout
-    assert "  Tiny-bot: " in played and "Result: " in played and "returns" not in played
+    assert "  Tiny-bot: " in played and "Game over: " in played and "returns" not in played
     assert "flagged" not in played and "stopped" not in played
     record = json.loads((root / "game.json").read_text())
     assert record["seats"][0]["agent"] == "tiny-bot" and "faults" not in record

@@ -46,7 +46,7 @@ def test_play_names_a_stopped_bot_and_the_game_goes_on_flagged(rogue_bots, tmp_p
         "its 2 legal actions; seat 1 plays random from here (answered 1021)",
         "stopped: bot 'raiser:at=2' at seat 0, its move 2: raised ZeroDivisionError; seat 0 "
         "plays random from here (ZeroDivisionError: the bot divided by zero)"]
-    assert "winner: " in out and out.count("flagged: ") == 2
+    assert "Game over: " in out and out.count("flagged: ") == 2
     saved = json.loads(record.read_text())
     assert [(f["seat"], f["kind"]) for f in saved["faults"]] == [(0, "raised"), (1, "illegal")]
 
@@ -125,4 +125,4 @@ def test_a_bot_that_never_answers_is_stopped_by_the_real_clock(rogue_bots):
     assert result.returncode == 0, result.stderr
     assert ("stopped: bot 'hanger' at seat 0, its move 1: gave no answer within its 0.3 s per "
             "move (stopped); seat 0 plays random from here\n") in result.stdout
-    assert "winner: " in result.stdout
+    assert "Game over: " in result.stdout

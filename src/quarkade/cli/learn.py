@@ -171,10 +171,8 @@ def _final_game(course: Tutorial, lesson: Lesson, seed: int | None) -> None:
     if seed is None:
         seed = random.SystemRandom().randrange(1_000_000)
     final, _ = play_match(game, agents, seed, names, on_event=show)
+    # (the table's last line says the result: "Game over: you win ...")
     console.print(faces.render(course.game, final.view(lesson.seat), names, you=lesson.seat))
-    outcome = final.outcome()
-    assert outcome is not None
-    console.print(f"[bold]result:[/bold] {outcome.text(names)}", highlight=False)
 
 
 def hint_source(names: list[str]) -> HintSource:

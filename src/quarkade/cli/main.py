@@ -37,7 +37,7 @@ from quarkade.cli.train import train
 from quarkade.core.agent import Agent
 from quarkade.core.errors import QuarkadeError
 from quarkade.core.options import parse_option_pairs
-from quarkade.core.protocol import CHANCE, SPECTATOR, Outcome, State
+from quarkade.core.protocol import CHANCE, SPECTATOR, State
 from quarkade.core.records import Fault, GameRecord, Seat
 from quarkade.core.registry import game_class, list_games, load_game
 from quarkade.sim.match import MatchEvent, play_match
@@ -231,13 +231,9 @@ def play(
         raise typer.Exit(1) from None
     game_record = replace(game_record, hints=hinted())
     console.print()
+    # The table's last line says the result and how it came ("Game over: you win, ...").
     console.print(faces.render(game, final.view(viewer), names,
                                you=viewer if viewer != SPECTATOR else None))
-    outcome = final.outcome()
-    assert outcome is not None  # play_match plays to the end
-    ending = f" ({outcome.ending})" if outcome.ending else ""
-    console.print(f"[bold]Result:[/bold] {result_words(outcome, names)}{ending}",
-                  highlight=False)
     if game_record.hints:
         console.print("You asked for hints in this game; its record says so.")
     for fault in game_record.faults:
@@ -261,15 +257,6 @@ def table_names(game: str, specs: list[str]) -> list[str]:
         counted[name] += 1
         shown.append(f"{name} {counted[name]}" if seen[name] > 1 else name)
     return shown
-
-
-def result_words(outcome: Outcome, names: list[str]) -> str:
-    """The result as a sentence: "You win.", "Greedy bot wins.", "You and Player 2 share
-    the win.", "A draw."."""
-    text = outcome.text(names)
-    if "you" in (names[seat] for seat in outcome.winners):
-        text = text.replace("you wins", "you win")
-    return f"{text[:1].upper()}{text[1:]}."
 
 
 def _say_fault(label: str, fault: Fault, detail: bool) -> None:

@@ -61,3 +61,19 @@ def move_words(game: str, view: dict[str, Any], notation: str, names: Sequence[s
     text = action_label(game, view, notation, names) if worder is None else \
         worder(view, notation, names)
     return " ".join(text.split())
+
+
+def game_over(names: Sequence[str], winners: Sequence[int], how: str = "") -> str:
+    """A finished game's result as one sentence, for a game's table to end with: "Game
+    over: Ann wins.", "Game over: you win with 8 open cells to 6.", "Game over: Ann and you
+    share the win.", "Game over: a draw." (``how``: the words after "wins", or after a
+    comma if it begins with one)."""
+    shown = [names[seat] if 0 <= seat < len(names) else "a player" for seat in winners]
+    if not shown:
+        who = "a draw"
+    elif len(shown) > 1:
+        who = f"{', '.join(shown[:-1])} and {shown[-1]} share the win"
+    else:
+        who = f"{shown[0]} win" if shown[0] == "you" else f"{shown[0]} wins"
+    space = " " if how and not how.startswith(",") else ""
+    return f"Game over: {who}{space}{how}."

@@ -30,9 +30,9 @@ def test_games_and_rules_list_card_commons():
 def test_greedy_against_random_plays_to_the_end_and_prints_the_score():
     result = run("play", "card-commons", *BOTS)
     assert result.exit_code == 0, result.output
-    assert result.output.count("game over - winner: Greedy bot (open cells 7 to 0)") == 1
+    assert result.output.count("Game over") == 1
     assert "open cells on own side: Greedy bot 7/8, Random bot 0/8" in result.output
-    assert result.output.endswith("Result: Greedy bot wins.\n")
+    assert result.output.endswith("Game over: Greedy bot wins with 7 open cells to 0.\n")
     assert run("play", "card-commons", *BOTS).output == result.output
 
 
@@ -42,7 +42,7 @@ def test_every_variant_plays_from_the_command_line(options):
     flags = [flag for option in options for flag in ("--option", option)]
     result = run("play", "card-commons", *BOTS, *flags)
     assert result.exit_code == 0, result.output
-    assert "game over - winner:" in result.output
+    assert "Game over: " in result.output
     assert ("Tutorial" in result.output) == ("variant=tutorial" in options)
     assert ("torus)" in result.output) == any(o.startswith("torus") for o in options)
 
@@ -79,11 +79,11 @@ def test_a_person_plays_a_whole_game_and_other_spellings_work(tmp_path):
                  input="\n".join(answers))
     assert result.exit_code == 0, result.output[-2000:]
     assert "You opened with the 3♥ on b2." in result.output  # a sentence starts with a capital
-    assert "winner:" in result.output
+    assert "Game over: " in result.output
     record = json.loads(path.read_text())
     assert record["game"] == "card-commons" and record["actions"][1]["text"] == "3H b2"
     replayed = run("replay", str(path))
-    assert replayed.exit_code == 0 and "game over - winner:" in replayed.output
+    assert replayed.exit_code == 0 and "Game over: " in replayed.output
     assert run("replay", str(path), "--step", "3").exit_code == 0
 
 
@@ -138,4 +138,4 @@ def test_the_perfect_bot_plays_from_the_terminal():
                  "0=perfect:nodes=200000", "--seat", "1=greedy", "--seed", "2")
     assert result.exit_code == 0, result.output
     assert "Perfect tutorial bot: Plays the Tutorial variant" in result.output
-    assert "winner:" in result.output
+    assert "Game over: " in result.output

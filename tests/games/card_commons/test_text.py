@@ -29,7 +29,7 @@ def test_finished_tutorial_names_the_stuck_seat():
     state.apply_action(state.string_to_action("3S a2"))
     rendered = render_text(text.render(state.view(-2), NAMES))
     assert_golden(rendered, GOLDEN / "tutorial_over.txt")
-    assert "game over - winner: you (Bob could not place a card)" in rendered
+    assert "Game over: you win as Bob cannot place a card." in rendered
 
 
 def test_result_line_names_the_deciding_scoring_step():
@@ -38,11 +38,11 @@ def test_result_line_names_the_deciding_scoring_step():
         for _ in range(2):
             state.apply_action(state.string_to_action("pass"))
         return text.result_line(state.view(0), NAMES)
-    assert over({"b2": "4D", "b1": "3C"}) == "game over - winner: you (open cells 8 to 6)"
+    assert over({"b2": "4D", "b1": "3C"}) == "Game over: you win with 8 open cells to 6."
     assert over({"b2": "4D/4S", "b3": "3C"}) == \
-        "game over - winner: you (open cells tied at 7; particles 1 to 2)"
+        "Game over: you win with open cells tied at 7 and particles 1 to 2."
     assert over({"b2": "4D", "b3": "3C"}, opener=1) == \
-        "game over - winner: Bob (open cells and particles tied; the opener wins)"
+        "Game over: Bob wins as the opener, with open cells and particles tied."
 
 
 def test_log_lines_say_what_happened():

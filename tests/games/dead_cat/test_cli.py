@@ -31,9 +31,9 @@ def test_rules_prints_the_rules_page():
 def test_five_bots_play_to_the_end():
     result = run("play", "dead-cat", *FIVE_BOTS)
     assert result.exit_code == 0, result.output
-    assert re.search(r"^Result: (Odds bot|Random bot|Greedy bot)( \d)? wins\.", result.output,
-                     re.MULTILINE)
-    assert result.output.count("game over") == 1
+    assert re.search(r"^Game over: (Odds bot|Random bot|Greedy bot)( \d)? wins with four cubes\.$",
+                     result.output, re.MULTILINE)
+    assert result.output.count("Game over") == 1
     assert run("play", "dead-cat", *FIVE_BOTS).output == result.output
 
 
@@ -52,7 +52,7 @@ def test_a_person_sees_their_cards_and_plays_a_whole_game():
     assert "You peek: a" in result.output  # a sentence about "you" starts with a capital
     assert not re.search(r"\byou (takes|peeks|turns|calls)\b", result.output, re.IGNORECASE)
     assert "your peeks:" in result.output and "time deck:" in result.output
-    assert "winner:" in result.output
+    assert "Game over: " in result.output
 
 
 def test_bad_option_value_gets_one_clear_line():
@@ -71,9 +71,9 @@ def test_record_then_replay(tmp_path):
     assert record["game"] == "dead-cat" and record["options"]["peek_first"] is False
     replayed = run("replay", str(path))
     assert replayed.exit_code == 0
-    found = re.search(r"^game over - winner: (.+)$", played.output, re.MULTILINE)
+    found = re.search(r"^Game over: (.+) wins", played.output, re.MULTILINE)
     assert found is not None, played.output
     winner = found.group(1)
-    assert f"game over - winner: {winner}" in replayed.output
+    assert f"Game over: {winner} wins" in replayed.output
     as_seat = run("replay", str(path), "--seat", "0", "--step", "5")
     assert as_seat.exit_code == 0 and "Dead Cat - round" in as_seat.output

@@ -43,7 +43,7 @@ def test_the_terminal_and_the_record_say_the_same():
     out = io.StringIO()
     Console(file=out, width=80, color_system=None).print(
         faces.render("dead-cat", final.view(0), ["Ann", "Bob"], you=0))
-    assert "game over - Ann and Bob share the win" in out.getvalue()
+    assert "Game over: Ann and Bob share the win, each with four cubes." in out.getvalue()
     record = GameRecord.from_state(final, [Seat("Ann", "random"), Seat("Bob", "random")])
     assert record.outcome == {"result": "shared win", "winners": [0, 1],
                               "ending": "four cubes"}

@@ -100,9 +100,9 @@ def test_lines_about_you_agree_with_you():
     state = scene((ANN, ["verb tapped -> chain 1"]))
     set_verve(state, 1, 10)
     play(state, "pass")  # Ann decoheres: Bob wins
-    assert "Game over (decoherence): you win." in render_text(
+    assert "Game over: you win as Ann decohered." in render_text(
         text.render(state.view(BOB), ["Ann", "you"], you=BOB))
-    assert "Game over (decoherence): Bob wins." in render_text(
+    assert "Game over: Bob wins as you decohered." in render_text(
         text.render(state.view(ANN), you, you=ANN))
     assert words.log_line("decoherence", state.view(ANN), ANN, "pass", you) == \
         "You pass.\nYou leak 1 verve.\nYou decohere at 0 verve and lose."

@@ -16,6 +16,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from quarkade.core.words import game_over
 from quarkade.games.card_commons.notation import (
     CELL_NAMES,
     COLUMNS,
@@ -38,7 +39,9 @@ def render(view: dict[str, Any], names: Sequence[str], you: int | None = None,
                                                                                     you, lit)]
     for seat in (0, 1):
         parts.append(_hand_line(view, names, seat, you))
-    parts.append(Text(_score_line(view, names), style="dim"))
+    score = _score_line(view, names)
+    if score:
+        parts.append(Text(score, style="dim"))
     if view["last"] is not None and view["phase"] != "over":
         line = describe(view["last"], names)
         if line:
@@ -100,20 +103,20 @@ def describe(last: dict[str, Any], names: Sequence[str]) -> str:
 
 
 def result_line(view: dict[str, Any], names: Sequence[str]) -> str:
-    """Who won and by which step of the scoring (or by being stuck, in the Tutorial)."""
+    """Who won and by which step of the scoring (or by being stuck, in the Tutorial), as
+    one sentence."""
     winner = view["winner"]
-    head = f"game over - winner: {_name(names, winner)}"
     if view["variant"] == "tutorial":
-        return f"{head} ({_name(names, 1 - winner)} could not place a card)"
+        return game_over(names, [winner], f"as {_name(names, 1 - winner)} cannot place a card")
     open_cells, particles = view["open_cells"], view["particles"]
     if open_cells[0] != open_cells[1]:
-        why = f"open cells {open_cells[winner]} to {open_cells[1 - winner]}"
+        why = f"with {open_cells[winner]} open cells to {open_cells[1 - winner]}"
     elif particles[0] != particles[1]:
-        why = (f"open cells tied at {open_cells[0]}; particles {particles[winner]} to "
+        why = (f"with open cells tied at {open_cells[0]} and particles {particles[winner]} to "
                f"{particles[1 - winner]}")
     else:
-        why = "open cells and particles tied; the opener wins"
-    return f"{head} ({why})"
+        why = "as the opener, with open cells and particles tied"
+    return game_over(names, [winner], why)
 
 
 def action_label(view: dict[str, Any], notation: str, names: Sequence[str]) -> str:
@@ -319,13 +322,16 @@ def _hand_line(view: dict[str, Any], names: Sequence[str], seat: int, you: int |
 
 
 def _score_line(view: dict[str, Any], names: Sequence[str]) -> str:
-    open_cells, particles = view["open_cells"], view["particles"]
-    opener = view["opener"]
-    parts = [f"open cells on own side: {_name(names, 0)} {open_cells[0]}/8, "
-             f"{_name(names, 1)} {open_cells[1]}/8",
-             f"particles: {particles[0]} and {particles[1]}"]
-    if opener is not None:
-        parts.append(f"opener: {_name(names, opener)}")
+    """What Classic's scoring counts (open cells, particles, the opener); the Tutorial
+    scores none of it (a player who cannot place a card loses), so it shows none."""
+    parts = []
+    if view["variant"] != "tutorial":
+        open_cells, particles = view["open_cells"], view["particles"]
+        parts = [f"open cells on own side: {_name(names, 0)} {open_cells[0]}/8, "
+                 f"{_name(names, 1)} {open_cells[1]}/8",
+                 f"particles: {particles[0]} and {particles[1]}"]
+        if view["opener"] is not None:
+            parts.append(f"opener: {_name(names, view['opener'])}")
     if view["passed"] and view["phase"] == "turn":
         parts.append("the last turn was a pass")
     return "; ".join(parts)

@@ -13,6 +13,8 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from quarkade.core.words import game_over
+
 
 def render(view: dict[str, Any], names: Sequence[str], you: int | None = None) -> RenderableType:
     """Seats with dice and cubes, the box, the time deck by position, and the last round.
@@ -57,10 +59,9 @@ def render(view: dict[str, Any], names: Sequence[str], you: int | None = None) -
         parts.append(Text(describe_round(view["last_round"], names), style="dim" if not over
                           else ""))
     if over:
-        winners = " and ".join(_name(names, s) for s in view["winners"])
-        result = (f"{winners} share the win" if len(view["winners"]) > 1
-                  else f"winner: {winners}")  # as State.outcome() says it
-        parts.append(Text(f"game over - {result}", style="bold"))
+        together = len(view["winners"]) > 1  # (as State.outcome() says it)
+        parts.append(Text(game_over(names, view["winners"], ", each with four cubes" if together
+                                    else "with four cubes"), style="bold"))
     return Group(*parts)
 
 

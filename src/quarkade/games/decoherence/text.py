@@ -13,6 +13,8 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from quarkade.core.words import game_over
+
 
 def render(view: dict[str, Any], names: Sequence[str], you: int | None = None) -> RenderableType:
     """Verve, decks and hands, chains, both tables, discards, the sentence being resolved
@@ -109,10 +111,16 @@ def _link(thing: dict[str, Any], names: Sequence[str]) -> str:
 
 
 def _result(view: dict[str, Any], names: Sequence[str]) -> str:
-    winners = view["winners"]
-    if not winners:
-        return f"Game over ({view['result']}): a draw."
-    return f"Game over ({view['result']}): {_does(names, winners[0], 'win')}."
+    """The result as one sentence, with how the loser lost ("Game over: Bob wins as Ann
+    decohered."); a draw says both sides lost at once."""
+    if not view["winners"]:
+        return game_over(names, [], f", both sides losing at once ({view['result']})")
+    loser = _name(names, 1 - view["winners"][0])
+    was = "were" if loser == "you" else "was"
+    how = {"decoherence": f"as {loser} decohered",
+           "empty deck": f"as {loser} had to draw from an empty deck",
+           "made classical": f"as {loser} {was} made classical"}.get(view["result"], "")
+    return game_over(names, view["winners"], how)
 
 
 def log_line(view: dict[str, Any], actor: int, notation: str, names: Sequence[str]) -> str | None:

@@ -12,6 +12,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from quarkade.core.words import game_over
 from quarkade.games.hadronize.notation import LETTERS
 
 
@@ -54,8 +55,7 @@ def render(view: dict[str, Any], names: Sequence[str], you: int | None = None) -
     if view["last"] is not None:
         parts.append(Text("last turn: " + describe_last(view["last"], names)))
     if view["phase"] == "over":
-        winners = ", ".join(_name(names, s) for s in view["winners"])
-        parts.append(Text(f"game over - winner: {winners}", style="bold"))
+        parts.append(Text(game_over(names, view["winners"]), style="bold"))
     return Group(*parts)
 
 
