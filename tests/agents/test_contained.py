@@ -10,7 +10,7 @@ import pytest
 from quarkade import load_game
 from quarkade.agents import contained, make_agent
 from quarkade.agents.contained import ContainedAgent
-from quarkade.core.records import GameRecord
+from quarkade.core.records import Fault, GameRecord
 from quarkade.sim import play_match, run_plan, simulation_plan
 from tests import rogues
 
@@ -49,8 +49,9 @@ def test_a_misbehaving_bot_is_stopped_and_its_seat_plays_random(rogue_bots, spec
     [fault] = record.faults
     assert (fault.seat, fault.agent, fault.kind, fault.move) == (0, spec, kind, move)
     # The sentence anyone may read names no value the bot produced; the detail does.
-    assert fault.message == (f"bot {spec!r} at seat 0, its move {move}: {what}; seat 0 "
-                             "plays random from here")
+    assert fault.message == what
+    assert fault.sentence(["Rogue bot", "Random bot"]) == (
+        f"At its move {move}, Rogue bot {what}; its seat plays random moves from here.")
     assert fault.detail == detail and fault.public().detail == ""
     assert agent.moves == move  # never asked again
     decisions = sum(1 for a in record.actions if a.player == 0)
@@ -94,7 +95,7 @@ def test_a_bot_calling_exit_is_stopped_too():
 
     agent = ContainedAgent(type("Leaver", (), {"act": staticmethod(leave)})(), "leaver")
     assert agent.act(_a_turn(), rogues.random.Random(1)) in _a_turn().legal_actions
-    assert "raised SystemExit;" in agent.faults[0].message
+    assert agent.faults[0].message == "raised SystemExit"
     assert agent.faults[0].detail == "SystemExit: 3"
 
 
@@ -110,7 +111,7 @@ def test_the_simulator_flags_games_whose_bot_was_stopped(rogue_bots):
         assert fault == {"seat": seat, "agent": "raiser:at=4", "move": 4, "kind": "raised",
                          "message": fault["message"],
                          "detail": "ZeroDivisionError: the bot divided by zero"}
-        assert f"at seat {seat}, its move 4: raised ZeroDivisionError;" in fault["message"]
+        assert fault["message"] == "raised ZeroDivisionError"
     again = run_plan(plan).results  # a fault that is not about time repeats exactly
     assert json.dumps(again) == json.dumps(results)
 
@@ -139,3 +140,10 @@ def _a_turn():
     while state.is_chance_node():
         state.apply_action(sample_chance(state, rng))
     return turn_for(state)
+
+
+def test_a_fault_stored_by_an_older_release_is_said_as_it_was():
+    """Records of 0.2 or before keep the whole sentence in ``message``."""
+    old = Fault(1, "cheater", 2, "illegal", "bot 'cheater' at seat 1, its move 2: answered "
+                "something other than one of its 3 legal actions; seat 1 plays random from here")
+    assert old.sentence(["Ann", "Cheater bot"]) == old.message[:1].upper() + old.message[1:] + "."

@@ -40,13 +40,14 @@ def test_play_names_a_stopped_bot_and_the_game_goes_on_flagged(rogue_bots, tmp_p
                  "--seed", "3", "--record", str(record))
     assert result.exit_code == 0, result.output
     out = result.stdout
-    stopped = [line for line in out.splitlines() if line.startswith("stopped: ")]
+    stopped = [line for line in out.splitlines() if line.startswith("At its move ")]
     assert stopped == [  # as they happen; nobody at the table, so with the detail
-        "stopped: bot 'cheater' at seat 1, its move 1: answered something other than one of "
-        "its 2 legal actions; seat 1 plays random from here (answered 1021)",
-        "stopped: bot 'raiser:at=2' at seat 0, its move 2: raised ZeroDivisionError; seat 0 "
-        "plays random from here (ZeroDivisionError: the bot divided by zero)"]
-    assert "Game over: " in out and out.count("flagged: ") == 2
+        "At its move 1, Cheater bot answered something other than one of its 2 legal "
+        "actions; its seat plays random moves from here. (It said: answered 1021)",
+        "At its move 2, Raiser bot raised ZeroDivisionError; its seat plays random moves "
+        "from here. (It said: ZeroDivisionError: the bot divided by zero)"]
+    assert "Game over: " in out and out.count("The result is flagged. At its move") == 2
+    assert "seat 0" not in out and "seat 1" not in out
     saved = json.loads(record.read_text())
     assert [(f["seat"], f["kind"]) for f in saved["faults"]] == [(0, "raised"), (1, "illegal")]
 
@@ -57,9 +58,9 @@ def test_a_person_at_the_table_is_not_shown_what_a_stopped_bot_said(rogue_bots, 
     result = run("play", "dead-cat", "--seat", "0=human", "--seat", "1=raiser:at=1",
                  "--seed", "4", "--record", str(record), input="1\n" * 300)
     assert result.exit_code == 0, result.output
-    stopped = [line for line in result.stdout.splitlines() if line.startswith("stopped: ")]
-    assert stopped == ["stopped: bot 'raiser:at=1' at seat 1, its move 1: raised "
-                       "ZeroDivisionError; seat 1 plays random from here"]
+    stopped = [line for line in result.stdout.splitlines() if line.startswith("At its move")]
+    assert stopped == ["At its move 1, Raiser bot raised ZeroDivisionError; its seat plays "
+                       "random moves from here."]
     assert "divided by zero" not in result.stdout
     # The terminal's record is the whole game (every card), detail included.
     assert json.loads(record.read_text())["faults"][0]["detail"] == \
@@ -72,7 +73,7 @@ def test_simulate_and_tournament_flag_the_games_of_a_stopped_bot(rogue_bots, tmp
                  "--seed", "1", "--workers", "1", "--out", str(out))
     assert result.exit_code == 0, result.output
     assert "flagged: cheater was stopped in 4 games (its seat played random from there); " \
-           "the first: bot 'cheater' at seat 0, its move 1" in " ".join(result.stderr.split())
+           "the first: at seat 0, its move 1, it answered" in " ".join(result.stderr.split())
     assert "(answered 1021)" in " ".join(result.stderr.split())
     lines = [json.loads(line) for line in out.read_text().splitlines()]
     assert [line["faults"][0]["agent"] for line in lines] == ["cheater"] * 4
@@ -123,6 +124,6 @@ def test_a_bot_that_never_answers_is_stopped_by_the_real_clock(rogue_bots):
                              "0=hanger", "--seat", "1=random", "--seed", "2", "--move-time",
                              "0.3"], capture_output=True, text=True, timeout=120, env=env)
     assert result.returncode == 0, result.stderr
-    assert ("stopped: bot 'hanger' at seat 0, its move 1: gave no answer within its 0.3 s per "
-            "move (stopped); seat 0 plays random from here\n") in result.stdout
+    assert ("At its move 1, Hanger bot gave no answer within its 0.3 s per move (stopped); "
+            "its seat plays random moves from here.\n") in result.stdout
     assert "Game over: " in result.stdout

@@ -86,10 +86,12 @@ def test_a_game_with_a_plugin_bot_is_never_rated(bot_client):
 def test_misbehaving_plugins_are_stopped_and_the_game_is_flagged(bot_client):
     game_id, final = finished(bot_client, ["bot:raiser:at=1", "bot:cheater"])
     flagged = {fault["seat"]: fault["message"] for fault in final["flagged"]}
-    assert flagged[0] == ("bot 'raiser:at=1' at seat 0, its move 1: raised ZeroDivisionError; "
-                          "seat 0 plays random from here")
-    assert flagged[1].startswith("bot 'cheater' at seat 1, its move 1: answered something "
-                                 "other than one of its ")
+    names = [seat["name"] for seat in final["seats"]]  # a bot's name, never its seat number
+    assert flagged[0] == (f"At its move 1, {names[0]} raised ZeroDivisionError; its seat "
+                          "plays random moves from here.")
+    assert flagged[1].startswith(f"At its move 1, {names[1]} answered something other than "
+                                 "one of its ")
+    assert "seat 0" not in json.dumps(final["flagged"]) and "raiser" not in flagged[0]
     record = bot_client.get(f"/games/{game_id}/record").json()
     assert [(f["seat"], f["kind"], f["detail"]) for f in record["faults"]] == [
         (0, "raised", ""), (1, "illegal", "")]  # what a bot said may hold its seat's secrets
@@ -102,16 +104,18 @@ def test_a_plugin_over_the_servers_time_is_stopped(db_url, rogue_bots):
     with TestClient(create_app(db_url, allow_bots=ALLOWED, move_time=0.3)) as client:
         _, final = finished(client, ["bot:hanger", "bot:random"])
     [fault] = final["flagged"]
-    assert fault == {"seat": 0, "message": "bot 'hanger' at seat 0, its move 1: gave no answer "
-                     "within its 0.3 s per move (stopped); seat 0 plays random from here"}
+    name = final["seats"][0]["name"]
+    assert fault == {"seat": 0, "message": f"At its move 1, {name} gave no answer within its "
+                     "0.3 s per move (stopped); its seat plays random moves from here."}
 
 
 def test_a_plugin_that_takes_its_worker_down_is_stopped(db_url, rogue_bots):
     declare(rogue_bots, {"quitter": "tests.rogues:Quitter"}, package="quitters")
     with TestClient(create_app(db_url, allow_bots=["quitter"], move_time=ROOMY)) as client:
         game_id, final = finished(client, ["bot:random", "bot:quitter"])
-        assert final["flagged"] == [{"seat": 1, "message": "bot 'quitter' at seat 1, its move 1: "
-                                     "stopped its worker process; seat 1 plays random from here"}]
+        name = final["seats"][1]["name"]
+        assert final["flagged"] == [{"seat": 1, "message": f"At its move 1, {name} stopped its "
+                                     "worker process; its seat plays random moves from here."}]
         faults = client.get(f"/games/{game_id}/record").json()["faults"]
         assert [(f["seat"], f["kind"], f["move"]) for f in faults] == [(1, "crashed", 1)]
 
@@ -143,8 +147,9 @@ def test_a_stopped_plugin_stays_stopped_after_a_restart_without_plugins(db_url, 
             mine = my_turn_after_the_bot(client, page, game_id, token)
         waiting = client.post("/api/games", json={"game": "hadronize",
                                                   "seats": ["you", "bot:steady"]}).json()
-    assert mine["flagged"] == [{"seat": 0, "message": "bot 'raiser:at=1' at seat 0, its move 1: "
-                                "raised ZeroDivisionError; seat 0 plays random from here"}]
+    assert mine["flagged"] == [{"seat": 0, "message": f"At its move 1, {mine['seats'][0]['name']} "
+                                "raised ZeroDivisionError; its seat plays random moves from "
+                                "here."}]
     # The operator's log has what the bot raised; no page ever does.
     assert "ZeroDivisionError: the bot divided by zero" in caplog.text
     # Restarted with no plug-in allowed: the stopped bot's seat plays random, no plug-in

@@ -197,9 +197,10 @@ def test_a_plugin_stopped_on_one_process_is_flagged_on_both(shared, tmp_path_fac
     # went to the workers of two processes.
     assert seen[0]["flagged"] == seen[1]["flagged"] and seen[0]["server"] != seen[1]["server"]
     [flagged] = seen[0]["flagged"]
+    name = seen[0]["seats"][1]["name"]
     assert flagged["seat"] == 1 and re.fullmatch(
-        r"bot 'raiser:at=2' at seat 1, its move \d+: raised ZeroDivisionError; seat 1 plays "
-        r"random from here", flagged["message"])
+        rf"At its move \d+, {re.escape(name)} raised ZeroDivisionError; its seat plays random "
+        r"moves from here\.", flagged["message"])
 
 
 def test_after_kill_9_of_one_process_the_other_carries_on(shared):

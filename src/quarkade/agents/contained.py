@@ -80,10 +80,10 @@ class ContainedAgent(Agent):
 
 def fault_for(seat: int, spec: str, move: int, kind: str, what: str, detail: str = ""
               ) -> Fault:
-    """The fault of bot ``spec`` at ``seat`` on its ``move``-th move: ``what`` happened (a
-    sentence naming no value the bot produced; ``Move.problem``), of ``kind``."""
-    return Fault(seat, spec, move, kind, f"bot {spec!r} at seat {seat}, its move {move}: "
-                 f"{what}; seat {seat} plays random from here", detail)
+    """The fault of bot ``spec`` at ``seat`` on its ``move``-th move: ``what`` happened (the
+    rest of a sentence after the bot's name, naming no value the bot produced;
+    ``Move.problem``), of ``kind``; ``Fault.sentence`` says it with the seat's name."""
+    return Fault(seat, spec, move, kind, what, detail)
 
 
 def faults_of(agents: Any) -> list[Fault]:

@@ -193,7 +193,7 @@ def play(
         ]
     humans = [s for s in range(n) if specs[s] == "human"]
     # A fault's detail may hold what only the bot's seat knows: shown when no person plays.
-    say = functools.partial(_say_fault, "stopped", detail=not humans)
+    say = functools.partial(_say_fault, names, detail=not humans)
     for agent in seat_agents:
         if isinstance(agent, ContainedAgent):
             agent.on_fault = say
@@ -237,7 +237,7 @@ def play(
     if game_record.hints:
         console.print("You asked for hints in this game; its record says so.")
     for fault in game_record.faults:
-        _say_fault("flagged", fault, detail=not humans)
+        _say_fault(names, fault, detail=not humans, flagged=True)
     if record is not None:
         game_record.save(record)
         console.print(f"record saved to {record}")
@@ -259,8 +259,12 @@ def table_names(game: str, specs: list[str]) -> list[str]:
     return shown
 
 
-def _say_fault(label: str, fault: Fault, detail: bool) -> None:
-    text = f"{label}: {fault.message}" + (f" ({fault.detail})" if detail and fault.detail else "")
+def _say_fault(names: list[str], fault: Fault, detail: bool, flagged: bool = False) -> None:
+    """A plug-in bot stopped, in a sentence with its seat's name, as it happens or (with
+    ``flagged``) at the end; ``detail`` (what it raised or answered) when no person plays."""
+    text = ("The result is flagged. " if flagged else "") + fault.sentence(names)
+    if detail and fault.detail:
+        text += f" (It said: {fault.detail})"
     console.print(text, markup=False, style="yellow", soft_wrap=True)
 
 

@@ -242,7 +242,10 @@ def _show(tally: Tally, agents: list[str], report: Path | None, command: str,
 def say_flagged(tally: Tally) -> None:
     """One line per plug-in bot stopped in some games: how many, and the first message."""
     for agent, (count, fault) in tally.faults.items():
-        first = fault["message"] + (f" ({fault['detail']})" if fault.get("detail") else "")
+        first = fault["message"]
+        if not first.startswith("bot "):  # (results files of 0.2 or before say it whole)
+            first = f"at seat {fault['seat']}, its move {fault['move']}, it {first}"
+        first += f" ({fault['detail']})" if fault.get("detail") else ""
         errors.print(f"flagged: {agent} was stopped in {count:,} game"
                      f"{'s' if count != 1 else ''} (its seat played random from "
                      f"there); the first: {first}", markup=False, soft_wrap=True)

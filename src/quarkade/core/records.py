@@ -14,7 +14,7 @@ those ``faults``.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -63,6 +63,16 @@ class Fault:
     def public(self) -> Fault:
         """The fault as any seat may read it (no detail)."""
         return Fault(self.seat, self.agent, self.move, self.kind, self.message)
+
+    def sentence(self, names: Sequence[str]) -> str:
+        """The fault for a person, with the seat's name: "At its move 3, Raiser bot raised
+        ZeroDivisionError; its seat plays random moves from here." (A record from 0.2 or
+        before keeps the whole sentence in ``message``, naming the seat by number.)"""
+        if self.message.startswith("bot "):
+            return self.message[:1].upper() + self.message[1:] + "."
+        name = names[self.seat] if 0 <= self.seat < len(names) else "a bot"
+        return f"At its move {self.move}, {name} {self.message}; its seat plays random " \
+               "moves from here."
 
 
 @dataclass(frozen=True)

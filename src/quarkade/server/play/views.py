@@ -80,7 +80,7 @@ def table(session: GameSession, viewpoint: int, holder: seating.Holder) -> dict[
         "visibility": session.visibility,
         # Plug-in bots stopped in this game (their seats play random): the game is flagged.
         # (Never a fault's detail: it may hold what only the bot's seat knows.)
-        "flagged": [{"seat": s.seat, "message": s.fault.message}
+        "flagged": [{"seat": s.seat, "message": s.fault.sentence(session.names)}
                     for s in session.seats if s.fault is not None],
         "reveal": session.reveal,
         "revealed": revealing,

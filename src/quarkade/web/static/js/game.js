@@ -384,7 +384,7 @@ function drawResult() {
   const box = el("result-box");
   box.hidden = !table.over;
   if (!table.over) return;
-  const flagged = (table.flagged || []).map((fault) => ` Flagged: ${fault.message}.`).join("");
+  const flagged = (table.flagged || []).map((fault) => ` The result is flagged. ${fault.message}`).join("");
   el("result").textContent = resultText(table) + flagged;
   const changes = new Map((table.rating_changes || []).map((c) => [c.seat, c]));
   const outcome = table.outcome || { winners: [] };
