@@ -25,7 +25,7 @@ def render(view: dict[str, Any], names: Sequence[str], you: int | None = None) -
     seats = Table(title=_title(view, names), title_justify="left", show_edge=False,
                   pad_edge=False)
     seats.add_column("", width=1)
-    seats.add_column("seat")
+    seats.add_column("player")
     seats.add_column("die", justify="right")
     seats.add_column(f"cubes /{goal}")
     seats.add_column("")

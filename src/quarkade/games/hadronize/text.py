@@ -28,7 +28,7 @@ def render(view: dict[str, Any], names: Sequence[str], you: int | None = None) -
     table = Table(title=title, title_justify="left",
                   show_edge=False, pad_edge=False)
     table.add_column("", width=1)
-    table.add_column("seat")
+    table.add_column("player")
     for letter in LETTERS:
         table.add_column(letter, justify="right", header_style="bold")
     table.add_column("chamber", justify="right")
