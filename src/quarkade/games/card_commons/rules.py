@@ -191,8 +191,8 @@ class CardCommonsGame(Game):
     max_players = 2
     option_specs = (
         players_option(2, 2),
-        Option("variant", CLASSIC, "classic, or tutorial (no abilities, no pass; a seat "
-               "that cannot place loses)", str, choices=(CLASSIC, TUTORIAL)),
+        Option("variant", CLASSIC, "classic, or tutorial (no abilities, no pass; a "
+               "player who cannot place a card loses)", str, choices=(CLASSIC, TUTORIAL)),
         Option("torus", False, "the field wraps left-right and top-bottom", bool),
     )
 
