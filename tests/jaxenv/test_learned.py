@@ -53,8 +53,9 @@ def test_the_bot_plays_whole_games_from_its_view(checkpoint):
 
 
 def test_the_bot_reads_the_same_observation_as_the_environment(trainer, checkpoint):
-    # numpy's forward pass on encode(turn.view) is the network's on the JAX observation.
-    bot = make_agent(f"learned:{checkpoint},simulations=0", "card-commons")
+    # numpy's forward pass on encode(turn.view) is the network's on the JAX observation
+    # (without the averaging over the field's symmetries: tests/jaxenv/test_network_inputs.py).
+    bot = make_agent(f"learned:{checkpoint},simulations=0,symmetric=0", "card-commons")
     state = jax.tree_util.tree_map(lambda leaf: leaf[0], trainer.state)  # a game's start
     reference = trainer.env.to_reference(state)
     turn = turn_for(reference)
@@ -316,7 +317,8 @@ def test_the_learning_rate_falls_along_a_half_cosine_to_the_final_rate(trainer):
     steps = []
     for progress in (0.0, 1.0):
         trainer._set_rate(progress)
-        moved, _, _ = trainer._update(trainer.params, trainer.opt_state, batch)
+        moved, _, _ = trainer._update(trainer.params, trainer.opt_state, batch,
+                                      np.zeros(8, np.int32))
         steps.append(np.asarray(moved["in_w"]) - np.asarray(trainer.params["in_w"]))
     trainer._set_rate(0.0)
     ratio = config.final_learning_rate / config.learning_rate
