@@ -117,6 +117,9 @@ def test_quarkade_train_writes_a_checkpoint_and_its_learning_curve(tmp_path):
     assert history[0]["games"] >= 0 and "score_vs_greedy" in history[0]
     assert 1e-4 <= history[0]["learning_rate"] <= 1e-3  # on its way down the half cosine
     assert f"learned:{out}" in done.output.replace("\n", "")
+    # Dead Cat has no features or symmetries: its network reads the observation alone.
+    assert about["config"]["features"] and about["config"]["symmetries"]
+    assert len(np.load(out / "params.npz")["in_w"]) == 78
     bot = make_agent(f"learned:{out},simulations=4", "dead-cat")  # hidden cards redrawn
     final = play_game(load_game("dead-cat", peek_first=True),
                       [bot, make_agent("greedy", "dead-cat")], 1)
@@ -343,3 +346,18 @@ def test_the_web_takes_a_named_checkpoint_and_never_a_path(checkpoint, monkeypat
         assert caught.value.status == 400
     offered = {bot["name"]: bot for bot in more_bots("card-commons")}["learned"]
     assert [p["name"] for p in offered["parameters"]] == ["name", "simulations"]
+
+
+def test_quarkade_train_on_the_tutorial_reads_the_features_and_learns_through_the_maps(
+        tmp_path):
+    out = tmp_path / "cc"
+    done = runner.invoke(app, ["train", "card-commons", "-o", "variant=tutorial", "--out",
+                               str(out), "--minutes", "0.01", "--games", "2",
+                               "--simulations", "2", "--steps", "2", "--updates", "1",
+                               "--check-minutes", "0"])
+    assert done.exit_code == 0, done.output
+    about = json.loads((out / "agent.json").read_text())
+    assert about["symmetric"] is True and about["simulations"] == 256
+    assert len(np.load(out / "params.npz")["in_w"]) == 405 + 168
+    bot = make_agent(f"learned:{out}", "card-commons")
+    assert bot.symmetric and bot.simulations == 256

@@ -22,6 +22,12 @@ game is decided; ``proven_targets`` learns what the search proved at the root (t
 and a policy on the proven wins or off the proven losses); ``value_mix`` blends the
 search's root value into the value target.
 
+Two more, on by default: ``features`` (the network also reads what the game derives from
+its observation: Card Commons' cells each seat can still play, ``Rules.features``) and
+``symmetries`` (each replayed position is learned as seen through a map of the field drawn
+at random from those that keep the rules, ``Rules.symmetries``; the bot then averages its
+network over them too, ``play_symmetric``).
+
 ``Trainer`` holds the parameters and the optimiser; ``iteration()`` returns what it
 measured (losses, game lengths, the raw policy's score against uniformly random moves),
 ``save(folder)`` writes a checkpoint that ``quarkade.agents.learned`` loads as a bot.
@@ -86,9 +92,11 @@ class Config:
     # end (where the rules measure what is left, ``Rules.staged``), the rest at the opening
     endgame_left: int = 12  # such a game starts with 0 to this many left (Card Commons:
     # empty cells), drawn evenly, after moves drawn from the network's own policy
-    features: bool = False  # the network also reads what the game derives from the
+    # On by default: in 15-minute pilots (docs/RESEARCH.md) the features raised the graded
+    # share, and the maps keep a longer run from learning its replay by heart.
+    features: bool = True  # the network also reads what the game derives from the
     # observation (``Rules.features``: Card Commons' legal placements per seat and cell)
-    symmetries: bool = False  # learn each position as seen through a map drawn at random
+    symmetries: bool = True  # learn each position as seen through a map drawn at random
     # from those that keep the rules (``Rules.symmetries``; the Tutorial's field has eight)
 
 
