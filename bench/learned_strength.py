@@ -107,7 +107,7 @@ def keeps_win(state: CardCommonsState, action: int, solver: Any, nodes: int,
 
 
 def moves_of(spec: str, states: list[CardCommonsState], seed: int, batch: int = 100,
-             prove: bool = True) -> tuple[list[int], float]:
+             prove: bool = True, symmetric: bool = False) -> tuple[list[int], float]:
     """Each state's move by the agent ``spec`` (the learned bot's searches in batches of
     ``batch``), and the CPU seconds a move took, all threads (the figure that holds on a
     shared machine; the learned bot's first batch, which compiles its search, not counted
@@ -119,7 +119,7 @@ def moves_of(spec: str, states: list[CardCommonsState], seed: int, batch: int = 
         from quarkade.agents.learned import searcher
 
         search = searcher(agent.folder, states[0].game, agent.params)
-        search.prove = prove
+        search.prove, search.symmetric = prove, symmetric or agent.symmetric
         moves = search.choose_many(states[:batch], simulations, seed)  # and compiles
         if len(states) <= batch:
             return moves, (time.process_time() - start) / len(states)
@@ -128,6 +128,8 @@ def moves_of(spec: str, states: list[CardCommonsState], seed: int, batch: int = 
             moves += search.choose_many(states[begin:begin + batch], simulations,
                                         seed + begin)
         return moves, (time.process_time() - start) / (len(states) - batch)
+    if symmetric and "learned" in spec:
+        agent.symmetric = True
     rng = random.Random(seed)
     moves = [agent.act(turn_for(state), rng) for state in states]
     return moves, (time.process_time() - start) / len(states)
@@ -146,7 +148,7 @@ def evenly(items: list[Any], count: int) -> list[Any]:
 
 def grade(checkpoint: str, count: int, seed: int, nodes: int, agents: list[str],
           max_empty: int, kept: Path | None, subset: int = 0, batch: int = 100,
-          prove: bool = True) -> None:
+          prove: bool = True, symmetric: bool = False) -> None:
     solver = tutorial.TutorialSolver(table_bits=22)
     start = time.perf_counter()
     if kept is not None and kept.exists():
@@ -182,7 +184,7 @@ def grade(checkpoint: str, count: int, seed: int, nodes: int, agents: list[str],
     print("| --- " * (6 + len(levels)) + "|")
     for spec in agents:
         shown = spec.replace("LEARNED", f"learned:{checkpoint}")
-        moves, seconds = moves_of(shown, states, seed, batch, prove)
+        moves, seconds = moves_of(shown, states, seed, batch, prove, symmetric)
         marks = [keeps_win(state, move, solver, nodes, known)
                  for state, move in zip(states, moves, strict=True)]
         if cache is not None:  # whole or not at all: another run may be reading it
@@ -200,6 +202,8 @@ def grade(checkpoint: str, count: int, seed: int, nodes: int, agents: list[str],
         name = spec.replace("LEARNED", "learned:DIR")
         if "learned" in name and not prove:
             name += " (no proofs)"
+        if "learned" in name and symmetric:
+            name += " (symmetric)"
         print(f"| `{name}` | {len(settled)} | "
               f"{won / len(settled):.3f} | [{low:.3f}, {high:.3f}] | "
               f"{len(marks) - len(settled)} | {1000 * seconds:.0f} | "
@@ -315,6 +319,9 @@ def main() -> None:
     graded.add_argument("--no-proofs", action="store_true",
                         help="the learned bot's search proves nothing (plain Gumbel "
                         "MuZero: not even a won ending at the root is trusted)")
+    graded.add_argument("--symmetric", action="store_true",
+                        help="the learned bot's network averaged over the rules' "
+                        "symmetries (the Tutorial's eight maps of the field)")
     played = sub.add_parser("games")
     played.add_argument("checkpoint")
     played.add_argument("--game", default="card-commons")
@@ -335,7 +342,7 @@ def main() -> None:
     checkpoint = str(Path(args.checkpoint))
     if args.command == "grade":
         grade(checkpoint, args.positions, args.seed, args.nodes, args.agents, args.max_empty,
-              args.keep, args.subset, args.batch, not args.no_proofs)
+              args.keep, args.subset, args.batch, not args.no_proofs, args.symmetric)
     else:
         from quarkade.core.options import parse_option_pairs
 

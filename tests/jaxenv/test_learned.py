@@ -19,7 +19,7 @@ from quarkade.cli.main import app
 from quarkade.core.errors import AgentSpecError
 from quarkade.jax import network
 from quarkade.jax.alphazero import Config, Trainer, label
-from quarkade.jax.search import PLAY_CONSIDERED
+from quarkade.jax.search import PLAY_CONSIDERED, inputs
 from quarkade.sim import run_plan, simulation_plan
 from quarkade.sim.match import play_game
 
@@ -53,12 +53,14 @@ def test_the_bot_plays_whole_games_from_its_view(checkpoint):
 
 
 def test_the_bot_reads_the_same_observation_as_the_environment(trainer, checkpoint):
-    # numpy's forward pass on encode(turn.view) is the network's on the JAX observation.
-    bot = make_agent(f"learned:{checkpoint},simulations=0", "card-commons")
+    # numpy's forward pass on encode(turn.view) is the network's on the JAX observation
+    # (without the averaging over the field's symmetries: tests/jaxenv/test_network_inputs.py).
+    bot = make_agent(f"learned:{checkpoint},simulations=0,symmetric=0", "card-commons")
     state = jax.tree_util.tree_map(lambda leaf: leaf[0], trainer.state)  # a game's start
     reference = trainer.env.to_reference(state)
     turn = turn_for(reference)
-    logits, _ = network.forward(bot.params, state.observation[None])
+    logits, _ = network.forward(bot.params, inputs(trainer.env, bot.params,
+                                                   state.observation[None]))
     legal = turn.legal_actions
     assert bot.policy_action(turn) == legal[int(np.argmax(np.asarray(logits)[0][legal]))]
 
@@ -116,6 +118,9 @@ def test_quarkade_train_writes_a_checkpoint_and_its_learning_curve(tmp_path):
     assert history[0]["games"] >= 0 and "score_vs_greedy" in history[0]
     assert 1e-4 <= history[0]["learning_rate"] <= 1e-3  # on its way down the half cosine
     assert f"learned:{out}" in done.output.replace("\n", "")
+    # Dead Cat has no features or symmetries: its network reads the observation alone.
+    assert about["config"]["features"] and about["config"]["symmetries"]
+    assert len(np.load(out / "params.npz")["in_w"]) == 78
     bot = make_agent(f"learned:{out},simulations=4", "dead-cat")  # hidden cards redrawn
     final = play_game(load_game("dead-cat", peek_first=True),
                       [bot, make_agent("greedy", "dead-cat")], 1)
@@ -291,7 +296,9 @@ def test_the_bots_default_search_tries_every_move_and_plays_a_won_ending(trainer
     params["policy_b"] = params["policy_b"].copy()
     params["policy_b"][wins] -= 30.0
     np.savez(folder / "params.npz", **params)
-    bot = make_agent(f"learned:{folder}", "card-commons")
+    # (Plain: averaged over the field's maps, the bias falls on other moves too, and the
+    # search proves another move won first.)
+    bot = make_agent(f"learned:{folder},symmetric=0", "card-commons")
     assert bot.simulations == Config("card-commons").play_simulations
     assert bot.act(turn_for(state), random.Random(0)) in wins
     crowded = many_moves(load_game("card-commons", **TUTORIAL), 80)
@@ -316,7 +323,8 @@ def test_the_learning_rate_falls_along_a_half_cosine_to_the_final_rate(trainer):
     steps = []
     for progress in (0.0, 1.0):
         trainer._set_rate(progress)
-        moved, _, _ = trainer._update(trainer.params, trainer.opt_state, batch)
+        moved, _, _ = trainer._update(trainer.params, trainer.opt_state, batch,
+                                      np.zeros(8, np.int32))
         steps.append(np.asarray(moved["in_w"]) - np.asarray(trainer.params["in_w"]))
     trainer._set_rate(0.0)
     ratio = config.final_learning_rate / config.learning_rate
@@ -341,3 +349,18 @@ def test_the_web_takes_a_named_checkpoint_and_never_a_path(checkpoint, monkeypat
         assert caught.value.status == 400
     offered = {bot["name"]: bot for bot in more_bots("card-commons")}["learned"]
     assert [p["name"] for p in offered["parameters"]] == ["name", "simulations"]
+
+
+def test_quarkade_train_on_the_tutorial_reads_the_features_and_learns_through_the_maps(
+        tmp_path):
+    out = tmp_path / "cc"
+    done = runner.invoke(app, ["train", "card-commons", "-o", "variant=tutorial", "--out",
+                               str(out), "--minutes", "0.01", "--games", "2",
+                               "--simulations", "2", "--steps", "2", "--updates", "1",
+                               "--check-minutes", "0"])
+    assert done.exit_code == 0, done.output
+    about = json.loads((out / "agent.json").read_text())
+    assert about["symmetric"] is True and about["simulations"] == 256
+    assert len(np.load(out / "params.npz")["in_w"]) == 405 + 168
+    bot = make_agent(f"learned:{out}", "card-commons")
+    assert bot.symmetric and bot.simulations == 256

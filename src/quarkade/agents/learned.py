@@ -83,9 +83,13 @@ class LearnedAgent(Agent):
         Option("simulations", -1, "searches a move makes: 0 plays the network alone; -1 "
                "the number it was trained with", int, minimum=-1, maximum=MAX_SIMULATIONS,
                server_maximum=256),
+        Option("symmetric", -1, "average the network over the moves of the field that keep "
+               "the rules (Card Commons): 1 yes, 0 no, -1 as the checkpoint says", int,
+               minimum=-1, maximum=1, local_only=True),
     )
 
-    def __init__(self, path: str = "", name: str = "", simulations: int = -1) -> None:
+    def __init__(self, path: str = "", name: str = "", simulations: int = -1,
+                 symmetric: int = -1) -> None:
         if bool(path) == bool(name):
             named = ", ".join(sorted(named_checkpoints())) or "none is named"
             raise ValueError("learned takes a checkpoint folder (learned:PATH) or the name "
@@ -103,6 +107,8 @@ class LearnedAgent(Agent):
             raise ValueError(f"simulations is 0 (the policy alone) to {MAX_SIMULATIONS}, "
                              f"not {simulations}")
         self.simulations = chosen
+        self.symmetric = (bool(self.checkpoint.get("symmetric", False)) if symmetric == -1
+                          else bool(symmetric))
         self.game_name = str(self.checkpoint["game"])
         self._encode = game_part(self.game_name, "encode").encode
         self._searcher: Any = None
@@ -125,6 +131,7 @@ class LearnedAgent(Agent):
             return self.policy_action(turn)
         if self._searcher is None:
             self._searcher = searcher(self.folder, turn.game, self.params)
+        self._searcher.symmetric = self.symmetric
         return self._searcher.choose(turn.sample_state(rng), self.simulations,
                                      rng.getrandbits(31), turn.legal_actions)
 
@@ -135,9 +142,34 @@ class LearnedAgent(Agent):
         from quarkade.jax.network import numpy_forward
 
         observation = np.asarray(self._encode(turn.view), np.float32)
-        logits, _ = numpy_forward(self.params, observation)
+        maps: list[Any] = [None]
+        if self.symmetric and self.game_name == "card-commons":
+            from quarkade.games.card_commons import symmetry
+
+            maps = list(symmetry.symmetries(turn.game.options))
+        total = np.zeros(len(self.params["policy_b"]), np.float32)
+        for cells in maps:  # the position seen through each map, its moves brought back
+            seen = observation if cells is None else symmetry.map_observation(observation,
+                                                                              cells)
+            if len(self.params["in_w"]) > len(seen):  # it reads the game's features too
+                seen = features_of(self.game_name).extend(seen)
+            logits, _ = numpy_forward(self.params, seen)
+            logits = logits - logits.max()
+            logits = logits - np.log(np.exp(logits).sum())
+            total += logits if cells is None else logits[symmetry.action_map(cells)]
+        logits = total / len(maps)
         legal = turn.legal_actions
         return legal[int(np.argmax(logits[legal]))]
+
+
+def features_of(game_name: str) -> Any:
+    """The module of the features a network reads besides the observation
+    (``quarkade.jax.alphazero.Config.features``): Card Commons' alone has them."""
+    if game_name != "card-commons":
+        raise ValueError(f"the checkpoint reads features {game_name} does not have")
+    from quarkade.games.card_commons import features
+
+    return features
 
 
 _SEARCHERS: dict[tuple[str, str], Any] = {}

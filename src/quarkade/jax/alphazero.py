@@ -22,6 +22,12 @@ game is decided; ``proven_targets`` learns what the search proved at the root (t
 and a policy on the proven wins or off the proven losses); ``value_mix`` blends the
 search's root value into the value target.
 
+Two more, on by default: ``features`` (the network also reads what the game derives from
+its observation: Card Commons' cells each seat can still play, ``Rules.features``) and
+``symmetries`` (each replayed position is learned as seen through a map of the field drawn
+at random from those that keep the rules, ``Rules.symmetries``; the bot then averages its
+network over them too, ``play_symmetric``).
+
 ``Trainer`` holds the parameters and the optimiser; ``iteration()`` returns what it
 measured (losses, game lengths, the raw policy's score against uniformly random moves),
 ``save(folder)`` writes a checkpoint that ``quarkade.agents.learned`` loads as a bot.
@@ -42,7 +48,7 @@ import optax
 
 from quarkade.jax import make, network
 from quarkade.jax.gumbel import root_edges
-from quarkade.jax.search import search
+from quarkade.jax.search import inputs, search
 
 FORMAT = "quarkade-learned/1"
 STARTS = 4  # new games drawn per lane per self-play call (a lane that ends more reuses them)
@@ -70,6 +76,9 @@ class Config:
     eval_games: int = 64  # against random moves, after each iteration
     play_simulations: int = 256  # what the bot searches by default when it plays: at
     # least one visit to each legal move at the root (Tutorial endgames have up to ~110)
+    play_symmetric: bool = True  # the bot averages its network over the rules'
+    # symmetries by default (``learned``'s ``symmetric``; where the rules have none, as
+    # in Dead Cat, nothing changes)
     prove: bool = True  # self-play's search proves wins and losses from the game's ends
     # where the rules are certain (Card Commons), as the bot's does
     # Three levers for endgames, off: in 15-minute pilots none raised the graded share
@@ -83,6 +92,12 @@ class Config:
     # end (where the rules measure what is left, ``Rules.staged``), the rest at the opening
     endgame_left: int = 12  # such a game starts with 0 to this many left (Card Commons:
     # empty cells), drawn evenly, after moves drawn from the network's own policy
+    # On by default: in 15-minute pilots (docs/RESEARCH.md) the features raised the graded
+    # share, and the maps keep a longer run from learning its replay by heart.
+    features: bool = True  # the network also reads what the game derives from the
+    # observation (``Rules.features``: Card Commons' legal placements per seat and cell)
+    symmetries: bool = True  # learn each position as seen through a map drawn at random
+    # from those that keep the rules (``Rules.symmetries``; the Tutorial's field has eight)
 
 
 class Played(NamedTuple):
@@ -107,7 +122,9 @@ class Trainer:
             raise ValueError(f"self-play training takes two seats, not {self.env.num_players}")
         key = jax.random.PRNGKey(config.seed)
         self.key, init_key = jax.random.split(key)
-        self.params = network.init(init_key, self.env.rules.observation_size,
+        size = self.env.rules.observation_size + (
+            self.env.rules.feature_size if config.features else 0)
+        self.params = network.init(init_key, size,
                                    self.env.num_actions, config.width, config.blocks)
         self.optimiser = optax.inject_hyperparams(optax.adamw)(
             learning_rate=config.learning_rate, weight_decay=1e-4)
@@ -122,6 +139,10 @@ class Trainer:
         self.pending: list[np.ndarray] | None = None  # decisions of games still going
         self.key, start = jax.random.split(self.key)
         self.state = jax.jit(jax.vmap(self.env.init))(jax.random.split(start, config.games))
+        maps = self.env.rules.symmetries() if config.symmetries else np.arange(
+            self.env.num_actions)[None]
+        self.maps = len(maps)
+        self._unmap = jnp.asarray(np.argsort(maps, axis=1))  # each map's inverse
         self._selfplay = jax.jit(self._selfplay_fn)
         self._update = jax.jit(self._update_fn)
         self._evaluate = jax.jit(self._evaluate_fn)
@@ -151,7 +172,7 @@ class Trainer:
                  ) -> tuple[Any, jax.Array, jax.Array]:
             state, last, key = carry
             key, pick, step_key = jax.random.split(key, 3)
-            logits, _ = network.forward(params, state.observation)
+            logits, _ = network.forward(params, inputs(env, params, state.observation))
             action = jax.random.categorical(
                 pick, jnp.where(state.legal_action_mask, logits, -jnp.inf)).astype(jnp.int32)
             after = jax.vmap(env.step)(state, action, jax.random.split(step_key, count))
@@ -211,13 +232,26 @@ class Trainer:
 
     def _loss(self, params: Any, observation: jax.Array, policy: jax.Array,
               target: jax.Array) -> tuple[jax.Array, tuple[Any, Any]]:
-        logits, value = network.forward(params, observation)
+        logits, value = network.forward(params, inputs(self.env, params, observation))
         policy_loss = optax.softmax_cross_entropy(logits, policy).mean()
         value_loss = jnp.mean((value - target) ** 2)
         return policy_loss + value_loss, (policy_loss, value_loss)
 
-    def _update_fn(self, params: Any, opt_state: Any, batch: tuple[Any, ...]
-                   ) -> tuple[Any, Any, Any]:
+    def _mapped(self, batch: tuple[Any, ...], which: jax.Array) -> tuple[Any, ...]:
+        """The batch with row ``i`` seen through symmetry ``which[i]`` (its observation
+        mapped, its policy target moved to the mapped actions)."""
+        observation, policy, target = batch
+        if self.maps == 1:
+            return batch
+        seen = jnp.stack([self.env.rules.map_observation(observation, number)
+                          for number in range(self.maps)])
+        observation = seen[which, jnp.arange(len(which))]
+        policy = jnp.take_along_axis(policy, self._unmap[which], axis=1)
+        return observation, policy, target
+
+    def _update_fn(self, params: Any, opt_state: Any, batch: tuple[Any, ...],
+                   which: jax.Array) -> tuple[Any, Any, Any]:
+        batch = self._mapped(batch, which)
         grads, losses = jax.grad(self._loss, has_aux=True)(params, *batch)
         updates, opt_state = self.optimiser.update(grads, opt_state, params)
         return optax.apply_updates(params, updates), opt_state, losses
@@ -234,7 +268,7 @@ class Trainer:
         def decide(carry: tuple[Any, jax.Array], key: jax.Array) -> tuple[Any, None]:
             state, total = carry
             pick, step_key = jax.random.split(key)
-            logits, _ = network.forward(params, state.observation)
+            logits, _ = network.forward(params, inputs(env, params, state.observation))
             best = jnp.argmax(jnp.where(state.legal_action_mask, logits, -jnp.inf), axis=-1)
             noise = jax.random.uniform(pick, state.legal_action_mask.shape)
             chance = jnp.argmax(jnp.where(state.legal_action_mask, noise, -1.0), axis=-1)
@@ -279,11 +313,13 @@ class Trainer:
                                              0, max(len(pool[0]), 1)))
         if not len(pool[0]):  # no game has ended yet
             rows = rows[:0]
+        maps = jax.random.randint(jax.random.fold_in(shuffle_key, 1),
+                                  (config.updates, config.batch_size), 0, self.maps)
         losses = []
-        for drawn in rows:
+        for drawn, which in zip(rows, maps, strict=False):
             batch = tuple(jnp.asarray(a[drawn]) for a in pool)
             self.params, self.opt_state, (policy_loss, value_loss) = self._update(
-                self.params, self.opt_state, batch)
+                self.params, self.opt_state, batch, which)
             losses.append((float(policy_loss), float(value_loss)))
         score = float(self._evaluate(self.params, eval_key))
         self.iterations += 1
@@ -318,6 +354,7 @@ class Trainer:
             "num_actions": self.env.num_actions, "iterations": self.iterations,
             "games": self.games_played, "positions": self.positions,
             "seconds": round(self.seconds, 1), "simulations": self.config.play_simulations,
+            "symmetric": self.config.play_symmetric,
             "config": config, "jax": jax.__version__,
         }
         (folder / "agent.json").write_text(json.dumps(about, indent=2) + "\n")

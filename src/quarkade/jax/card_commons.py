@@ -21,6 +21,7 @@ import numpy as np
 
 from quarkade.core.protocol import CHANCE, TERMINAL
 from quarkade.games.card_commons import compiled as layout
+from quarkade.games.card_commons import features, symmetry
 from quarkade.games.card_commons.encode import SIZE as OBSERVATION_SIZE
 from quarkade.games.card_commons.notation import (
     DECLINE,
@@ -131,6 +132,22 @@ class CardCommonsRules(Rules):
     def left(self, board: jax.Array) -> jax.Array:
         """The field's empty cells."""
         return NUM_CELLS - jnp.sum(unpack(board[OCCUPIED])).astype(jnp.int32)
+
+    def symmetries(self) -> np.ndarray:
+        """The maps of the field that keep these rules (``symmetry.symmetries``): the
+        eight of the square in the Tutorial game, the columns' mirror in the Classic."""
+        return np.stack([symmetry.action_map(cells)
+                         for cells in symmetry.symmetries(self.game.options)])
+
+    feature_size = features.SIZE
+
+    def features(self, observation: jax.Array) -> jax.Array:
+        """The observation and what each seat can play (``features.extend``)."""
+        return features.extend(observation, jnp)
+
+    def map_observation(self, observation: jax.Array, which: int) -> jax.Array:
+        return symmetry.map_observation(
+            observation, symmetry.symmetries(self.game.options)[which], jnp)
 
     # -- whose move, what is legal ------------------------------------------------------
 

@@ -100,6 +100,25 @@ class Rules:
         the empty cells); only where ``staged``."""
         raise NotImplementedError
 
+    def symmetries(self) -> np.ndarray:
+        """``[k, num_actions]``: for each map under which the rules are the same (the
+        identity first), the id each action takes once the position is mapped
+        (Card Commons: ``games/card_commons/symmetry.py``); a game without any, the
+        identity alone."""
+        return np.arange(self.num_actions)[None]
+
+    feature_size: ClassVar[int] = 0  # what ``features`` adds to an observation
+
+    def features(self, observation: jax.Array) -> jax.Array:
+        """A batch of observations followed by what the game derives from them for a
+        network that asks for it (Card Commons: ``games/card_commons/features.py``)."""
+        return observation
+
+    def map_observation(self, observation: jax.Array, which: int) -> jax.Array:
+        """A batch of observations (``[..., observation_size]``) as seen in the position
+        mapped by symmetry ``which`` (an index into ``symmetries()``)."""
+        return observation
+
     def resample(self, board: jax.Array, seat: jax.Array, key: jax.Array) -> jax.Array:
         """A board ``seat`` cannot tell from this one, its hidden part drawn with ``key``
         from what the seat knows (``State.resample``); an open game's is the board."""

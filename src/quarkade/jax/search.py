@@ -30,15 +30,42 @@ from quarkade.jax.env import JaxEnv
 from quarkade.jax.gumbel import Searched, gumbel_policy
 
 
-def recurrent_fn(env: JaxEnv) -> Callable[..., tuple[mctx.RecurrentFnOutput, Any]]:
-    """mctx's model step over ``env``: the next state, its reward, the network's guess."""
+def inputs(env: JaxEnv, params: Any, observation: jax.Array) -> jax.Array:
+    """What the network reads: the observation, and the game's features of it
+    (``Rules.features``) where its first layer is wider than an observation."""
+    if params["in_w"].shape[0] > observation.shape[-1]:
+        return env.rules.features(observation)
+    return observation
+
+
+def evaluate(env: JaxEnv, params: Any, observation: jax.Array, symmetric: bool = False
+             ) -> tuple[jax.Array, jax.Array]:
+    """The network's (policy logits, value) for a batch of observations (``inputs``); with
+    ``symmetric``, averaged over the maps that keep the rules (``Rules.symmetries``): the
+    position seen through each map, the mapped moves' log-probabilities brought back."""
+    if not symmetric:
+        return network.forward(params, inputs(env, params, observation))
+    maps = env.rules.symmetries()
+    seen = jnp.concatenate([env.rules.map_observation(observation, number)
+                            for number in range(len(maps))])
+    logits, value = network.forward(params, inputs(env, params, seen))
+    batch = observation.shape[0]
+    logits = jax.nn.log_softmax(logits).reshape(len(maps), batch, -1)
+    back = jnp.stack([logits[number][:, maps[number]] for number in range(len(maps))])
+    return back.mean(0), value.reshape(len(maps), batch).mean(0)
+
+
+def recurrent_fn(env: JaxEnv, symmetric: bool = False
+                 ) -> Callable[..., tuple[mctx.RecurrentFnOutput, Any]]:
+    """mctx's model step over ``env``: the next state, its reward, the network's guess
+    (``evaluate``)."""
 
     def step(params: Any, key: jax.Array, action: jax.Array, state: Any
              ) -> tuple[mctx.RecurrentFnOutput, Any]:
         batch = action.shape[0]
         actor = state.current_player
         after = jax.vmap(env.step)(state, action, jax.random.split(key, batch))
-        logits, value = network.forward(params, after.observation)
+        logits, value = evaluate(env, params, after.observation, symmetric)
         logits = jnp.where(after.legal_action_mask, logits - logits.max(-1, keepdims=True),
                            jnp.finfo(logits.dtype).min)
         reward = after.rewards[jnp.arange(batch), actor]
@@ -52,19 +79,21 @@ def recurrent_fn(env: JaxEnv) -> Callable[..., tuple[mctx.RecurrentFnOutput, Any
 
 
 def search(env: JaxEnv, params: Any, key: jax.Array, state: Any, simulations: int,
-           gumbel_scale: float = 1.0, considered: int = 16, prove: bool = False) -> Searched:
+           gumbel_scale: float = 1.0, considered: int = 16, prove: bool = False,
+           symmetric: bool = False) -> Searched:
     """The Gumbel MuZero search from a batch of states (``Searched``: mctx's
     ``PolicyOutput`` and the proven values): at the root it weighs the ``considered`` legal
     actions the network's prior (with Gumbel noise drawn at ``gumbel_scale``) ranks first,
     halving them as the simulations go; with ``prove``, it proves what the rules' returns
-    settle (``quarkade.jax.gumbel``: a proven win is played, a proven loss avoided)."""
+    settle (``quarkade.jax.gumbel``: a proven win is played, a proven loss avoided);
+    with ``symmetric``, the network's guesses are averaged over the rules' symmetries."""
     batch = state.current_player.shape[0]
     draw, key = jax.random.split(key)
     root_state = jax.vmap(env.resample)(state, jax.random.split(draw, batch))
-    logits, value = network.forward(params, state.observation)
+    logits, value = evaluate(env, params, state.observation, symmetric)
     root = mctx.RootFnOutput(prior_logits=logits, value=value, embedding=root_state)
     return gumbel_policy(
-        params, key, root, recurrent_fn(env), simulations, ~state.legal_action_mask,
+        params, key, root, recurrent_fn(env, symmetric), simulations, ~state.legal_action_mask,
         qtransform=mctx.qtransform_completed_by_mix_value, gumbel_scale=gumbel_scale,
         max_num_considered_actions=considered,
         legal=(lambda states: states.legal_action_mask) if prove else None)
@@ -74,13 +103,13 @@ PLAY_CONSIDERED = 128  # root actions a bot's search weighs: every legal one, ne
 
 
 def play_search(env: JaxEnv, params: Any, key: jax.Array, state: Any, simulations: int,
-                prove: bool = True) -> Searched:
+                prove: bool = True, symmetric: bool = False) -> Searched:
     """A bot's search: no Gumbel noise at the root, up to ``PLAY_CONSIDERED`` root actions
     weighed, proven values (``prove``) where the rules are ``certain`` (where cards are
     hidden, one drawn state's proof proves nothing)."""
     return search(env, params, key, state, simulations, gumbel_scale=0.0,
                   considered=min(PLAY_CONSIDERED, env.num_actions),
-                  prove=prove and env.rules.certain)
+                  prove=prove and env.rules.certain, symmetric=symmetric)
 
 
 class Searcher:
@@ -96,15 +125,17 @@ class Searcher:
         self.env = JaxEnv(rules_of(game))
         self.params = {key: jnp.asarray(value) for key, value in params.items()}
         self.prove = True  # bench/learned_strength.py measures the bot without proofs
-        self._compiled: dict[tuple[int, bool], Any] = {}
+        self.symmetric = False  # the network averaged over the rules' symmetries
+        self._compiled: dict[tuple[int, bool, bool], Any] = {}
 
     def _function(self, simulations: int) -> Any:
-        shape = (simulations, self.prove)
+        shape = (simulations, self.prove, self.symmetric)
         if shape not in self._compiled:
-            env, prove = self.env, self.prove
+            env, prove, symmetric = self.env, self.prove, self.symmetric
 
             def choose(params: Any, key: jax.Array, state: Any) -> tuple[jax.Array, ...]:
-                out = play_search(env, params, key, state, simulations, prove).policy
+                out = play_search(env, params, key, state, simulations, prove,
+                                  symmetric).policy
                 tree = out.search_tree
                 return out.action, tree.children_visits[:, tree.ROOT_INDEX]
 
