@@ -34,6 +34,7 @@ from quarkade.agents.contained import DEFAULT_MOVE_TIME
 from quarkade.cli.output import MoveTimeOpt, check_move_time, console, errors, user_errors
 from quarkade.core.errors import QuarkadeError
 from quarkade.core.options import parse_option_pairs
+from quarkade.core.records import Fault
 from quarkade.core.registry import load_game
 from quarkade.sim.backends import BACKENDS, ray_module
 from quarkade.sim.engines import COMPILED, ENGINES, REFERENCE, choose_engine
@@ -241,11 +242,11 @@ def _show(tally: Tally, agents: list[str], report: Path | None, command: str,
 
 def say_flagged(tally: Tally) -> None:
     """One line per plug-in bot stopped in some games: how many, and the first message."""
-    for agent, (count, fault) in tally.faults.items():
-        first = fault["message"]
-        if not first.startswith("bot "):  # (results files of 0.2 or before say it whole)
-            first = f"at seat {fault['seat']}, its move {fault['move']}, it {first}"
-        first += f" ({fault['detail']})" if fault.get("detail") else ""
+    for agent, (count, stored) in tally.faults.items():
+        fault = Fault(**stored)
+        first = fault.message if fault.whole else \
+            f"at seat {fault.seat}, its move {fault.move}, it {fault.message}"
+        first += f" ({fault.detail})" if fault.detail else ""
         errors.print(f"flagged: {agent} was stopped in {count:,} game"
                      f"{'s' if count != 1 else ''} (its seat played random from "
                      f"there); the first: {first}", markup=False, soft_wrap=True)

@@ -64,11 +64,17 @@ class Fault:
         """The fault as any seat may read it (no detail)."""
         return Fault(self.seat, self.agent, self.move, self.kind, self.message)
 
+    @property
+    def whole(self) -> bool:
+        """Whether ``message`` is a whole sentence naming the seat by number, as records
+        and results files of 0.2 or before keep it (now: only what happened)."""
+        return self.message.startswith("bot ")
+
     def sentence(self, names: Sequence[str]) -> str:
         """The fault for a person, with the seat's name: "At its move 3, Raiser bot raised
-        ZeroDivisionError; its seat plays random moves from here." (A record from 0.2 or
-        before keeps the whole sentence in ``message``, naming the seat by number.)"""
-        if self.message.startswith("bot "):
+        ZeroDivisionError; its seat plays random moves from here." (An old ``whole``
+        message is said as it was.)"""
+        if self.whole:
             return self.message[:1].upper() + self.message[1:] + "."
         name = names[self.seat] if 0 <= self.seat < len(names) else "a bot"
         return f"At its move {self.move}, {name} {self.message}; its seat plays random " \
