@@ -139,8 +139,8 @@ class Trainer:
         self.pending: list[np.ndarray] | None = None  # decisions of games still going
         self.key, start = jax.random.split(self.key)
         self.state = jax.jit(jax.vmap(self.env.init))(jax.random.split(start, config.games))
-        maps = self.env.rules.symmetries() if config.symmetries else np.arange(
-            self.env.num_actions)[None]
+        maps = self.env.rules.symmetries()  # the identity first: alone without the maps
+        maps = maps if config.symmetries else maps[:1]
         self.maps = len(maps)
         self._unmap = jnp.asarray(np.argsort(maps, axis=1))  # each map's inverse
         self._selfplay = jax.jit(self._selfplay_fn)
