@@ -83,8 +83,16 @@ def test_the_simulator_plays_the_bot_by_its_spec(checkpoint):
 def test_bad_specs_say_what_is_wrong(checkpoint, tmp_path):
     with pytest.raises(AgentSpecError, match="checkpoint folder"):
         make_agent("learned", "card-commons")
-    with pytest.raises(AgentSpecError, match="no checkpoint of quarkade train"):
+    with pytest.raises(AgentSpecError, match=r"no checkpoint of quarkade train: it has no "
+                       r"agent\.json") as empty:
         make_agent(f"learned:{tmp_path}", "card-commons")
+    with pytest.raises(AgentSpecError, match=r"there is no folder .*quarkade train wrote"):
+        make_agent(f"learned:{tmp_path / 'gone'}", "card-commons")
+    (tmp_path / "agent.json").write_text("{not json")
+    (tmp_path / "params.npz").write_bytes(b"")
+    with pytest.raises(AgentSpecError, match=r"its agent\.json cannot be read as JSON") as bad:
+        make_agent(f"learned:{tmp_path}", "card-commons")
+    assert "Errno" not in str(empty.value) + str(bad.value)
     with pytest.raises(AgentSpecError, match="plays card-commons, not dead-cat"):
         make_agent(f"learned:{checkpoint}", "dead-cat")
     with pytest.raises(AgentSpecError, match="simulations='-5' is not allowed; it takes a "

@@ -58,13 +58,24 @@ def read_checkpoint(folder: Path) -> tuple[dict[str, Any], dict[str, np.ndarray]
     folder is not one."""
     import numpy as np
 
+    if not folder.is_dir():
+        raise ValueError(f"there is no folder {str(folder)!r}: give the folder that "
+                         "quarkade train wrote (--out)")
+    for name in ("agent.json", "params.npz"):
+        if not (folder / name).is_file():
+            raise ValueError(f"{str(folder)!r} holds no checkpoint of quarkade train: it has "
+                             f"no {name} (a checkpoint folder has agent.json and params.npz)")
     try:
         about = json.loads((folder / "agent.json").read_text())
+    except (OSError, ValueError):
+        raise ValueError(f"{str(folder)!r} holds no checkpoint of quarkade train: its "
+                         "agent.json cannot be read as JSON") from None
+    try:
         with np.load(folder / "params.npz") as data:
             params = {key: data[key].astype(np.float32) for key in data.files}
-    except (OSError, ValueError) as problem:
-        raise ValueError(f"{str(folder)!r} holds no checkpoint of quarkade train "
-                         f"(agent.json and params.npz): {problem}") from None
+    except (OSError, ValueError):
+        raise ValueError(f"{str(folder)!r} holds no checkpoint of quarkade train: its "
+                         "params.npz cannot be read as saved arrays") from None
     if not isinstance(about, dict) or about.get("format") != FORMAT:
         raise ValueError(f"{str(folder)!r} holds no checkpoint of quarkade train ({FORMAT})")
     return about, params
