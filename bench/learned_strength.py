@@ -9,7 +9,13 @@
         and by empty cells. With --keep, the positions are kept in that file and the
         solver's value of every position after a graded move in a second one beside it
         (``positions.values.json``): a move is solved once across agents and runs. With
-        --subset N, N of the kept positions, evenly spaced (every game's stretch).
+        --subset N, N of the kept positions, evenly spaced (every game's stretch); with
+        --empty K, only those with K empty cells.
+    python bench/learned_strength.py ranks CHECKPOINT --keep positions.json --empty 6
+        Why the bot misses the win where it does: for each distinct kept position with K
+        empty cells, its legal and winning moves, and where the best winning move stands
+        among the legal ones by the network's prior and by its value of the position
+        after the move (one move ahead, as a shallow search sees it).
     python bench/learned_strength.py games CHECKPOINT --opponent greedy [--games 600]
             [--game dead-cat --option peek_first=true] [--simulations N] [--simulator]
             [--chunk 20]
@@ -146,21 +152,26 @@ def evenly(items: list[Any], count: int) -> list[Any]:
     return [items[index * len(items) // count] for index in range(count)]
 
 
+def kept_states(kept: Path) -> list[CardCommonsState]:
+    """The positions a ``grade --keep`` file holds, replayed."""
+    game = load_game("card-commons", variant="tutorial")
+    states = []
+    for history in json.loads(kept.read_text())["histories"]:
+        state = game.new_initial_state()
+        for action in history:
+            state.apply_action(action)
+        states.append(state)
+    return states
+
+
 def grade(checkpoint: str, count: int, seed: int, nodes: int, agents: list[str],
           max_empty: int, kept: Path | None, subset: int = 0, batch: int = 100,
-          prove: bool = True, symmetric: bool = False) -> None:
+          prove: bool = True, symmetric: bool = False, only_empty: int = -1) -> None:
     solver = tutorial.TutorialSolver(table_bits=22)
     start = time.perf_counter()
     if kept is not None and kept.exists():
-        saved = json.loads(kept.read_text())
-        game = load_game("card-commons", variant="tutorial")
-        states = []
-        for history in saved["histories"]:
-            state = game.new_initial_state()
-            for action in history:
-                state.apply_action(action)
-            states.append(state)
-        seen = Counter(saved["seen"])
+        states = kept_states(kept)
+        seen = Counter(json.loads(kept.read_text())["seen"])
     else:
         states, seen = won_positions(count, seed, nodes, solver, max_empty)
         if kept is not None:
@@ -171,6 +182,8 @@ def grade(checkpoint: str, count: int, seed: int, nodes: int, agents: list[str],
                              if cache is not None and cache.exists() else {})
     if subset:
         states = evenly(states, subset)
+    if only_empty >= 0:
+        states = [state for state in states if empty_cells(state) == only_empty]
     empties = Counter(empty_cells(s) for s in states)
     print(f"{len(states)} won positions from {seen['games']} greedy games "
           f"({seen['positions']} turn positions with at most {max_empty} empty cells: "
@@ -297,6 +310,44 @@ def games(checkpoint: str, game: str, options: dict[str, Any], opponent: str, co
           f"{(time.perf_counter() - start) / 60:.1f} |", flush=True)
 
 
+def ranks(checkpoint: str, kept: Path, empty: int, nodes: int) -> None:
+    """Where the winning move stands among the legal ones, by the network's prior and by
+    its value one move ahead, in each distinct kept position with ``empty`` empty cells."""
+    solver = tutorial.TutorialSolver(table_bits=22)
+    agent = make_agent(f"learned:{checkpoint},simulations=0", "card-commons")
+    states = [s for s in kept_states(kept) if empty_cells(s) == empty]
+    distinct = {position_key(tutorial.position_of(s)): s for s in states}
+    print(f"{len(states)} kept positions with {empty} empty cells, {len(distinct)} distinct")
+    print("| legal moves | winning moves | best winner by the prior | by the value one "
+          "move ahead |")
+    print("| --- | --- | --- | --- |")
+    by_prior, by_value = [], []
+    for state in distinct.values():
+        mover, legal = state.current_player(), state.legal_actions()
+        winners = [a for a in legal if keeps_win(state, a, solver, nodes) == 1]
+        logits, _ = agent.guess(state.view(mover), state.game.options)
+        ahead = {}
+        for action in legal:
+            child = state.clone()
+            child.apply_action(action)
+            if child.is_terminal():
+                ahead[action] = 1.0 if child.winner() == mover else -1.0
+                continue
+            seat = child.current_player()
+            _, value = agent.guess(child.view(seat), state.game.options)
+            ahead[action] = value if seat == mover else -value
+        prior = sorted(legal, key=lambda a: -logits[a])
+        value_order = sorted(legal, key=lambda a: -ahead[a])
+        by_prior.append(min(prior.index(a) for a in winners) + 1)
+        by_value.append(min(value_order.index(a) for a in winners) + 1)
+        print(f"| {len(legal)} | {len(winners)} | {by_prior[-1]} | {by_value[-1]} |",
+              flush=True)
+    for name, places in (("prior", by_prior), ("value one move ahead", by_value)):
+        places.sort()
+        print(f"best winner by the {name}: median place {places[len(places) // 2]}, "
+              f"first in {places.count(1)} of {len(places)}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -319,9 +370,17 @@ def main() -> None:
     graded.add_argument("--no-proofs", action="store_true",
                         help="the learned bot's search proves nothing (plain Gumbel "
                         "MuZero: not even a won ending at the root is trusted)")
+    graded.add_argument("--empty", type=int, default=-1,
+                        help="grade only the positions with this many empty cells")
     graded.add_argument("--symmetric", action="store_true",
                         help="the learned bot's network averaged over the rules' "
                         "symmetries (the Tutorial's eight maps of the field)")
+    ranked = sub.add_parser("ranks")
+    ranked.add_argument("checkpoint")
+    ranked.add_argument("--keep", type=Path, required=True,
+                        help="the positions file of grade --keep")
+    ranked.add_argument("--empty", type=int, default=6)
+    ranked.add_argument("--nodes", type=int, default=5_000_000)
     played = sub.add_parser("games")
     played.add_argument("checkpoint")
     played.add_argument("--game", default="card-commons")
@@ -342,7 +401,10 @@ def main() -> None:
     checkpoint = str(Path(args.checkpoint))
     if args.command == "grade":
         grade(checkpoint, args.positions, args.seed, args.nodes, args.agents, args.max_empty,
-              args.keep, args.subset, args.batch, not args.no_proofs, args.symmetric)
+              args.keep, args.subset, args.batch, not args.no_proofs, args.symmetric,
+              args.empty)
+    elif args.command == "ranks":
+        ranks(checkpoint, args.keep, args.empty, args.nodes)
     else:
         from quarkade.core.options import parse_option_pairs
 

@@ -150,27 +150,36 @@ class LearnedAgent(Agent):
         """The network's most likely legal action, from the seat's view alone."""
         import numpy as np
 
+        logits, _ = self.guess(turn.view, turn.game.options)
+        legal = turn.legal_actions
+        return legal[int(np.argmax(logits[legal]))]
+
+    def guess(self, view: dict[str, Any], options: dict[str, Any]) -> tuple[np.ndarray, float]:
+        """The network's log-probabilities of every action and its value for the seat whose
+        ``view`` it is (averaged over the rules' symmetries when the bot averages)."""
+        import numpy as np
+
         from quarkade.jax.network import numpy_forward
 
-        observation = np.asarray(self._encode(turn.view), np.float32)
+        observation = np.asarray(self._encode(view), np.float32)
         maps: list[Any] = [None]
         if self.symmetric and self.game_name == "card-commons":
             from quarkade.games.card_commons import symmetry
 
-            maps = list(symmetry.symmetries(turn.game.options))
+            maps = list(symmetry.symmetries(options))
         total = np.zeros(len(self.params["policy_b"]), np.float32)
+        values = 0.0
         for cells in maps:  # the position seen through each map, its moves brought back
             seen = observation if cells is None else symmetry.map_observation(observation,
                                                                               cells)
             if len(self.params["in_w"]) > len(seen):  # it reads the game's features too
                 seen = features_of(self.game_name).extend(seen)
-            logits, _ = numpy_forward(self.params, seen)
+            logits, value = numpy_forward(self.params, seen)
             logits = logits - logits.max()
             logits = logits - np.log(np.exp(logits).sum())
             total += logits if cells is None else logits[symmetry.action_map(cells)]
-        logits = total / len(maps)
-        legal = turn.legal_actions
-        return legal[int(np.argmax(logits[legal]))]
+            values += value
+        return total / len(maps), values / len(maps)
 
 
 def features_of(game_name: str) -> Any:
