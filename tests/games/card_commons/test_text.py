@@ -32,6 +32,14 @@ def test_finished_tutorial_names_the_stuck_seat():
     assert "Game over: you win as Bob cannot place a card." in rendered
 
 
+def test_only_classic_tells_a_seat_to_keep_its_side_open():
+    layout, hands = {"b2": "4C"}, {0: "3S 2H", 1: "6D"}
+    for variant, shown in (("classic", True), ("tutorial", False)):
+        state = arrange(layout, hands=hands, variant=variant)
+        rendered = render_text(text.render(state.view(0), NAMES, you=0))
+        assert ("(keep it open)" in rendered) is shown, variant
+
+
 def test_result_line_names_the_deciding_scoring_step():
     def over(layout, opener=0):
         state = arrange(layout, opener=opener)

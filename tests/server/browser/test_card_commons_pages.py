@@ -95,6 +95,15 @@ def test_a_whole_game_against_a_bot_played_by_clicking(page: Page, server, optio
         expect(page.locator("#status")).to_have_text(f"Your turn, {my_name(page)} (you).")
         if turn == 1:
             audit(page, "Card Commons in play")
+            # Classic scoring is shown only where it decides the game.
+            if options.get("variant") == "tutorial":
+                expect(page.locator(".cc-seat-side")).to_have_count(0)
+                expect(page.locator(".cc-notes")).to_have_text(
+                    "Whoever has no card to place at the start of their turn loses.")
+            else:
+                expect(page.locator(".cc-seat-side")).to_have_count(2)
+                expect(page.locator(".cc-seat-side").first).to_contain_text("keep it open")
+                expect(page.locator(".cc-notes")).to_contain_text("wins a full tie")
         # Every legal action is also a text button beside the table.
         legal = stored_state(server.db, game_id).legal_actions()
         expect(page.locator("#moves button")).to_have_count(len(legal))

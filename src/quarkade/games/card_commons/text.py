@@ -273,7 +273,8 @@ def _field(view: dict[str, Any], names: Sequence[str], you: int | None,
         note = ""
         if row in (4, 2):
             note = f"{_possessive(names, side)} side"
-        elif you is not None and you == side and row in (3, 1):
+        elif (you is not None and you == side and row in (3, 1)
+              and view["variant"] != "tutorial"):  # the Tutorial never counts the sides
             note = "(keep it open)"
         cells = []
         for column in COLUMNS:
@@ -345,4 +346,6 @@ def _name(names: Sequence[str], seat: int | None) -> str:
 
 def _possessive(names: Sequence[str], seat: int) -> str:
     name = _name(names, seat)
-    return "your" if name == "you" else f"{name}'s"
+    if name == "you":
+        return "your"
+    return f"{name}'" if name.endswith("s") else f"{name}'s"  # "Hearts and Spades' side"

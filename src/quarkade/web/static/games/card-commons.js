@@ -117,7 +117,7 @@ function stepBack(event, ctx) {
 function drawField(ctx) {
   const { view } = ctx;
   const grid = h("div", { class: "cc-field", role: "group",
-    "aria-label": `The field: columns a to d, rows 1 to 4 counted from ${ctx.plain(0)}'s edge` });
+    "aria-label": `The field: columns a to d, rows 1 to 4 counted from ${whose(ctx.plain(0))} edge` });
   const put = (node, row, column, rows = 1) => {
     node.style.gridRow = `${row} / span ${rows}`;
     node.style.gridColumn = String(column);
@@ -136,7 +136,8 @@ function drawField(ctx) {
     const rows = view.side_rows[seat];
     const top = 6 - Math.max(...rows);
     put(h("span", { class: `cc-side side-${seat}` },
-      h("span", {}, seat === ctx.me ? "your side" : `${ctx.plain(seat)}'s side`)), top, 6, rows.length);
+      h("span", {}, seat === ctx.me ? "your side" : `${whose(ctx.plain(seat))} side`)), top, 6,
+      rows.length);
   }
   return h("div", { class: "cc-field-box" }, grid);
 }
@@ -248,7 +249,8 @@ function drawHand(ctx, seat) {
     h("strong", {}, name(seat)),
     h("span", { class: "cc-suits" }, view.suits[seat].split("").map((s) => SUITS[s]).join("")),
     tags),
-  h("p", { class: "cc-seat-side" },
+  // The Tutorial never counts the sides: only Classic scoring is shown.
+  view.variant === "tutorial" ? null : h("p", { class: "cc-seat-side" },
     h("span", { class: `cc-swatch side-${seat}`, "aria-hidden": "true" }),
     `Own side (keep it open): rows ${rows.join(" and ")}, the ${seat === 0 ? "top" : "bottom"} `
     + `half. ${view.open_cells[seat]} of 8 cells open, ${plural(view.particles[seat], "card")} `
@@ -329,7 +331,9 @@ function drawHeader(ctx) {
     over: "Game over.",
   }[view.phase];
   const notes = [];
-  if (view.opener !== null && view.phase !== "over") {
+  if (view.variant === "tutorial" && view.phase !== "over") {
+    notes.push("Whoever has no card to place at the start of their turn loses.");
+  } else if (view.opener !== null && view.phase !== "over") {
     notes.push(`Opener: ${name(view.opener)} (wins a full tie).`);
   }
   if (view.passed && view.phase === "turn") notes.push("The last turn was a pass: another pass ends the game.");
@@ -406,6 +410,11 @@ function topCard(stack) {
 
 function sideOf(view, cell) {
   return view.side_rows[0].includes(Number(cell[1])) ? 0 : 1;
+}
+
+// "Ada's", and "Hearts and Spades'" for a name ending in s.
+function whose(name) {
+  return name.endsWith("s") ? `${name}'` : `${name}'s`;
 }
 
 // Cells in notation order: row 1 first, a to d (the engine's ascending cell ids).
