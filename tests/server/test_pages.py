@@ -98,3 +98,47 @@ def test_rules_page_speaks_to_players_and_links_the_tutorial(client, game):
         assert developers not in text, developers
     assert not re.search(r"\b[A-Z]{1,3}-\d+\b", text)  # a ruling's id
     assert f'href="/learn/{game}"' in page
+
+
+def fake_checkpoint(folder: Path, game: str, options: dict) -> Path:
+    """A checkpoint folder as quarkade train writes one (its network's numbers do not
+    matter here: no move is asked of it)."""
+    import json
+
+    import numpy as np
+
+    from quarkade.agents.learned import FORMAT
+
+    folder.mkdir()
+    (folder / "agent.json").write_text(json.dumps(
+        {"format": FORMAT, "game": game, "options": options, "simulations": 0}))
+    np.savez(folder / "params.npz", in_w=np.zeros((1, 1), np.float32))
+    return folder
+
+
+def test_the_seat_menu_offers_a_learned_bot_only_for_a_checkpoint_named_for_the_game(
+        client, tmp_path, monkeypatch):
+    """A bare "Learned bot" named no network: choosing it answered with the bot spec's
+    syntax. Now each checkpoint the operator named is offered where it plays."""
+    page = client.get("/new/card-commons").text
+    assert 'value="bot:learned' not in page
+    tutorial = fake_checkpoint(tmp_path / "tut", "card-commons", {"variant": "tutorial"})
+    monkeypatch.setenv("QUARKADE_LEARNED", f"tut={tutorial};lost={tmp_path / 'none'}")
+    page = client.get("/new/card-commons").text
+    assert '<option value="bot:learned:name=tut">Learned bot (tut)</option>' in page
+    assert "Trained for: Variant: tutorial; it plays only games with those." in page
+    assert "lost" not in page and 'value="bot:learned"' not in page
+    assert 'value="bot:learned' not in client.get("/new/hadronize").text
+    # Chosen for a Classic game, it is refused in words, the form kept.
+    form = {"option.variant": "classic", "seat0": "you", "seat1": "bot:learned:name=tut"}
+    answer = post_form(client, "/new/card-commons", form, page="/new/card-commons")
+    assert answer.status_code == 400
+    assert ("Learned bot (tut) was trained for variant tutorial and plays only such games: "
+            "choose those options, or another bot") in answer.text
+
+
+def test_the_form_names_a_refused_seat_as_the_player_it_shows(client):
+    form = {"seat0": "you", "seat1": "bot:no-such-bot"}
+    answer = post_form(client, "/new/card-commons", form, page="/new/card-commons")
+    assert answer.status_code == 400
+    assert "Player 2: " in answer.text and "seat 1" not in answer.text

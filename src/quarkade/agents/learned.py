@@ -43,6 +43,21 @@ def named_checkpoints() -> dict[str, str]:
     return found
 
 
+def named_for(game: str) -> list[tuple[str, dict[str, Any]]]:
+    """The named checkpoints that play ``game``, each with the options it was trained on
+    (read from its agent.json alone; a folder that holds no readable one is left out)."""
+    found = []
+    for name, folder in sorted(named_checkpoints().items()):
+        try:
+            about = json.loads((Path(folder).expanduser() / "agent.json").read_text())
+        except (OSError, ValueError):
+            continue
+        if isinstance(about, dict) and about.get("format") == FORMAT \
+                and about.get("game") == game:
+            found.append((name, dict(about.get("options", {}))))
+    return found
+
+
 def _named(name: str) -> str:
     """``name`` if the operator named a checkpoint so (or "", none), else ``ValueError``
     naming those."""
@@ -206,4 +221,4 @@ def searcher(folder: Path, game: Any, params: dict[str, np.ndarray]) -> Any:
     return _SEARCHERS[key]
 
 
-__all__ = ["LearnedAgent", "named_checkpoints", "read_checkpoint"]
+__all__ = ["LearnedAgent", "named_checkpoints", "named_for", "read_checkpoint"]

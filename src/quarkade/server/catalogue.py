@@ -52,8 +52,7 @@ def game_entry(name: str, plugins: Collection[str] = ()) -> dict[str, Any]:
         "people": [seating.YOU, seating.OPEN, seating.FRIEND, seating.HOTSEAT],
         # The bots a seat may be: the levels first, then every other bot, each with a line.
         "levels": [_bot(name, level) for level in LEVEL_NAMES],
-        "bots": sorted((_bot(name, agent) for agent in agents if agent not in LEVEL_NAMES),
-                       key=lambda bot: bot["title"]),
+        "bots": sorted(_menu_bots(name, agents), key=lambda bot: bot["title"]),
         "visibilities": list(seating.VISIBILITIES),
         "deck_builder": name in deck_games(),
         "presets": list(deck_rules(name).PRESETS) if name in deck_games() else [],
@@ -73,6 +72,25 @@ def suggested_options(game: str) -> dict[str, Any]:
     values where a game has them (Dead Cat's peek first), not the simulator's defaults."""
     return {o.name: o.recommended for o in game_class(game).option_specs
             if o.recommended is not None}
+
+
+def _menu_bots(game: str, agents: list[str]) -> list[dict[str, str]]:
+    """The seat menu's bots besides the levels. The learned bot is offered once for each
+    checkpoint the operator named for this game ("Learned bot (tutorial)"), and not at
+    all without one: alone, "learned" names no network to play."""
+    from quarkade.agents.learned import named_for
+
+    bots = [_bot(game, agent) for agent in agents
+            if agent not in LEVEL_NAMES and agent != "learned"]
+    if "learned" in agents:
+        for checkpoint, options in named_for(game):
+            bot = _bot(game, f"learned:name={checkpoint}")
+            trained = ", ".join(describe_options(game, options))
+            bot["title"] = f"{bot['title']} ({checkpoint})"
+            if trained:
+                bot["about"] += f" Trained for: {trained}; it plays only games with those."
+            bots.append(bot)
+    return bots
 
 
 def _bot(game: str, agent: str) -> dict[str, str]:

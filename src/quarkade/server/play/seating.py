@@ -17,6 +17,7 @@ from quarkade.server import keys
 from quarkade.server.context import Context
 from quarkade.server.errors import ApiError
 from quarkade.server.play import seats as seating
+from quarkade.server.play import specs
 from quarkade.server.play.clocks import TimeControl
 from quarkade.server.play.events import Listed, Updated
 from quarkade.server.play.hub import Hub
@@ -71,6 +72,9 @@ class Seating:
                                    ctx.limits.invite_seconds,
                                    None if player is None else (player.id, player.name),
                                    ctx.allowed_bots)
+        for seat in made.seats:
+            if seat.kind == seating.BOT and seat.agent:
+                specs.check_plays(loaded, seat.agent)
         if client is not None and any(s.kind == seating.BOT for s in made.seats):
             waiting = ctx.work.waiting(client)
             if waiting >= ctx.limits.jobs_per_client:

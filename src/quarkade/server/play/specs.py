@@ -16,6 +16,7 @@ import logging
 import math
 import re
 from collections.abc import Collection
+from typing import Any
 
 from quarkade.agents.registry import (
     agent_factory,
@@ -63,6 +64,25 @@ def check_spec(game: str, spec: str, plugins: Collection[str] = ()) -> str:
     except QuarkadeError as problem:
         raise ApiError(400, str(problem)) from None
     return spec
+
+
+def check_plays(game: Any, spec: str) -> None:
+    """``ApiError(400)`` if the bot of ``spec`` cannot play ``game`` (a reference Game with
+    its options): a learned bot's network plays only the options it was trained for."""
+    name, params = parse_spec(spec)
+    if name != "learned" or not params.get("name"):
+        return
+    from quarkade.agents.learned import named_for
+
+    trained = dict(named_for(game.name)).get(params["name"])
+    if trained is None:
+        return  # check_spec has answered for a name no checkpoint of this game has
+    differs = [f"{key.replace('_', ' ')} {value}" for key, value in trained.items()
+               if game.options.get(key) != value]
+    if differs:
+        raise ApiError(400, f"Learned bot ({params['name']}) was trained for "
+                       f"{', '.join(differs)} and plays only such games: choose those "
+                       "options, or another bot")
 
 
 def _check_plugin_spec(game: str, spec: str, name: str, params: dict[str, str],
