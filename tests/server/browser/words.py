@@ -1,7 +1,8 @@
 """Words meant for developers, caught in the browser tests: every page a browser test opens
 is watched (``watch(context, report)``) from its first paint to the end of the test, and
-any visible text that reads "null", "undefined", "NaN", "None" or "seat" followed by a
-number fails the test (``conftest.device``), with the page's address and the text.
+any visible text that reads "null", "undefined", "NaN", "None", "seat" followed by a
+number, or an identifier in snake_case outside code fails the test
+(``conftest.device``), with the page's address and the text.
 
 The watch is a script in every page of the context (``add_init_script``): a
 MutationObserver looks at each text that appears or changes and at every element shown
@@ -25,13 +26,17 @@ from playwright.sync_api import BrowserContext, Page
 # ("nullnull"); "seat" before a number in any case ("Seat 1", "seat 0's side").
 PATTERN = r"null|undefined|NaN|(?<![A-Za-z])None(?![a-z])|[Ss][Ee][Aa][Tt] \d"
 WORDS = re.compile(PATTERN)
+# An identifier in snake_case ("peek_first", "max_turns"), outside code a page shows as
+# code (``<code>``, ``<kbd>``, ``<pre>``, ``<samp>``, and what a player types in a box).
+SNAKE = r"(?<![\w./:=-])[a-z]+_[a-z0-9_]*[a-z0-9](?![\w/(=-])"
 
 SCRIPT = """(() => {
   const words = new RegExp(__PATTERN__);
+  const snake = new RegExp(__SNAKE__);
   const seen = new Set();
-  const report = (text) => {
+  const report = (text, code = false) => {
     const found = text.replace(/\\s+/g, " ").trim();
-    if (!words.test(found) || seen.has(found)) return;
+    if (!(words.test(found) || (!code && snake.test(found))) || seen.has(found)) return;
     seen.add(found);
     window.__quarkadeWords = window.__quarkadeWords || [];
     window.__quarkadeWords.push(found);
@@ -45,8 +50,9 @@ SCRIPT = """(() => {
   };
   const look = (root) => {
     if (!root) return;
+    const coded = (node) => !!node && !!node.closest("code, kbd, pre, samp");
     if (root.nodeType === Node.TEXT_NODE) {
-      if (shown(root.parentElement)) report(root.textContent);
+      if (shown(root.parentElement)) report(root.textContent, coded(root.parentElement));
       return;
     }
     if (root.nodeType !== Node.ELEMENT_NODE && root.nodeType !== Node.DOCUMENT_NODE) return;
@@ -57,13 +63,13 @@ SCRIPT = """(() => {
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
       const parent = node.parentElement;
       if (parent && !parent.closest("script, style, template") && shown(parent)) {
-        report(node.textContent);
+        report(node.textContent, coded(parent));
       }
     }
     for (const input of element.querySelectorAll("input, textarea")) {
       const kind = (input.getAttribute("type") || "text").toLowerCase();
       const typed = ["text", "search", "number", "url"].includes(kind);
-      if ((typed || input.tagName === "TEXTAREA") && shown(input)) report(input.value);
+      if ((typed || input.tagName === "TEXTAREA") && shown(input)) report(input.value, true);
     }
   };
   window.__quarkadeScan = () => { look(document); return window.__quarkadeWords || []; };
@@ -79,7 +85,7 @@ SCRIPT = """(() => {
   };
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();
-})();""".replace("__PATTERN__", json.dumps(PATTERN))
+})();""".replace("__PATTERN__", json.dumps(PATTERN)).replace("__SNAKE__", json.dumps(SNAKE))
 
 
 def watch(context: BrowserContext, report: Callable[[str, str], None]) -> None:

@@ -86,7 +86,7 @@ function drawChoice(ctx) {
     explain.push("Announce: turn the time deck over from the top until a dead cat shows; the "
       + "die closest to its position wins the round (the highest die if none shows).");
   } else {
-    explain.push("Nobody may announce while the time deck is empty (option peek_first).");
+    explain.push("Nobody may announce while the time deck is empty (this game plays with peek first).");
   }
   return h("div", { class: "dc-choice", role: "group", "aria-label": "Your move" },
     h("p", {}, h("strong", {}, "Your turn: peek, or announce \u201cDead Cat\u201d.")),
