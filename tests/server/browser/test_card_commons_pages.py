@@ -113,8 +113,12 @@ def test_a_whole_game_against_a_bot_played_by_clicking(page: Page, server, optio
     final = stored_state(server.db, game_id)
     assert final.is_terminal()
     winner = final.winner()
-    who = {0: my_name(page), 1: "Greedy bot"}
-    expect(page.locator(".cc-result")).to_contain_text(re.compile(re.escape(who[winner]), re.I))
+    # The table's foot says who won and how, to "you" where this device's player won.
+    said = {0: "You win", 1: "Greedy bot wins"}
+    expect(page.locator(".cc-result")).to_contain_text(said[winner])
+    expect(page.locator(".cc-result")).not_to_contain_text("(you)")
+    if winner == 0 and not options:
+        expect(page.locator(".cc-result")).to_contain_text("on your side")
     expect(page.locator("#result")).to_contain_text("Game over:")
     expect(page.locator(".cc-seat .tag.win")).to_have_count(1)
     # Every card is where the engine says, drawn on the field or in a hand or thrown away.
@@ -126,12 +130,12 @@ def test_a_whole_game_against_a_bot_played_by_clicking(page: Page, server, optio
     expect(page.locator("#where")).to_have_text(f"step 0 of {steps}")
     page.click("#last")
     expect(page.locator("#where")).to_have_text(f"step {steps} of {steps}")
-    who = {0: my_name(page), 1: "Greedy bot"}
-    expect(page.locator(".cc-result")).to_contain_text(re.compile(re.escape(who[winner]), re.I))
+    expect(page.locator(".cc-result")).to_contain_text(said[winner])
     expect(page.locator("button.cc-cell, button.cc-hand-card")).to_have_count(0)
     page.click("#first")
     expect(page.locator(".cc-head")).to_contain_text("A coin decides who opens.")
     page.click("#forward")
+    who = {0: my_name(page), 1: "Greedy bot"}
     expect(page.locator(".cc-head")).to_contain_text(
         re.compile(re.escape(who[final.opener()]), re.I))
 

@@ -197,9 +197,9 @@ def test_resigning_asks_first_and_then_the_other_side_wins(device, clocked) -> N
     expect(host.locator("#game")).to_have_attribute("data-over", "no")
     host.click("#resign")
     host.click("#confirm-yes")
-    for page in pages.values():
-        expect(page.locator("#result")).to_have_text(re.compile(
-            r"Game over: Stayer( \(you\))? wins \(Quitter( \(you\))? resigned\)\."))
+    # Each says it to its own player: the one who resigned, and the one who won.
+    expect(pages[0].locator("#result")).to_have_text("Game over: Stayer wins (you resigned).")
+    expect(pages[1].locator("#result")).to_have_text("Game over: you win (Quitter resigned).")
     expect(pages[1].locator("#result-table tr[data-seat='0']")).to_contain_text("lost")
 
 

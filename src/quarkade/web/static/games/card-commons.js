@@ -28,6 +28,8 @@ export function render(container, table, ui) {
   if (choice.cell && !(lit.get(choice.cell) || {}).discards) choice.cell = null;
   const ctx = {
     view, ui, moves, lit, me: table.viewpoint,
+    // The one seat this device holds, said "you" in the result (not a hot-seat device's).
+    you: table.held && table.held.length === 1 ? table.held[0] : null,
     name: (seat) => (ui.name ? ui.name(seat) : table.seats[seat].name),
     plain: (seat) => table.seats[seat].name,  // without "(you)": for "Ada's side"
     placing: moves.place.size + moves.invert.size > 0,
@@ -345,24 +347,30 @@ function drawHeader(ctx) {
 function drawFooter(ctx) {
   const { view, name } = ctx;
   if (view.phase === "over") {
-    return h("p", { class: "cc-foot cc-result" }, capital(resultLine(view, name)));
+    return h("p", { class: "cc-foot cc-result" }, capital(resultLine(ctx)));
   }
   if (!view.last || view.last.kind === "opener") return null;
   return h("p", { class: "cc-foot cc-last" }, `Last move: ${describeLast(view.last, name)}`);
 }
 
-function resultLine(view, name) {
+function resultLine(ctx) {
+  const { view, name } = ctx;
   const winner = view.winner;
   if (winner === null) return "Game over.";
-  const head = `${name(winner)} wins`;
-  if (view.variant === "tutorial") return `${head}: ${name(1 - winner)} could not place a card.`;
+  const said = (seat) => (seat === ctx.you ? "you" : name(seat));
+  const you = said(winner) === "you";
+  const head = `${said(winner)} ${you ? "win" : "wins"}`;
+  const theirs = you ? "your" : "their";
+  if (view.variant === "tutorial") {
+    return `${head}: ${said(1 - winner)} could not place a card.`;
+  }
   const open = view.open_cells;
   const cards = view.particles;
   if (open[0] !== open[1]) {
-    return `${head}, with ${open[winner]} open cells on their side to ${open[1 - winner]}.`;
+    return `${head}, with ${open[winner]} open cells on ${theirs} side to ${open[1 - winner]}.`;
   }
   if (cards[0] !== cards[1]) {
-    return `${head}: open cells tied at ${open[0]}, and fewer cards on their side `
+    return `${head}: open cells tied at ${open[0]}, and fewer cards on ${theirs} side `
       + `(${cards[winner]} to ${cards[1 - winner]}).`;
   }
   return `${head}: open cells and cards tied, so the opener wins.`;

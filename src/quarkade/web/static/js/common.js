@@ -46,10 +46,16 @@ export function resultText(table) {
   const outcome = table.outcome || { result: "draw", winners: [] };
   if (outcome.result === "aborted") return "Game aborted: no result.";
   if (outcome.result === "draw") return "Game over: a draw.";
-  const names = outcome.winners.map((seat) => seatName(table, seat)).join(" and ");
+  // The one seat this device holds is "you" (a hot-seat device holds several: names then).
+  const mine = table.held && table.held.length === 1 ? table.held[0] : null;
+  const who = (seat) => (seat === mine ? "you" : seatName(table, seat));
+  const winners = outcome.winners;
+  const names = winners.map(who).join(" and ");
   const loser = outcome.result === "win" && RULED[outcome.ending] && table.seats.length === 2
-    ? ` (${seatName(table, 1 - outcome.winners[0])} ${RULED[outcome.ending]})` : "";
-  return `Game over: ${names} ${outcome.result === "shared win" ? "share the win" : "wins"}${loser}.`;
+    ? ` (${who(1 - winners[0])} ${RULED[outcome.ending]})` : "";
+  const verb = outcome.result === "shared win" ? "share the win"
+    : winners.length === 1 && winners[0] === mine ? "win" : "wins";
+  return `Game over: ${names} ${verb}${loser}.`;
 }
 
 // A clock's time as people read it: 4:59, 0:07.3 under ten seconds, 2 d 23 h for days.
