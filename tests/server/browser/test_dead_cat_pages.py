@@ -162,5 +162,6 @@ def test_a_four_four_ending_reads_as_a_shared_win(page: Page, server) -> None:
     take_seat(page, f"{server.url}games/{game_id}/join/{tokens[0]}")
     expect(page.locator("#result")).to_have_text(
         "Game over: you and Ben share the win.")
+    expect(page.locator(".dc-head")).to_contain_text("you and Ben share the win with 4 cubes.")
     expect(page.locator(".dc-seat.winner")).to_have_count(2)
     expect(page.locator("body")).not_to_contain_text("a draw")

@@ -43,6 +43,10 @@ def test_a_whole_game_against_a_bot_played_by_clicking(page: Page, server) -> No
     expect(page.locator("#game")).to_have_attribute("data-over", "yes")
     expect(page.locator("#result")).to_contain_text("Game over:")
     expect(page.locator(".dc-banner .dc-head")).to_contain_text("Game over after")
+    # It is said to this page's player: "you win" or "Greedy bot wins. You ...".
+    expect(page.locator(".dc-banner .dc-head")).to_contain_text(
+        re.compile(r": (you win|Greedy bot wins\. You [a-z]|both lose)"))
+    expect(page.locator(".dc-banner .dc-head")).not_to_contain_text("(you)")
     expect(page.locator(".dc-hand-mine button")).to_have_count(0)  # nothing to play now
     expect(page.locator("#rematch")).to_be_visible()
     assert page.locator("#log li").count() > 5

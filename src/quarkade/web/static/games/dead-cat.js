@@ -2,7 +2,7 @@
 // position (1 is the top) with what this seat knows of each card: the ones it peeked, and for
 // the others who peeked them. On your turn: Peek (then turn your die on the die widget to a
 // new number) or Announce "Dead Cat". Below, how the last round ended and who scored.
-import { h, loadStylesheet } from "../js/common.js";
+import { h, loadStylesheet, sayer, wonBy } from "../js/common.js";
 
 await loadStylesheet(new URL("dead-cat.css", import.meta.url));
 
@@ -20,7 +20,7 @@ export function render(container, table, ui) {
     else if (word === "announce") moves.announce = move.id;
     else if (word === "bet") moves.bets.set(Number(value), move.id);
   }
-  const ctx = { view, ui, name, moves, me: table.viewpoint };
+  const ctx = { view, ui, name, say: sayer(table, name), moves, me: table.viewpoint };
   container.append(h("div", { class: "dc" },
     drawHeader(ctx), drawChoice(ctx), drawSeats(ctx), drawDecks(ctx), drawLastRound(ctx)));
 }
@@ -30,8 +30,7 @@ function drawHeader(ctx) {
   let doing;
   if (view.phase === "over") {
     doing = `Game over after round ${view.last_round.round}: `
-      + `${view.winners.map(name).join(" and ")} ${view.winners.length > 1 ? "share the win" : "wins"}`
-      + ` with ${view.goal} cubes.`;
+      + `${wonBy(view.winners, ctx.say)} with ${view.goal} cubes.`;
   } else if (view.phase === "first") {
     doing = "A die roll picks who begins.";
   } else {

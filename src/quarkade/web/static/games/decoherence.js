@@ -10,7 +10,7 @@
 // from the notation of table.legal (`verb riffed -> chain 2`, `qualifier up -> chain 1`,
 // `noun kiki -> chain 1`, `close their chain 2 with kiki`, `discard lulu`,
 // `target: their hidden #3`, `pass`), never from the ids.
-import { h } from "../js/common.js";
+import { h, sayer, wonBy } from "../js/common.js";
 
 const VERBS = ["tapped", "verved", "boo'd", "twigged", "riffed"];
 const QUALIFIERS = ["up", "down", "through", "out"];
@@ -153,7 +153,7 @@ function drawBanner(ctx) {
   const lines = [];
   let head;
   if (view.phase === "over") {
-    head = resultLine(view, name);
+    head = resultLine(view, sayer(table, name));
   } else if (view.active === null) {
     head = "Setting up: decks, the coin for who goes first, the opening hands...";
   } else {
@@ -189,14 +189,16 @@ function drawBanner(ctx) {
     last ? h("p", { class: "dc-last" }, h("span", { class: "dc-label" }, "Last: "), last) : null);
 }
 
-function resultLine(view, name) {
+function resultLine(view, say) {
   const winners = view.winners || [];
   const losers = [0, 1].filter((seat) => !winners.includes(seat));
   const turns = `Game over after ${view.turn} turns`;
   if (!winners.length) return `${turns}: both lose at once, with as many hidden nouns each: a draw.`;
-  if (losers.length !== 1) return `${turns}: ${name(winners[0])} wins.`;
+  if (losers.length !== 1) return `${turns}: ${wonBy(winners.slice(0, 1), say)}.`;
+  const loser = say(losers[0]);
   const why = ENDINGS[view.result] || view.result || "lost";
-  return `${turns}: ${name(winners[0])} wins. ${capital(name(losers[0]))} ${why}.`;
+  return `${turns}: ${wonBy(winners, say)}. ${capital(loser)} `
+    + `${loser === "you" ? why.replace(/^was /, "were ") : why}.`;
 }
 
 function capital(text) {

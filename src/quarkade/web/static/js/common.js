@@ -42,20 +42,29 @@ export function turnText(table) {
 const RULED = { resigned: "resigned", "out of time": "ran out of time",
   abandoned: "abandoned the game" };
 
+// "you" for the one seat this device holds (a hot-seat device holds several: names then),
+// else the seat's name as ``name`` gives it.
+export function sayer(table, name) {
+  const mine = table.held && table.held.length === 1 ? table.held[0] : null;
+  return (seat) => (seat === mine ? "you" : name(seat));
+}
+
+// The winners as a sentence's start: "Ada wins", "you win", "Ada and you share the win".
+export function wonBy(winners, say) {
+  const names = winners.map(say);
+  if (names.length > 1) return `${names.join(" and ")} share the win`;
+  return `${names[0]} ${names[0] === "you" ? "win" : "wins"}`;
+}
+
 export function resultText(table) {
   const outcome = table.outcome || { result: "draw", winners: [] };
   if (outcome.result === "aborted") return "Game aborted: no result.";
   if (outcome.result === "draw") return "Game over: a draw.";
-  // The one seat this device holds is "you" (a hot-seat device holds several: names then).
-  const mine = table.held && table.held.length === 1 ? table.held[0] : null;
-  const who = (seat) => (seat === mine ? "you" : seatName(table, seat));
+  const who = sayer(table, (seat) => seatName(table, seat));
   const winners = outcome.winners;
-  const names = winners.map(who).join(" and ");
   const loser = outcome.result === "win" && RULED[outcome.ending] && table.seats.length === 2
     ? ` (${who(1 - winners[0])} ${RULED[outcome.ending]})` : "";
-  const verb = outcome.result === "shared win" ? "share the win"
-    : winners.length === 1 && winners[0] === mine ? "win" : "wins";
-  return `Game over: ${names} ${verb}${loser}.`;
+  return `Game over: ${wonBy(winners, who)}${loser}.`;
 }
 
 // A clock's time as people read it: 4:59, 0:07.3 under ten seconds, 2 d 23 h for days.
