@@ -7,7 +7,7 @@
 // not lit). Click a lit empty cell to put it there, or a
 // lit card to invert it, then the card to throw away. A 3's Repel and a 5's Polarize are
 // chosen by clicking the card on the field; Pass and "don't" are buttons. Escape steps back.
-import { h, loadStylesheet } from "../js/common.js";
+import { h, loadStylesheet, sayer, wonBy } from "../js/common.js";
 
 await loadStylesheet(new URL("card-commons.css", import.meta.url));
 
@@ -28,8 +28,6 @@ export function render(container, table, ui) {
   if (choice.cell && !(lit.get(choice.cell) || {}).discards) choice.cell = null;
   const ctx = {
     view, ui, moves, lit, me: table.viewpoint,
-    // The one seat this device holds, said "you" in the result (not a hot-seat device's).
-    you: table.held && table.held.length === 1 ? table.held[0] : null,
     name: (seat) => (ui.name ? ui.name(seat) : table.seats[seat].name),
     plain: (seat) => table.seats[seat].name,  // without "(you)": for "Ada's side"
     placing: moves.place.size + moves.invert.size > 0,
@@ -40,6 +38,7 @@ export function render(container, table, ui) {
       if (target) target.focus();
     },
   };
+  ctx.say = sayer(table, ctx.name);  // the result's words: "you" for this device's one seat
   // Narrow: one column, seat 1 above the field and seat 0 below it, the prompt between the
   // field and seat 0. Wide: the field on the left, the seats and the prompt beside it.
   container.append(h("div", { class: "cc-box" }, h("div", { class: "cc",
@@ -354,16 +353,12 @@ function drawFooter(ctx) {
 }
 
 function resultLine(ctx) {
-  const { view, name } = ctx;
+  const { view, say } = ctx;
   const winner = view.winner;
   if (winner === null) return "Game over.";
-  const said = (seat) => (seat === ctx.you ? "you" : name(seat));
-  const you = said(winner) === "you";
-  const head = `${said(winner)} ${you ? "win" : "wins"}`;
-  const theirs = you ? "your" : "their";
-  if (view.variant === "tutorial") {
-    return `${head}: ${said(1 - winner)} could not place a card.`;
-  }
+  const head = wonBy([winner], say);
+  const theirs = say(winner) === "you" ? "your" : "their";
+  if (view.variant === "tutorial") return `${head}: ${say(1 - winner)} could not place a card.`;
   const open = view.open_cells;
   const cards = view.particles;
   if (open[0] !== open[1]) {
