@@ -106,23 +106,13 @@ EPSILON_SHIFT = 2  # the 1 + epsilon trick with epsilon = 1 / 2 ** EPSILON_SHIFT
 # the tuning array: the two above, the static order, children's first numbers kept, an
 # inversion listed once with its card kept (each a switch, so the bench can compare)
 # and the alpha-beta leaves' cells (0: none)
-T_WEIGHT, T_EPSILON, T_ORDER, T_KEEP_KIDS, T_KEPT, T_AB_CELLS, T_SIM, T_SIM_CELLS, \
-    T_SIM_NODES = range(9)
+T_WEIGHT, T_EPSILON, T_ORDER, T_KEEP_KIDS, T_KEPT, T_AB_CELLS = range(6)
 # the hybrid: a node with at most AB_CELLS empty cells that the table does not hold is
 # settled by classic's alpha-beta kernel (its own table of 2 ** AB_BITS entries at most)
 # when that takes at most AB_NODES of its nodes, else expanded as usual
 AB_CELLS = 5
 AB_NODES = 20_000
 AB_BITS = 20
-# simulation (Kawano 1996): a node about to be expanded first tries the move that proved
-# the last node won at its ply (a sibling's refutation, as a rule), as a cheap proof: the
-# child from the table or the static bound, or, at most SIM_CELLS empty cells, the
-# alpha-beta kernel within SIM_NODES of its nodes; if that fails, the usual expansion
-SIM_CELLS = 5
-SIM_NODES = 2_000
-# the search's own counters (``ProofSearch.counts``): simulations tried and that proved
-C_TRIED, C_SIMULATED = range(2)
-COUNTS = 2
 
 
 @inline
@@ -220,11 +210,12 @@ def _numbers(value):
 
 
 @inline
-def _leaf(cells, opener, frame, ply, geo, sym, nsym, ab, stats, stop, budget):
+def _leaf(cells, opener, frame, ply, geo, sym, nsym, ab, stats, stop):
     """The alpha-beta kernel's value of node ``ply`` (its own arrays and table; its nodes
-    count in ``stats``), or -1 past ``budget`` of its nodes or the search's."""
+    count in ``stats``), or -1 past its budget or the search's."""
     (ab_cells, ab_settings, ab_table, ab_state, ab_moves, ab_scores, ab_frame, ab_history,
-     ab_stats, _ab_budget) = ab
+     ab_stats, ab_budget) = ab
+    budget = ab_budget[0]
     if stop >= 0:
         budget = min(budget, stop - stats[NODES] - 1)
     if budget <= 0:
@@ -240,65 +231,6 @@ def _leaf(cells, opener, frame, ply, geo, sym, nsym, ab, stats, stop, budget):
     return -1 if value == ABORTED else value
 
 
-@inline
-def _simulate(cells, geo, frame, ply, opener, sym, nsym, table, features, moves, n, tried,
-              ab, stats, stop, tuning, counts):
-    """Simulation: True when move ``tried`` (a child's code: move and discard + 1 << 12),
-    legal here, is proven to win for node ``ply``'s mover cheaply (the game's end, the
-    table, the static bound, or the alpha-beta kernel within ``T_SIM_NODES`` of its nodes
-    when the child has at most ``T_SIM_CELLS`` empty cells); a child it settles either way
-    goes into the table."""
-    move = tried & 0xFFF
-    discard = (tried >> 12) - 1
-    legal = False
-    for i in range(n):
-        if moves[ply, i] == move:
-            legal = True
-            break
-    if not legal:
-        return False
-    counts[C_TRIED] += 1
-    if INVERT <= move < PASS_MOVE:
-        hand = frame[ply, F_H0 + frame[ply, F_TO_MOVE]] & ~(1 << ((move & 255) >> 4))
-        if discard < 0 or not hand >> discard & 1:
-            return False
-    elif discard >= 0:
-        return False
-    ended = _play(cells, geo, frame, ply, move, discard, opener)
-    if ended >= 0:
-        return ended == WIN
-    up = ply + 1
-    value = -1  # for the child's mover
-    if frame[up, F_PHASE] == IN_TURN:
-        _forget_pass(cells, frame, up, opener, features)
-    hi, lo = _key(cells, frame, up, opener, sym, nsym)
-    at = _probe(table, hi, lo)
-    if at >= 0:
-        if table[at] >> 32 == 0:
-            value = WIN
-        elif table[at] & 0xFFFFFFFF == 0:
-            value = LOSS
-    if value < 0 and frame[up, F_PHASE] == IN_TURN:
-        settled = _static(cells, geo, frame, up, opener, features)
-        if settled >= 0:
-            value = settled & 3
-    if value < 0 and (at < 0 or table[at + 1] == 0):
-        empty = 0
-        for cell in range(16):
-            if cells[cell] == 0:
-                empty += 1
-        if empty <= tuning[T_SIM_CELLS]:
-            value = _leaf(cells, opener, frame, up, geo, sym, nsym, ab, stats, stop,
-                          tuning[T_SIM_NODES])
-            if value >= 0:
-                pn, dn = _numbers(value)
-                _store(table, hi, lo, pn, dn, 1)
-    _unplay(cells, frame, ply)
-    if value < 0:
-        return False
-    return (value if frame[ply, F_SAME] else 1 - value) == WIN
-
-
 @njit
 def _root_static(cells, geo, frame, opener, features):
     """``classic._static`` for frame 0, called (not inlined: once a search)."""
@@ -307,7 +239,7 @@ def _root_static(cells, geo, frame, opener, features):
 
 @njit
 def _prove(cells, opener, stop, geo, sym, nsym, features, table, state, moves, scores,
-           frame, history, stats, dframe, kids, kpn, kdn, ksame, tuning, ab, sim, counts):
+           frame, history, stats, dframe, kids, kpn, kdn, ksame, tuning, ab):
     """WIN or LOSS for the seat to move in frame 0 (ABORTED past ``stop`` nodes)."""
     ply = 0
     dframe[0, D_TH_PN] = INF
@@ -351,7 +283,7 @@ def _prove(cells, opener, stop, geo, sym, nsym, features, table, state, moves, s
                             empty += 1
                     if empty <= tuning[T_AB_CELLS]:
                         value = _leaf(cells, opener, frame, ply, geo, sym, nsym, ab, stats,
-                                      stop, ab[9][0])
+                                      stop)
                         if value >= 0:
                             pn, dn = _numbers(value)
                             _store(table, hi, lo, pn, dn, 1)
@@ -362,16 +294,6 @@ def _prove(cells, opener, stop, geo, sym, nsym, features, table, state, moves, s
                     hand = frame[ply, F_H0 + mover]
                     n = _generate(cells, geo, state, ply, hand, frame[ply, F_PHASE],
                                   frame[ply, F_ABILITY], moves)
-                    if (tuning[T_SIM] and sim[ply] >= 0 and (at < 0 or table[at + 1] == 0)
-                            and _simulate(cells, geo, frame, ply, opener, sym, nsym, table,
-                                          features, moves, n, sim[ply], ab, stats, stop,
-                                          tuning, counts)):
-                        counts[C_SIMULATED] += 1
-                        pn = 0
-                        dn = INF
-                        _store(table, hi, lo, pn, dn, stats[NODES] - dframe[ply, D_BEFORE] + 1)
-                        known = True
-                if not known:
                     if tuning[T_ORDER]:
                         _order(moves, scores, ply, n, mover, history, features, False,
                                state, geo, LEVELS_OF[frame[ply, F_H1 - mover]], -1)
@@ -469,7 +391,6 @@ def _prove(cells, opener, stop, geo, sym, nsym, features, table, state, moves, s
             if pn == 0:
                 move = kids[ply, best]
                 history[frame[ply, F_TO_MOVE], move & 0x3FF] += 1
-                sim[ply] = move
         # return (pn, dn) to the parent
         if ply == 0:
             return WIN if pn == 0 else LOSS if dn == 0 else ABORTED
@@ -492,13 +413,9 @@ class ProofSearch:
     def __init__(self, weight: int = WEIGHT, epsilon_shift: int = EPSILON_SHIFT,
                  order: bool = True, keep_kids: bool = True, kept: bool = True,
                  ab_cells: int = AB_CELLS, ab_nodes: int = AB_NODES,
-                 ab_bits: int = AB_BITS, simulate: bool = False,
-                 sim_cells: int = SIM_CELLS, sim_nodes: int = SIM_NODES) -> None:
+                 ab_bits: int = AB_BITS) -> None:
         self.tuning = np.array([weight, epsilon_shift, int(order), int(keep_kids),
-                                int(kept), ab_cells, int(simulate), sim_cells, sim_nodes],
-                               dtype=np.int64)
-        self.sim = np.full(MAX_PLY + 1, -1, dtype=np.int64)
-        self.counts = np.zeros(COUNTS, dtype=np.int64)
+                                int(kept), ab_cells], dtype=np.int64)
         # the leaves' kernel works in an alpha-beta solver's own arrays and table (its
         # settings are the df-pn solver's, without PROOF, set in run)
         kernel = ClassicSolver(table_bits=ab_bits)
@@ -520,7 +437,6 @@ class ProofSearch:
         """Forget the alpha-beta leaves' positions and history."""
         self.ab_table.clear()
         self.ab_history.fill(0)
-        self.sim.fill(-1)
 
     def run(self, solver: ClassicSolver, cells: np.ndarray, opener: int, stop: int) -> int:
         """WIN or LOSS for the seat to move in the solver's frame 0 (ABORTED past
@@ -531,7 +447,7 @@ class ProofSearch:
                           int(solver.settings[S_FEATURES]), solver.table.words, solver._state,
                           solver._moves, solver._scores, solver._frame, solver.history,
                           solver.stats, self.dframe, self.kids, self.kpn, self.kdn,
-                          self.ksame, self.tuning, self.ab, self.sim, self.counts))
+                          self.ksame, self.tuning, self.ab))
 
 
 class ProofSolver(ClassicSolver):
