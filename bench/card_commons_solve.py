@@ -188,7 +188,8 @@ CLASSIC_ABLATION = (
     ("+ a useless pass forgotten", classic.PASS_WINS | classic.BOUND | classic.DISCARDS
      | classic.ETC | classic.HISTORY | classic.KILLER | classic.LAW | classic.MATCHING
      | classic.FORGET_PASS),
-    ("+ children the bound settles: today's defaults", classic.FEATURES),
+    ("+ children the bound settles", classic.FEATURES & ~classic.TIE),
+    ("+ the tie bound: today's defaults", classic.FEATURES),
     ("defaults + the fewest-places discard first", classic.FEATURES | classic.SPARE_FIRST),
     ("defaults + mobility order", classic.FEATURES | classic.MOBILITY),
     ("defaults + the pass first when ahead", classic.FEATURES | classic.PASS_FIRST),

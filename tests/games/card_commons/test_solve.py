@@ -70,7 +70,7 @@ def test_each_classic_search_feature_keeps_the_value(torus):
     flags = [classic.PASS_WINS, classic.BOUND, classic.SYMMETRY, classic.ETC,
              classic.HISTORY, classic.PASS_FIRST, classic.DISCARDS, classic.MOBILITY,
              classic.LAW, classic.MATCHING, classic.FORGET_PASS, classic.STATIC_CHILD,
-             classic.PROOF]
+             classic.TIE, classic.PROOF]
     searches = [classic.FEATURES, classic.FEATURES | classic.PROOF,
                 classic.FEATURES & ~classic.PROOF, sum(flags)]
     for features in [*flags, *searches]:
@@ -104,6 +104,61 @@ def test_df_pn_settles_what_the_alpha_beta_search_settles(torus):
     # the alpha-beta leaves settled nodes, counted in the search's nodes; none without them
     assert by_proof.proof.ab_stats[classic.NODES] > 0
     assert no_leaves.proof.ab_stats[classic.NODES] == 0
+
+
+@pytest.mark.parametrize("torus", [False, True], ids=["flat", "torus"])
+def test_the_tie_bound_keeps_plain_minimaxs_value(torus):
+    """``classic.TIE`` (open cells that can at best tie, and a tie-break the other seat
+    cannot turn: Repel's slides, inversions, passing) settles nodes, and every search
+    with it finds plain minimax's value on the reference engine."""
+    rng = random.Random(28)
+    searches = [classic.BOUND | classic.TIE, classic.SEARCHES["alpha-beta"] | classic.TIE,
+                classic.SEARCHES["df-pn"] | classic.TIE]
+    solvers = [proof.solver(torus=torus, table_bits=16, features=f, etc_from=1)
+               for f in searches]
+    compared = wins = 0
+    while compared < 30:
+        state = trust.random_position(rng, "classic", torus, (16, 26))
+        if state is None:
+            continue
+        try:
+            value, _ = trust.plain_minimax(state, 4000)
+        except trust.TooLarge:
+            continue
+        compared += 1
+        wins += value > 0
+        position = classic.position_of(state)
+        for features, solver in zip(searches, solvers, strict=True):
+            solver.clear()
+            found = solver.value(position).value
+            assert (1 if found == classic.WIN else -1) == value, (features, position)
+    assert 0 < wins < compared
+    # the bound did settle nodes (the leaves' kernel counts its own under df-pn)
+    for solver in solvers:
+        tied = solver.stats[classic.TIED]
+        if isinstance(solver, proof.ProofSolver):
+            tied += solver.proof.ab_stats[classic.TIED]
+        assert tied > 0, solver.settings
+
+
+def test_the_tie_bound_leaves_a_tie_break_the_other_seat_can_still_turn():
+    """Open cells the other seat can at best tie, and a tie-break it can still turn: one
+    open cell on seat 0's side, seat 0 with no card, seat 1 with a card to fill it and a
+    black 4 (and a discard) to invert the red 4 on seat 0's side; seat 0 opened. Tied open
+    cells and a stack more on its side lose for seat 0, so the bound must not call its
+    lead won; the plain kernel (held to minimax above) and the bound agree."""
+    cells = [classic.DOWN] * 16  # face down: no Law anywhere
+    cells[15] = 0
+    cells[8] = classic.SINGLE + 3  # a red 4, alone and face up, on seat 0's side
+    hands = (0, 1 << 9 | 1 << 0 | 1 << 6)  # seat 1: the black 4, the red and black aces
+    plain = classic.ClassicSolver(table_bits=16, features=0)
+    tied = classic.ClassicSolver(table_bits=16, features=classic.BOUND | classic.TIE)
+    for to_move, value in ((0, classic.LOSS), (1, classic.WIN)):
+        position = classic.Position(tuple(cells), hands, to_move, 0, False, classic.IN_TURN,
+                                    -1)
+        assert plain.value(position).value == value
+        assert tied.value(position).value == value
+    assert tied.stats[classic.TIED] > 0
 
 
 def test_df_pn_leaves_count_in_the_budget():

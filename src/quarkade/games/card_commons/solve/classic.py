@@ -28,9 +28,12 @@ Search
     neighbours that bar every level it holds and that it can neither invert, turn face
     down nor slide away) and each card only where its level may go (``MATCHING``); a pass
     the mover cannot use (its field loses) left out of the key, so the position meets its
-    transpositions without it (``FORGET_PASS``); each discard of an inversion its own child
-    (else the old exact rule: more cards in hand never hurt in Classic, scoring reads only
-    the field, so when keeping the discard still loses every discard does); a child the
+    transpositions without it (``FORGET_PASS``); a lead the bound leaves exactly tied,
+    settled by the tie-break (stacks, then the opener) when the seat acting alone cannot
+    turn it with the inversions a tie leaves it room for and its 3s' slides (``TIE``);
+    each discard of an inversion its own child (else the old exact rule: more cards in
+    hand never hurt in Classic, scoring reads only the field, so when keeping the discard
+    still loses every discard does); a child the
     table knows lost, or the static bound settles lost, settles its parent; moves ordered
     cards onto the opponent's side first, then the pass, the rest, and within that by the
     history and killer heuristics.
@@ -101,8 +104,10 @@ FORGET_PASS = 2048  # a pass the mover cannot use (its field loses) is dropped f
 STATIC_CHILD = 4096  # with ETC, a child the static bound settles lost also settles its parent
 MATCHING = 8192  # with LAW, each card fills only a cell its level may go to (a matching)
 PROOF = 16384  # df-pn (``proof``) instead of this module's search; the same value
+TIE = 32768  # with BOUND: open cells that can at best tie, and a tie-break one seat alone
+# cannot turn
 FEATURES = (PASS_WINS | BOUND | ETC | HISTORY | DISCARDS | KILLER | LAW | MATCHING
-            | FORGET_PASS | STATIC_CHILD)
+            | FORGET_PASS | STATIC_CHILD | TIE)
 # the two searches by name, for the bench and the cross-checks
 SEARCHES = {"default": FEATURES, "alpha-beta": FEATURES & ~PROOF,
             "df-pn": FEATURES | PROOF}
@@ -288,7 +293,8 @@ def _forget_pass(cells, frame, ply, opener, features):
 @inline
 def _count_settled(stats, settled):
     """Count a node ``_static`` settled under the bound that did it."""
-    stats[LAW_BOUNDED if settled >= 8 else BOUNDED if settled >= 4 else PASSES_WON] += 1
+    stats[TIED if settled >= 12 else LAW_BOUNDED if settled >= 8 else BOUNDED if settled >= 4
+          else PASSES_WON] += 1
 
 
 @inline
@@ -320,9 +326,10 @@ FRAME = 20
 CHANNEL, KEPT, DISCARD = 0, 1, 2
 ENTER, NEXT_MOVE = -1, -2
 # stats beyond NODES and HITS: nodes settled by a pass that wins, by the static bound, by
-# a child the table knew lost, and by the Law's bound (``LAW``) where the count's did not
-PASSES_WON, BOUNDED, KNOWN_LOST, LAW_BOUNDED = 2, 3, 4, 5
-STATS = 6
+# a child the table knew lost, by the Law's bound (``LAW``) where the count's did not,
+# and by the tie-break where the open cells can at best tie (``TIE``)
+PASSES_WON, BOUNDED, KNOWN_LOST, LAW_BOUNDED, TIED = 2, 3, 4, 5, 6
+STATS = 7
 # a symmetry map: the image of each cell, then 1 if it swaps the sides (and so the seats)
 SYM_SWAP = 16
 SYM_COLUMNS = 17
@@ -472,7 +479,10 @@ def _static(cells, geo, frame, ply, opener, features):
     after a pass, a field that wins for the mover (it passes too); a lead in open cells
     that the opponent's whole hand cannot undo (the mover passes for ever) or that the
     mover's whole hand cannot make up (the opponent does). With ``LAW`` the hands' reach
-    is the open cells the Law can still let them fill (``_reach``)."""
+    is the open cells the Law can still let them fill (``_reach``). With ``TIE`` a lead
+    those bounds leave exactly tied is settled by the tie-break when the acting seat
+    cannot turn it (``_tie_shift``): the open cells end tied at best for the acting seat,
+    and a tie goes the tie-break's way."""
     mover = frame[ply, F_TO_MOVE]
     if features & PASS_WINS and frame[ply, F_PASSED] and _winner(cells, opener) == mover:
         return WIN
@@ -488,15 +498,54 @@ def _static(cells, geo, frame, ply, opener, features):
             return WIN + 4  # told apart from a pass that wins, for the stats
         if lead + _damage(theirs, frame[ply, F_H0 + mover]) < 0:
             return LOSS + 4
+        taken = _damage(mine, frame[ply, F_H0 + 1 - mover])
+        made = _damage(theirs, frame[ply, F_H0 + mover])
         if features & LAW:
             matching = features & MATCHING
-            if lead > _law_damage(cells, geo, occ, frame[ply, F_H0 + 1 - mover],
-                                  SIDE_MASK[mover], matching):
+            taken = min(taken, _law_damage(cells, geo, occ, frame[ply, F_H0 + 1 - mover],
+                                           SIDE_MASK[mover], matching))
+            if lead > taken:
                 return WIN + 8
-            if lead + _law_damage(cells, geo, occ, frame[ply, F_H0 + mover],
-                                  SIDE_MASK[1 - mover], matching) < 0:
+            made = min(made, _law_damage(cells, geo, occ, frame[ply, F_H0 + mover],
+                                         SIDE_MASK[1 - mover], matching))
+            if lead + made < 0:
                 return LOSS + 8
+        if features & TIE and (lead == taken or lead + made == 0):
+            # the open cells can at best be tied: the tie-break (fewer stacks on one's
+            # side, then the opener) decides, and one seat alone can turn it only so far
+            stacks_mine = 0
+            stacks_theirs = 0
+            for cell in range(16):
+                if cells[cell] >= STACK and cells[cell] != DOWN:
+                    if SIDE_MASK[mover] >> cell & 1:
+                        stacks_mine += 1
+                    else:
+                        stacks_theirs += 1
+            margin = stacks_theirs - stacks_mine - (0 if opener == mover else 1)
+            if lead == taken and margin >= _tie_shift(frame[ply, F_H0 + 1 - mover], lead,
+                                                      stacks_theirs):
+                return WIN + 12
+            if lead + made == 0 and margin + _tie_shift(frame[ply, F_H0 + mover], -lead,
+                                                        stacks_mine) < 0:
+                return LOSS + 12
     return -1
+
+
+@inline
+def _tie_shift(hand, need, stacks):
+    """The most a seat holding ``hand`` can move the tie-break (the other side's stacks
+    less its own) its way while the other seat passes and it still ties the open cells,
+    which takes ``need`` open cells of lead (``stacks``: its opponent's stacks, the ones
+    it could slide across). The open cells: a card placed takes at most 1, a Repel's slide
+    at most 2, an inversion's card and its discard nothing, so of the most the hand could
+    take (its cards, plus 2 a 3) each inversion costs at least 2, and a tie leaves room
+    for at most k of them. The stacks: only an inversion makes one (1 a stack), only a
+    Repel moves one (2 a slide across, at most one a 3, and only a stack that is there
+    or that it made); no move unmakes a stack (Polarize turns it face down, still 2)."""
+    threes = int(POP16[hand & THREES])
+    cards = int(POP16[hand])
+    k = min(cards // 2, max(0, (cards + 2 * threes - need) // 2))
+    return 2 * min(threes, stacks + k) + k
 
 
 @inline
