@@ -122,14 +122,20 @@ def test_the_seat_menu_offers_a_learned_bot_only_for_a_checkpoint_named_for_the_
     syntax. Now each checkpoint the operator named is offered where it plays."""
     page = client.get("/new/card-commons").text
     assert 'value="bot:learned' not in page
-    tutorial = fake_checkpoint(tmp_path / "tut", "card-commons", {"variant": "tutorial"})
+    tutorial = fake_checkpoint(tmp_path / "tut", "card-commons",
+                               {"variant": "tutorial", "torus": False})
     monkeypatch.setenv("QUARKADE_LEARNED", f"tut={tutorial};lost={tmp_path / 'none'}")
     page = client.get("/new/card-commons").text
     assert '<option value="bot:learned:name=tut">Learned bot (tut)</option>' in page
-    assert "Trained for: Variant: tutorial; it plays only games with those." in page
+    assert "It plays only games with variant tutorial." in page
     assert "lost" not in page and 'value="bot:learned"' not in page
     assert 'value="bot:learned' not in client.get("/new/hadronize").text
-    # Chosen for a Classic game, it is refused in words, the form kept.
+    # Chosen for a Classic game (or on the torus), it is refused in words, the form kept.
+    form = {"option.variant": "classic", "option.torus": "true", "seat0": "you",
+            "seat1": "bot:learned:name=tut"}
+    answer = post_form(client, "/new/card-commons", form, page="/new/card-commons")
+    assert ("was trained for variant tutorial and torus off and plays only such games"
+            in answer.text), answer.text[-2000:]
     form = {"option.variant": "classic", "seat0": "you", "seat1": "bot:learned:name=tut"}
     answer = post_form(client, "/new/card-commons", form, page="/new/card-commons")
     assert answer.status_code == 400

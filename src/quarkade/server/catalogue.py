@@ -85,10 +85,11 @@ def _menu_bots(game: str, agents: list[str]) -> list[dict[str, str]]:
     if "learned" in agents:
         for checkpoint, options in named_for(game):
             bot = _bot(game, f"learned:name={checkpoint}")
-            trained = ", ".join(describe_options(game, options))
+            trained = " and ".join(f"{label[:1].lower()}{label[1:].replace(': ', ' ')}"
+                                   for label in describe_options(game, options))
             bot["title"] = f"{bot['title']} ({checkpoint})"
-            if trained:
-                bot["about"] += f" Trained for: {trained}; it plays only games with those."
+            if trained:  # "It plays only games with variant tutorial."
+                bot["about"] += f" It plays only games with {trained}."
             bots.append(bot)
     return bots
 

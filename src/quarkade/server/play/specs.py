@@ -77,11 +77,12 @@ def check_plays(game: Any, spec: str) -> None:
     trained = dict(named_for(game.name)).get(params["name"])
     if trained is None:
         return  # check_spec has answered for a name no checkpoint of this game has
-    differs = [f"{key.replace('_', ' ')} {value}" for key, value in trained.items()
-               if game.options.get(key) != value]
-    if differs:
+    differs = [f"{key.replace('_', ' ')} "
+               f"{('on' if value else 'off') if isinstance(value, bool) else value}"
+               for key, value in trained.items() if game.options.get(key) != value]
+    if differs:  # "was trained for variant tutorial and torus off"
         raise ApiError(400, f"Learned bot ({params['name']}) was trained for "
-                       f"{', '.join(differs)} and plays only such games: choose those "
+                       f"{' and '.join(differs)} and plays only such games: choose those "
                        "options, or another bot")
 
 
