@@ -160,9 +160,20 @@ def test_menu_groups_the_moves_by_card():
     assert "  4S  b1 c1 a2 d2 d4   invert on c3" in menu
     assert "  an inversion names a card to discard too: inv 5H b2 /AH" in menu
     assert menu[-2:] == ["  pass",
-                         "type a move such as AH b1; lit 3H marks a card's cells on the field"]
+                         "type a move such as AH b1; lit AH marks a card's cells on the field"]
     state.apply_action(state.string_to_action("5H c1"))
     assert text.action_menu(state.view(0), texts(state), NAMES) is None  # Polarize: numbered
+
+
+def test_the_menus_example_is_a_move_the_player_has():
+    """With only an inversion to make in the Tutorial (which has no pass), the example
+    was "pass"; and "lit 3H" named a card the ♦♣ player never holds."""
+    state = arrange({"b2": "4D"}, hands={0: "4S AS", 1: "6D"}, variant="tutorial")
+    assert texts(state) == ["inv 4S b2 /AS"]
+    menu = text.action_menu(state.view(0), texts(state), NAMES)
+    assert menu[-1] == ("type a move such as inv 4S b2 /AS; lit 4S marks a card's cells on "
+                        "the field")
+    assert "pass" not in " ".join(menu)
 
 
 def test_lit_command_marks_a_cards_cells():

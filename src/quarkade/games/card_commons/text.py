@@ -206,8 +206,13 @@ def action_menu(view: dict[str, Any], texts: Sequence[str], names: Sequence[str]
         lines.append(f"  an inversion names a card to discard too: {example_invert}")
     if "pass" in texts:
         lines.append("  pass")
-    example = next((t for t in texts if t != "pass" and not t.startswith("inv")), "pass")
-    lines.append(f"type a move such as {example}; lit 3H marks a card's cells on the field")
+    # An example the player could type now: a placement, else an inversion, else the pass.
+    example = next((t for t in texts if t != "pass" and not t.startswith("inv")),
+                   example_invert or "pass")
+    hand = view["hands"][view["to_move"]]  # lit: a card that can go somewhere, if one can
+    card = next((c for c in hand if c in channels), next(iter(inverts), hand[0] if hand else ""))
+    lit = f"; lit {card} marks a card's cells on the field" if card else ""
+    lines.append(f"type a move such as {example}{lit}")
     return lines
 
 
