@@ -58,6 +58,19 @@ def named_for(game: str) -> list[tuple[str, dict[str, Any]]]:
     return found
 
 
+def untrained(trained: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
+    """The options a checkpoint was ``trained`` with that a game's ``options`` differ from
+    (a checkpoint plays only games without any)."""
+    return {key: value for key, value in trained.items() if options.get(key) != value}
+
+
+def option_words(options: dict[str, Any]) -> str:
+    """Options as players read them: "variant tutorial and torus off"."""
+    return " and ".join(f"{key.replace('_', ' ')} "
+                        f"{('on' if value else 'off') if isinstance(value, bool) else value}"
+                        for key, value in options.items())
+
+
 def _named(name: str) -> str:
     """``name`` if the operator named a checkpoint so (or "", none), else ``ValueError``
     naming those."""
@@ -142,8 +155,7 @@ class LearnedAgent(Agent):
     def plays(self, game: Any) -> str | None:
         """Why this checkpoint cannot play ``game`` (a reference Game), or None."""
         mine = self.checkpoint.get("options", {})
-        if game.name != self.game_name or any(game.options.get(k) != v
-                                              for k, v in mine.items()):
+        if game.name != self.game_name or untrained(mine, game.options):
             shown = ", ".join(f"{k}={v}" for k, v in mine.items())
             return (f"the checkpoint in {str(self.folder)!r} plays {self.game_name} "
                     f"({shown}), not this game")
@@ -221,4 +233,5 @@ def searcher(folder: Path, game: Any, params: dict[str, np.ndarray]) -> Any:
     return _SEARCHERS[key]
 
 
-__all__ = ["LearnedAgent", "named_checkpoints", "named_for", "read_checkpoint"]
+__all__ = ["LearnedAgent", "named_checkpoints", "named_for", "option_words", "read_checkpoint",
+           "untrained"]

@@ -78,18 +78,18 @@ def _menu_bots(game: str, agents: list[str]) -> list[dict[str, str]]:
     """The seat menu's bots besides the levels. The learned bot is offered once for each
     checkpoint the operator named for this game ("Learned bot (tutorial)"), and not at
     all without one: alone, "learned" names no network to play."""
-    from quarkade.agents.learned import named_for
+    from quarkade.agents.learned import named_for, option_words, untrained
 
     bots = [_bot(game, agent) for agent in agents
             if agent not in LEVEL_NAMES and agent != "learned"]
     if "learned" in agents:
+        defaults = {o.name: o.default for o in game_class(game).option_specs}
         for checkpoint, options in named_for(game):
             bot = _bot(game, f"learned:name={checkpoint}")
-            trained = " and ".join(f"{label[:1].lower()}{label[1:].replace(': ', ' ')}"
-                                   for label in describe_options(game, options))
             bot["title"] = f"{bot['title']} ({checkpoint})"
+            trained = untrained(options, defaults)  # what sets it apart from a default game
             if trained:  # "It plays only games with variant tutorial."
-                bot["about"] += f" It plays only games with {trained}."
+                bot["about"] += f" It plays only games with {option_words(trained)}."
             bots.append(bot)
     return bots
 

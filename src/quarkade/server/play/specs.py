@@ -72,17 +72,15 @@ def check_plays(game: Any, spec: str) -> None:
     name, params = parse_spec(spec)
     if name != "learned" or not params.get("name"):
         return
-    from quarkade.agents.learned import named_for
+    from quarkade.agents.learned import named_for, option_words, untrained
 
     trained = dict(named_for(game.name)).get(params["name"])
     if trained is None:
         return  # check_spec has answered for a name no checkpoint of this game has
-    differs = [f"{key.replace('_', ' ')} "
-               f"{('on' if value else 'off') if isinstance(value, bool) else value}"
-               for key, value in trained.items() if game.options.get(key) != value]
+    differs = untrained(trained, game.options)
     if differs:  # "was trained for variant tutorial and torus off"
         raise ApiError(400, f"Learned bot ({params['name']}) was trained for "
-                       f"{' and '.join(differs)} and plays only such games: choose those "
+                       f"{option_words(differs)} and plays only such games: choose those "
                        "options, or another bot")
 
 
