@@ -26,9 +26,10 @@ export function render(container, table, ui) {
   if (choice.card && !litCells(moves, choice.card).size) choice = { key, card: null, cell: null };
   const lit = choice.card ? litCells(moves, choice.card) : new Map();
   if (choice.cell && !(lit.get(choice.cell) || {}).discards) choice.cell = null;
+  const name = (seat) => (ui.name ? ui.name(seat) : table.seats[seat].name);
   const ctx = {
-    view, ui, moves, lit, me: table.viewpoint,
-    name: (seat) => (ui.name ? ui.name(seat) : table.seats[seat].name),
+    view, ui, moves, lit, me: table.viewpoint, name,
+    say: sayer(table, name),  // the result's words: "you" for this device's one seat
     plain: (seat) => table.seats[seat].name,  // without "(you)": for "Ada's side"
     placing: moves.place.size + moves.invert.size > 0,
     redraw(focusOn) {
@@ -38,7 +39,6 @@ export function render(container, table, ui) {
       if (target) target.focus();
     },
   };
-  ctx.say = sayer(table, ctx.name);  // the result's words: "you" for this device's one seat
   // Narrow: one column, seat 1 above the field and seat 0 below it, the prompt between the
   // field and seat 0. Wide: the field on the left, the seats and the prompt beside it.
   container.append(h("div", { class: "cc-box" }, h("div", { class: "cc",
