@@ -12,11 +12,13 @@ is all a double-submit cookie library would add.
 
 from __future__ import annotations
 
+import re
 import secrets
 
 from starlette.datastructures import FormData
 from starlette.requests import HTTPConnection, Request
 
+from quarkade.core.errors import QuarkadeError
 from quarkade.server.errors import ApiError
 
 FIELD = "csrf"
@@ -54,3 +56,14 @@ async def posted(request: Request, max_fields: int, max_part_size: int = 4096) -
 
 
 __all__ = ["FIELD", "posted", "token"]
+
+
+SEAT_FIRST = re.compile(r"^seat (\d+): ")
+
+
+def refusal(problem: ApiError | QuarkadeError) -> tuple[str, int]:
+    """A refused form's message and status, in the form's words: it counts players from 1
+    where the API counts seats from 0 ("seat 1: ..." -> "Player 2: ...")."""
+    message = problem.message if isinstance(problem, ApiError) else str(problem)
+    status = problem.status if isinstance(problem, ApiError) else 400
+    return SEAT_FIRST.sub(lambda seat: f"Player {int(seat[1]) + 1}: ", message), status

@@ -9,7 +9,6 @@ header names them."""
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import replace
 from typing import Any
 
@@ -63,9 +62,6 @@ async def home(request: Request) -> Response:
                 script="/static/js/times.js" if recent else "")
 
 
-SEAT_FIRST = re.compile(r"^seat (\d+): ")
-
-
 async def new_game_page(request: Request) -> Response:
     game = known_game(request.path_params["game"])
     player = await me(request, create=True)
@@ -100,11 +96,7 @@ async def new_game_page(request: Request) -> Response:
                                          client=client_of(request, player),
                                          rated=values.get("rated"))
     except (ApiError, QuarkadeError) as problem:
-        message = problem.message if isinstance(problem, ApiError) else str(problem)
-        status = problem.status if isinstance(problem, ApiError) else 400
-        # The form counts players from 1 where the API counts seats from 0.
-        message = SEAT_FIRST.sub(lambda seat: f"Player {int(seat[1]) + 1}: ", message)
-        return form(values, message, status)
+        return form(values, *forms.refusal(problem))
     response = RedirectResponse(f"/games/{made.session.id}", status_code=303)
     set_cookie(response, made.session.id, made.secrets())
     return response
