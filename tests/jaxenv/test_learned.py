@@ -142,6 +142,9 @@ def test_quarkade_train_writes_a_checkpoint_and_its_learning_curve(tmp_path):
     (["card-commons", "--out", "x", "--games", "1"], "--games 1: give at least 2"),
     (["card-commons", "--out", "x", "--minutes", "0"], "give a time above 0"),
     (["card-commons", "--out", "x", "-o", "variant=huge"], "variant"),
+    (["card-commons", "--out", "x", "--rescore", "8"], "only Card Commons' Tutorial"),
+    (["card-commons", "--out", "x", "-o", "variant=tutorial", "--rescore", "-1"],
+     "give 1 to 16 empty cells"),
 ])
 def test_quarkade_train_refuses_bad_input(args, message):
     done = runner.invoke(app, ["train", *args])
@@ -154,10 +157,10 @@ def test_self_play_values_are_each_games_result_from_the_movers_side(trainer):
     # labelled +1 or -1, flipping from one decision to the next within a game (a game
     # starts at its opening, the phase an observation's second place marks), also for
     # the games still going when the first of two iterations ends.
-    state, *first = jax.device_get(
+    state, *first, _ = jax.device_get(
         trainer._selfplay(trainer.params, trainer.state, jax.random.PRNGKey(0)))
-    _, *second = jax.device_get(trainer._selfplay(trainer.params, state,
-                                                  jax.random.PRNGKey(1)))
+    _, *second, _ = jax.device_get(trainer._selfplay(trainer.params, state,
+                                                     jax.random.PRNGKey(1)))
     assert first[4].sum() >= 4  # forty decisions finish a Tutorial game in every lane
     assert np.allclose(first[1].sum(axis=-1), 1, atol=1e-5)
     checked = crossing = 0
@@ -236,8 +239,8 @@ def test_self_play_learns_what_its_search_proves():
     proving = Trainer(config)
     start = proving.env.from_reference(state)
     batch = jax.tree_util.tree_map(lambda leaf: np.stack([leaf, leaf]), start)
-    _, *played = jax.device_get(proving._selfplay(proving.params, batch,
-                                                  jax.random.PRNGKey(0)))
+    _, *played, _ = jax.device_get(proving._selfplay(proving.params, batch,
+                                                     jax.random.PRNGKey(0)))
     policy, proven = played[1][0], played[5][0]
     assert len(state.legal_actions()) <= 64
     for lane in range(2):
@@ -246,6 +249,56 @@ def test_self_play_learns_what_its_search_proves():
         assert proven[lane] == 1.0
     (_, _, target), pending = label([np.asarray(part) for part in played], None)
     assert target.tolist() == [1.0, 1.0] and pending is None
+
+
+def test_self_play_learns_the_exact_value_of_positions_near_the_end():
+    # With rescore=6, each decision at a position with at most 6 empty cells learns its
+    # exact value for the mover (here from a plain negamax over the reference engine),
+    # whatever its game's result; the others keep NaN (their game's result). The search
+    # proves nothing here, so every value comes from the solver.
+    config = Config("card-commons", TUTORIAL, games=4, simulations=2, max_steps=40,
+                    width=16, blocks=1, prove=False, rescore=6)
+    rescoring = Trainer(config)
+    _, *played, boards = jax.device_get(rescoring._selfplay(
+        rescoring.params, rescoring.state, jax.random.PRNGKey(0)))
+    played, boards = [np.asarray(part) for part in played], np.asarray(boards)
+    assert np.isnan(played[5]).all()
+    share = rescoring._rescore(played, boards)
+    checked = 0
+    for step, lane in np.ndindex(*boards.shape[:2]):
+        state = rescoring.env.rules.to_state(boards[step, lane])
+        if state.phase() == "turn" and 16 - bin(state._occupied).count("1") <= 6:
+            assert played[5][step, lane] == negamax(state)
+            checked += 1
+        else:
+            assert np.isnan(played[5][step, lane])
+    assert checked >= 10 and share == pytest.approx(checked / boards[..., 0].size)
+    (_, _, target), _ = label(played, None)
+    assert set(np.unique(target)) <= {-1.0, 1.0}
+
+
+def test_only_the_tutorial_has_a_solver_to_rescore_with():
+    with pytest.raises(ValueError, match="no exact solver"):
+        Trainer(Config("card-commons", {"variant": "classic"}, games=2, width=16, blocks=1,
+                       rescore=4))
+
+
+def negamax(state, known={}) -> float:  # noqa: B006 - a memo of exact values
+    """The value of a Tutorial turn position for its mover, every move searched on the
+    reference engine (the memo keyed by the solver's abstract position)."""
+    from quarkade.games.card_commons.solve.tutorial import position_of
+
+    key = position_of(state)
+    if key not in known:
+        known[key] = -1.0
+        for action in state.legal_actions():
+            child = state.clone()
+            child.apply_action(action)
+            mover = state.current_player()
+            if child.returns()[mover] > 0 if child.is_terminal() else negamax(child) < 0:
+                known[key] = 1.0
+                break
+    return known[key]
 
 
 def ends(state, action: int) -> bool:

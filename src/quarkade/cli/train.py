@@ -45,6 +45,10 @@ def train(
         help="Play the raw policy against greedy this often (0: never).")] = 5.0,
     check_games: Annotated[int, typer.Option(help="Games per check against greedy.")] = 20,
     seed: Annotated[int, typer.Option(help="The random seed.")] = 0,
+    rescore: Annotated[int, typer.Option(
+        help="Positions with at most this many empty cells learn the exact solver's value "
+        "instead of their game's result, as Leela Chess Zero rescores with tablebases "
+        "(Card Commons' Tutorial; 0: off).")] = 0,
 ) -> None:
     """Train a bot by self-play (AlphaZero-style, mctx's search over the JAX rules)."""
     with user_errors():
@@ -52,6 +56,12 @@ def train(
         if updates < 1:
             raise QuarkadeError(f"--updates {updates}: give at least 1")
         config.updates = updates
+        if rescore:
+            if rescore < 0 or game != "card-commons" or config.options.get("variant") != "tutorial":
+                raise QuarkadeError(f"--rescore {rescore}: only Card Commons' Tutorial has an "
+                                    "exact solver to rescore with; give 1 to 16 empty cells "
+                                    "there, or 0")
+            config.rescore = rescore
         if check_minutes < 0 or check_games < 2:
             raise QuarkadeError("--check-minutes is 0 or more and --check-games at least 2")
         try:

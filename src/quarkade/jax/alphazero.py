@@ -98,6 +98,9 @@ class Config:
     # observation (``Rules.features``: Card Commons' legal placements per seat and cell)
     symmetries: bool = True  # learn each position as seen through a map drawn at random
     # from those that keep the rules (``Rules.symmetries``; the Tutorial's field has eight)
+    rescore: int = 0  # positions with at most this much ``left`` (Card Commons: empty
+    # cells) learn the exact solver's value (``Rules.exact``) instead of their game's
+    # result, as Leela Chess Zero rescores its games' endings with tablebases; 0: off
 
 
 class Played(NamedTuple):
@@ -110,6 +113,7 @@ class Played(NamedTuple):
     rewards: jax.Array
     proven: jax.Array  # the root's value for the mover where the search proved it, else NaN
     searched: jax.Array  # the root's value for the mover by the search
+    board: jax.Array  # the position (for ``Config.rescore``)
 
 
 class Trainer:
@@ -143,6 +147,10 @@ class Trainer:
         maps = maps if config.symmetries else maps[:1]
         self.maps = len(maps)
         self._unmap = jnp.asarray(np.argsort(maps, axis=1))  # each map's inverse
+        self._exact = self.env.rules.exact(config.rescore) if config.rescore else None
+        if config.rescore and self._exact is None:
+            raise ValueError(f"no exact solver for {self.env.rules.name} with these options "
+                             "to rescore with")
         self._selfplay = jax.jit(self._selfplay_fn)
         self._update = jax.jit(self._update_fn)
         self._evaluate = jax.jit(self._evaluate_fn)
@@ -221,14 +229,15 @@ class Trainer:
             fresh = jax.tree_util.tree_map(
                 lambda leaves: leaves[(begun % STARTS) * games + lanes], starts)
             played = Played(state.observation, policy, state.current_player, ended,
-                            after.rewards, proven, out.search_tree.node_values[:, 0])
+                            after.rewards, proven, out.search_tree.node_values[:, 0],
+                            state._board)
             return (_where(ended, fresh, after), begun + ended), played
 
         (state, _), played = jax.lax.scan(decide, (state, jnp.zeros(games, jnp.int32)),
                                           jax.random.split(key, config.max_steps))
         reward = jnp.take_along_axis(played.rewards, played.actor[..., None], axis=2)[..., 0]
         return (state, played.observation, played.policy, played.actor, reward, played.live,
-                played.proven, played.searched)
+                played.proven, played.searched, played.board)
 
     def _loss(self, params: Any, observation: jax.Array, policy: jax.Array,
               target: jax.Array) -> tuple[jax.Array, tuple[Any, Any]]:
@@ -303,8 +312,12 @@ class Trainer:
         rate = self._set_rate(progress)
         self.key, play_key, shuffle_key, eval_key = jax.random.split(self.key, 4)
         self.state, *played = self._selfplay(self.params, self.state, play_key)
-        played = [np.asarray(part) for part in jax.device_get(played)]
+        *played, boards = [np.asarray(part) for part in jax.device_get(played)]
         finished = int(played[4].sum())
+        proven = float(np.mean(~np.isnan(played[5])))
+        solving = time.perf_counter()
+        rescored = self._rescore(played, np.asarray(boards))
+        solving = time.perf_counter() - solving
         labelled, self.pending = label(played, self.pending, config.value_mix)
         self.replay.append(labelled)
         self.replay = self.replay[-config.window:]
@@ -333,11 +346,24 @@ class Trainer:
             "policy_loss": float(np.mean([p for p, _ in losses])) if losses else float("nan"),
             "value_loss": float(np.mean([v for _, v in losses])) if losses else float("nan"),
             "labelled": len(labelled[0]), "learning_rate": rate,
-            "proven": float(np.mean(~np.isnan(played[5]))),
+            "proven": proven,
+            "rescored": rescored, "rescore_seconds": round(solving, 2),
             "score_vs_random": score,
         }
         self.history.append(found)
         return found
+
+    def _rescore(self, played: list[np.ndarray], boards: np.ndarray) -> float:
+        """Put the exact solver's value of each decision's position (``Config.rescore``)
+        where the search proved nothing, in ``played``'s proven values (which ``label``
+        learns instead of the game's result); the share of decisions so valued."""
+        if self._exact is None:
+            return 0.0
+        proven = played[5]
+        flat = boards.reshape(-1, boards.shape[-1])
+        exact = np.array([self._exact(board) for board in flat], np.float32)
+        played[5] = np.where(np.isnan(proven), exact.reshape(proven.shape), proven)
+        return float(np.mean(~np.isnan(exact)))
 
     # -- checkpoints -----------------------------------------------------------------------
 

@@ -13,6 +13,7 @@ Rulings: as the reference engine's (C-1 to C-16).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import jax
@@ -51,6 +52,7 @@ from quarkade.games.card_commons.rules import (
     TURN,
     TUTORIAL,
     CardCommonsGame,
+    CardCommonsState,
 )
 from quarkade.jax.env import Rules
 
@@ -71,6 +73,8 @@ OPENING_MASK = np.zeros(NUM_ACTIONS, bool)
 OPENING_MASK[list(OPENING_ACTIONS)] = True
 SIDES = np.array([[m >> c & 1 for c in CELLS] for m in SIDE_MASKS], np.float32)
 CORNER_CELLS = np.array(CORNERS)
+EXACT_NODES = 200_000  # the exact solver's budget a position (``exact``): with at most
+# 10 empty cells nearly every Tutorial position settles in far fewer
 
 
 @dataclass(frozen=True)
@@ -374,6 +378,28 @@ class CardCommonsRules(Rules):
 
     def extra_slots(self, state: object) -> list[int]:
         return []
+
+    def exact(self, limit: int) -> Callable[[np.ndarray], float] | None:
+        """The Tutorial's exact solver (``solve.tutorial``, flat or torus) on turn
+        positions with at most ``limit`` empty cells, each search held to
+        ``EXACT_NODES`` nodes (NaN where it runs out); None in the Classic game."""
+        if self.abilities or limit <= 0:
+            return None
+        from quarkade.games.card_commons.solve import tutorial
+
+        solver = tutorial.TutorialSolver(torus=bool(self.game.options["torus"]))
+        signs = {tutorial.WIN: 1.0, tutorial.LOSS: -1.0}
+
+        def value(board: np.ndarray) -> float:
+            state = self.to_state(board)
+            assert isinstance(state, CardCommonsState)
+            if (state.is_terminal() or state.phase() != "turn"
+                    or NUM_CELLS - bin(state._occupied).count("1") > limit):
+                return float("nan")
+            found = solver.value(tutorial.position_of(state), budget=EXACT_NODES).value
+            return signs.get(found, float("nan"))
+
+        return value
 
 
 def card_features(codes: jax.Array, viewer: jax.Array) -> jax.Array:

@@ -22,6 +22,7 @@ know; ``observe(state, seat)`` gives any seat's.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -118,6 +119,13 @@ class Rules:
         """A batch of observations (``[..., observation_size]``) as seen in the position
         mapped by symmetry ``which`` (an index into ``symmetries()``)."""
         return observation
+
+    def exact(self, limit: int) -> Callable[[np.ndarray], float] | None:
+        """Where the game has an exact solver for these options: a function (numpy,
+        outside jit, keeping its solver's table between calls) giving a board's value
+        for the seat to move, 1.0 won or -1.0 lost, where at most ``limit`` is ``left``
+        and the solver settles it, NaN elsewhere; None where there is no solver."""
+        return None
 
     def resample(self, board: jax.Array, seat: jax.Array, key: jax.Array) -> jax.Array:
         """A board ``seat`` cannot tell from this one, its hidden part drawn with ``key``
