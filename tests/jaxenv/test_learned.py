@@ -251,30 +251,49 @@ def test_self_play_learns_what_its_search_proves():
     assert target.tolist() == [1.0, 1.0] and pending is None
 
 
-def test_self_play_learns_the_exact_value_of_positions_near_the_end():
+@pytest.mark.parametrize("moves", [False, True])
+def test_self_play_learns_the_exact_value_of_positions_near_the_end(moves):
     # With rescore=6, each decision at a position with at most 6 empty cells learns its
     # exact value for the mover (here from a plain negamax over the reference engine),
     # whatever its game's result; the others keep NaN (their game's result). The search
-    # proves nothing here, so every value comes from the solver.
+    # proves nothing here, so every value comes from the solver. With rescore_policy, a
+    # won position's policy target is one winning move; other targets are the search's.
     config = Config("card-commons", TUTORIAL, games=4, simulations=2, max_steps=40,
-                    width=16, blocks=1, prove=False, rescore=6)
+                    width=16, blocks=1, prove=False, rescore=6, rescore_policy=moves)
     rescoring = Trainer(config)
     _, *played, boards = jax.device_get(rescoring._selfplay(
         rescoring.params, rescoring.state, jax.random.PRNGKey(0)))
     played, boards = [np.asarray(part) for part in played], np.asarray(boards)
+    searched = played[1].copy()
     assert np.isnan(played[5]).all()
     share = rescoring._rescore(played, boards)
-    checked = 0
+    checked, won = 0, 0
     for step, lane in np.ndindex(*boards.shape[:2]):
         state = rescoring.env.rules.to_state(boards[step, lane])
+        policy = played[1][step, lane]
         if state.phase() == "turn" and 16 - bin(state._occupied).count("1") <= 6:
             assert played[5][step, lane] == negamax(state)
             checked += 1
+            if moves and negamax(state) > 0:
+                (move,) = np.flatnonzero(policy)
+                assert policy[move] == 1.0 and winning(state, move)
+                won += 1
+                continue
         else:
             assert np.isnan(played[5][step, lane])
+        assert np.array_equal(policy, searched[step, lane])
     assert checked >= 10 and share == pytest.approx(checked / boards[..., 0].size)
+    assert won >= 3 or not moves
     (_, _, target), _ = label(played, None)
     assert set(np.unique(target)) <= {-1.0, 1.0}
+
+
+def winning(state, action: int) -> bool:
+    child = state.clone()
+    child.apply_action(action)
+    if child.is_terminal():
+        return child.returns()[state.current_player()] > 0
+    return negamax(child) < 0
 
 
 def test_only_the_tutorial_has_a_solver_to_rescore_with():

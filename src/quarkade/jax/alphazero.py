@@ -101,6 +101,8 @@ class Config:
     rescore: int = 0  # positions with at most this much ``left`` (Card Commons: empty
     # cells) learn the exact solver's value (``Rules.exact``) instead of their game's
     # result, as Leela Chess Zero rescores its games' endings with tablebases; 0: off
+    rescore_policy: bool = False  # and where the solver finds the position won, its
+    # policy target is the winning move the solver found, not the search's policy
 
 
 class Played(NamedTuple):
@@ -147,7 +149,8 @@ class Trainer:
         maps = maps if config.symmetries else maps[:1]
         self.maps = len(maps)
         self._unmap = jnp.asarray(np.argsort(maps, axis=1))  # each map's inverse
-        self._exact = self.env.rules.exact(config.rescore) if config.rescore else None
+        self._exact = (self.env.rules.exact(config.rescore, config.rescore_policy)
+                       if config.rescore else None)
         if config.rescore and self._exact is None:
             raise ValueError(f"no exact solver for {self.env.rules.name} with these options "
                              "to rescore with")
@@ -356,13 +359,18 @@ class Trainer:
     def _rescore(self, played: list[np.ndarray], boards: np.ndarray) -> float:
         """Put the exact solver's value of each decision's position (``Config.rescore``)
         where the search proved nothing, in ``played``'s proven values (which ``label``
-        learns instead of the game's result); the share of decisions so valued."""
+        learns instead of the game's result), and with ``rescore_policy`` the winning
+        move it found as the policy target where the position is won; the share of
+        decisions so valued."""
         if self._exact is None:
             return 0.0
-        proven = played[5]
-        flat = boards.reshape(-1, boards.shape[-1])
-        exact = np.array([self._exact(board) for board in flat], np.float32)
-        played[5] = np.where(np.isnan(proven), exact.reshape(proven.shape), proven)
+        proven, policy = played[5], played[1]
+        found = [self._exact(board) for board in boards.reshape(-1, boards.shape[-1])]
+        exact = np.array([value for value, _ in found], np.float32).reshape(proven.shape)
+        moves = np.array([move for _, move in found]).reshape(proven.shape)
+        played[5] = np.where(np.isnan(proven), exact, proven)
+        played[1] = np.where((moves >= 0)[..., None],
+                             np.eye(policy.shape[-1], dtype=policy.dtype)[moves], policy)
         return float(np.mean(~np.isnan(exact)))
 
     # -- checkpoints -----------------------------------------------------------------------

@@ -379,10 +379,12 @@ class CardCommonsRules(Rules):
     def extra_slots(self, state: object) -> list[int]:
         return []
 
-    def exact(self, limit: int) -> Callable[[np.ndarray], float] | None:
+    def exact(self, limit: int, moves: bool = False
+              ) -> Callable[[np.ndarray], tuple[float, int]] | None:
         """The Tutorial's exact solver (``solve.tutorial``, flat or torus) on turn
         positions with at most ``limit`` empty cells, each search held to
-        ``EXACT_NODES`` nodes (NaN where it runs out); None in the Classic game."""
+        ``EXACT_NODES`` nodes (NaN where it runs out); with ``moves``, a winning move
+        too; None in the Classic game."""
         if self.abilities or limit <= 0:
             return None
         from quarkade.games.card_commons.solve import tutorial
@@ -390,14 +392,19 @@ class CardCommonsRules(Rules):
         solver = tutorial.TutorialSolver(torus=bool(self.game.options["torus"]))
         signs = {tutorial.WIN: 1.0, tutorial.LOSS: -1.0}
 
-        def value(board: np.ndarray) -> float:
+        def value(board: np.ndarray) -> tuple[float, int]:
             state = self.to_state(board)
             assert isinstance(state, CardCommonsState)
             if (state.is_terminal() or state.phase() != "turn"
                     or NUM_CELLS - bin(state._occupied).count("1") > limit):
-                return float("nan")
-            found = solver.value(tutorial.position_of(state), budget=EXACT_NODES).value
-            return signs.get(found, float("nan"))
+                return float("nan"), -1
+            position = tutorial.position_of(state)
+            if not moves:
+                found = solver.value(position, budget=EXACT_NODES).value
+                return signs.get(found, float("nan")), -1
+            found, move = solver.best_move(position, budget=EXACT_NODES)
+            return (signs.get(found, float("nan")),
+                    tutorial.action_of(*move) if move is not None else -1)
 
         return value
 

@@ -120,11 +120,13 @@ class Rules:
         mapped by symmetry ``which`` (an index into ``symmetries()``)."""
         return observation
 
-    def exact(self, limit: int) -> Callable[[np.ndarray], float] | None:
+    def exact(self, limit: int, moves: bool = False
+              ) -> Callable[[np.ndarray], tuple[float, int]] | None:
         """Where the game has an exact solver for these options: a function (numpy,
         outside jit, keeping its solver's table between calls) giving a board's value
         for the seat to move, 1.0 won or -1.0 lost, where at most ``limit`` is ``left``
-        and the solver settles it, NaN elsewhere; None where there is no solver."""
+        and the solver settles it, NaN elsewhere, and (with ``moves``) a winning action
+        where it is won, else -1; None where there is no solver."""
         return None
 
     def resample(self, board: jax.Array, seat: jax.Array, key: jax.Array) -> jax.Array:
