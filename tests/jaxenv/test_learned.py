@@ -145,6 +145,8 @@ def test_quarkade_train_writes_a_checkpoint_and_its_learning_curve(tmp_path):
     (["card-commons", "--out", "x", "--rescore", "8"], "only Card Commons' Tutorial"),
     (["card-commons", "--out", "x", "-o", "variant=tutorial", "--rescore", "-1"],
      "give 1 to 16 empty cells"),
+    (["card-commons", "--out", "x", "-o", "variant=tutorial", "--rescore", "17"],
+     "give 1 to 16 empty cells"),
 ])
 def test_quarkade_train_refuses_bad_input(args, message):
     done = runner.invoke(app, ["train", *args])

@@ -57,7 +57,8 @@ def train(
             raise QuarkadeError(f"--updates {updates}: give at least 1")
         config.updates = updates
         if rescore:
-            if rescore < 0 or game != "card-commons" or config.options.get("variant") != "tutorial":
+            tutorial = game == "card-commons" and config.options.get("variant") == "tutorial"
+            if not (tutorial and 0 < rescore <= 16):
                 raise QuarkadeError(f"--rescore {rescore}: only Card Commons' Tutorial has an "
                                     "exact solver to rescore with; give 1 to 16 empty cells "
                                     "there, or 0")

@@ -20,7 +20,11 @@ network's sampled policy until 0 to ``endgame_left`` is left, where the rules ar
 ``staged``: Card Commons' empty cells), so more games and value targets fall where the
 game is decided; ``proven_targets`` learns what the search proved at the root (the value,
 and a policy on the proven wins or off the proven losses); ``value_mix`` blends the
-search's root value into the value target.
+search's root value into the value target. ``rescore`` (where the rules have an exact
+solver, ``Rules.exact``: Card Commons' Tutorial) learns the solver's value of every
+position with at most that much left instead of its game's result, as Leela Chess Zero
+rescores its games' endings with tablebases, and ``rescore_policy`` the winning move the
+solver found as the policy target of a won one.
 
 Two more, on by default: ``features`` (the network also reads what the game derives from
 its observation: Card Commons' cells each seat can still play, ``Rules.features``) and
