@@ -147,6 +147,8 @@ def test_quarkade_train_writes_a_checkpoint_and_its_learning_curve(tmp_path):
      "give 1 to 16 empty cells"),
     (["card-commons", "--out", "x", "-o", "variant=tutorial", "--rescore", "17"],
      "give 1 to 16 empty cells"),
+    (["card-commons", "--out", "x", "-o", "variant=tutorial", "--rescore-policy"],
+     "--rescore-policy goes with --rescore N"),
 ])
 def test_quarkade_train_refuses_bad_input(args, message):
     done = runner.invoke(app, ["train", *args])

@@ -49,6 +49,9 @@ def train(
         help="Positions with at most this many empty cells learn the exact solver's value "
         "instead of their game's result, as Leela Chess Zero rescores with tablebases "
         "(Card Commons' Tutorial; 0: off).")] = 0,
+    rescore_policy: Annotated[bool, typer.Option(
+        "--rescore-policy", help="With --rescore: a position the solver finds won also "
+        "learns the winning move it found as its policy.")] = False,
 ) -> None:
     """Train a bot by self-play (AlphaZero-style, mctx's search over the JAX rules)."""
     with user_errors():
@@ -63,6 +66,9 @@ def train(
                                     "exact solver to rescore with; give 1 to 16 empty cells "
                                     "there, or 0")
             config.rescore = rescore
+        if rescore_policy and not rescore:
+            raise QuarkadeError("--rescore-policy goes with --rescore N (N empty cells)")
+        config.rescore_policy = rescore_policy
         if check_minutes < 0 or check_games < 2:
             raise QuarkadeError("--check-minutes is 0 or more and --check-games at least 2")
         try:
