@@ -14,7 +14,9 @@ with hidden cards (Dead Cat) the search starts from a state drawn from what the 
 knows (``Rules.resample``), never from the real one, and the network reads only the
 mover's observation. Two seats only: the value is one number, the mover's.
 
-Options for endgames, off by default (they did not raise the graded share in pilots):
+Options for endgames, off by default (the first three did not raise the graded share in
+pilots; rescoring raised it a little, but learns from the solver that grades the bot,
+docs/RESEARCH.md):
 ``endgame_share`` of the new games start near the end (played on from the opening by the
 network's sampled policy until 0 to ``endgame_left`` is left, where the rules are
 ``staged``: Card Commons' empty cells), so more games and value targets fall where the
@@ -85,8 +87,9 @@ class Config:
     # in Dead Cat, nothing changes)
     prove: bool = True  # self-play's search proves wins and losses from the game's ends
     # where the rules are certain (Card Commons), as the bot's does
-    # Three levers for endgames, off: in 15-minute pilots none raised the graded share
-    # (docs/RESEARCH.md, "Graded against the solved game").
+    # Levers for endgames, off: in 15-minute pilots the first three did not raise the
+    # graded share; rescoring did a little (docs/RESEARCH.md, "Graded against the solved
+    # game") but learns from the solver that grades the bot.
     proven_targets: bool = False  # where the search proved the root, learn what it
     # proved: the value proven, the policy spread over the proven wins (or off the
     # proven losses)
@@ -96,17 +99,17 @@ class Config:
     # end (where the rules measure what is left, ``Rules.staged``), the rest at the opening
     endgame_left: int = 12  # such a game starts with 0 to this many left (Card Commons:
     # empty cells), drawn evenly, after moves drawn from the network's own policy
+    rescore: int = 0  # positions with at most this much ``left`` (Card Commons: empty
+    # cells) learn the exact solver's value (``Rules.exact``) instead of their game's
+    # result, as Leela Chess Zero rescores its games' endings with tablebases; 0: off
+    rescore_policy: bool = False  # and where the solver finds the position won, its
+    # policy target is the winning move the solver found, not the search's policy
     # On by default: in 15-minute pilots (docs/RESEARCH.md) the features raised the graded
     # share, and the maps keep a longer run from learning its replay by heart.
     features: bool = True  # the network also reads what the game derives from the
     # observation (``Rules.features``: Card Commons' legal placements per seat and cell)
     symmetries: bool = True  # learn each position as seen through a map drawn at random
     # from those that keep the rules (``Rules.symmetries``; the Tutorial's field has eight)
-    rescore: int = 0  # positions with at most this much ``left`` (Card Commons: empty
-    # cells) learn the exact solver's value (``Rules.exact``) instead of their game's
-    # result, as Leela Chess Zero rescores its games' endings with tablebases; 0: off
-    rescore_policy: bool = False  # and where the solver finds the position won, its
-    # policy target is the winning move the solver found, not the search's policy
 
 
 class Played(NamedTuple):
