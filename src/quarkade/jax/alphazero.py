@@ -376,8 +376,9 @@ class Trainer:
         exact = np.array([value for value, _ in found], np.float32).reshape(proven.shape)
         moves = np.array([move for _, move in found]).reshape(proven.shape)
         played[5] = np.where(np.isnan(proven), exact, proven)
-        played[1] = np.where((moves >= 0)[..., None],
-                             np.eye(policy.shape[-1], dtype=policy.dtype)[moves], policy)
+        if self.config.rescore_policy:
+            played[1] = np.where((moves >= 0)[..., None],
+                                 np.eye(policy.shape[-1], dtype=policy.dtype)[moves], policy)
         return float(np.mean(~np.isnan(exact)))
 
     # -- checkpoints -----------------------------------------------------------------------
