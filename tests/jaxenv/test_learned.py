@@ -17,6 +17,7 @@ from quarkade.agents import make_agent, turn_for
 from quarkade.agents.learned import searcher
 from quarkade.cli.main import app
 from quarkade.core.errors import AgentSpecError
+from quarkade.games.card_commons.solver import empty_cells
 from quarkade.jax import network
 from quarkade.jax.alphazero import Config, Trainer, label
 from quarkade.jax.search import PLAY_CONSIDERED, inputs
@@ -275,7 +276,7 @@ def test_self_play_learns_the_exact_value_of_positions_near_the_end(moves):
     for step, lane in np.ndindex(*boards.shape[:2]):
         state = rescoring.env.rules.to_state(boards[step, lane])
         policy = played[1][step, lane]
-        if state.phase() == "turn" and 16 - bin(state._occupied).count("1") <= 6:
+        if state.phase() == "turn" and empty_cells(state) <= 6:
             assert played[5][step, lane] == negamax(state)
             checked += 1
             if moves and negamax(state) > 0:
@@ -313,14 +314,7 @@ def negamax(state, known={}) -> float:  # noqa: B006 - a memo of exact values
 
     key = position_of(state)
     if key not in known:
-        known[key] = -1.0
-        for action in state.legal_actions():
-            child = state.clone()
-            child.apply_action(action)
-            mover = state.current_player()
-            if child.returns()[mover] > 0 if child.is_terminal() else negamax(child) < 0:
-                known[key] = 1.0
-                break
+        known[key] = 1.0 if any(winning(state, a) for a in state.legal_actions()) else -1.0
     return known[key]
 
 

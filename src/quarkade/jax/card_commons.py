@@ -388,6 +388,7 @@ class CardCommonsRules(Rules):
         if self.abilities or limit <= 0:
             return None
         from quarkade.games.card_commons.solve import tutorial
+        from quarkade.games.card_commons.solver import empty_cells
 
         solver = tutorial.TutorialSolver(torus=bool(self.game.options["torus"]))
         signs = {tutorial.WIN: 1.0, tutorial.LOSS: -1.0}
@@ -396,7 +397,7 @@ class CardCommonsRules(Rules):
             state = self.to_state(board)
             assert isinstance(state, CardCommonsState)
             if (state.is_terminal() or state.phase() != "turn"
-                    or NUM_CELLS - bin(state._occupied).count("1") > limit):
+                    or empty_cells(state) > limit):
                 return float("nan"), -1
             position = tutorial.position_of(state)
             if not moves:
