@@ -48,6 +48,7 @@ from quarkade.agents import make_agent
 from quarkade.core.agent import turn_for
 from quarkade.games.card_commons.rules import CardCommonsState
 from quarkade.games.card_commons.solve import tutorial
+from quarkade.games.card_commons.solver import empty_cells
 from quarkade.sim.match import play_game
 from quarkade.sim.plan import Plan
 from quarkade.sim.runner import run_plan
@@ -139,10 +140,6 @@ def moves_of(spec: str, states: list[CardCommonsState], seed: int, batch: int = 
     rng = random.Random(seed)
     moves = [agent.act(turn_for(state), rng) for state in states]
     return moves, (time.process_time() - start) / len(states)
-
-
-def empty_cells(state: CardCommonsState) -> int:
-    return sum(1 for cell in tutorial.position_of(state).cells if cell == 0)
 
 
 def evenly(items: list[Any], count: int) -> list[Any]:

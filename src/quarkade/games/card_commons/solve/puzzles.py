@@ -23,13 +23,13 @@ from typing import Any
 from quarkade.games.card_commons.notation import (
     DECLINE,
     INVERT_BASE,
-    NUM_CELLS,
     PASS,
     POLARIZE_BASE,
     REPEL_BASE,
 )
 from quarkade.games.card_commons.rules import CardCommonsGame, CardCommonsState
 from quarkade.games.card_commons.solve import classic, tutorial
+from quarkade.games.card_commons.solver import empty_cells
 
 TABLE_BITS = 20  # 32 MiB per solver
 BUDGET = 300_000  # nodes per search before a position counts as unsettled (0: no limit)
@@ -56,10 +56,6 @@ class Puzzle:
         if self.steps is not None:
             found["steps"] = self.steps
         return found
-
-
-def empty_cells(state: CardCommonsState) -> int:
-    return sum(1 for cell in range(NUM_CELLS) if not state.stack(cell))
 
 
 class Unsettled(Exception):
