@@ -150,6 +150,16 @@ def test_quarkade_train_writes_a_checkpoint_and_its_learning_curve(tmp_path):
      "give 1 to 16 empty cells"),
     (["card-commons", "--out", "x", "-o", "variant=tutorial", "--rescore-policy"],
      "--rescore-policy goes with --rescore N"),
+    (["card-commons", "--out", "x", "--bot-starts", "1.5"],
+     "--bot-starts 1.5: give a share from 0 to 1"),
+    (["card-commons", "--out", "x", "--bot-starts", "-0.1"],
+     "--bot-starts -0.1: give a share from 0 to 1"),
+    (["card-commons", "--out", "x", "--bot-starts-left", "10"],
+     "--bot-starts-left 10: give 0 to 16 empty"),
+    (["card-commons", "--out", "x", "--bot-starts", "0.5", "--bot-starts-left", "17"],
+     "--bot-starts-left 17: give 0 to 16"),
+    (["dead-cat", "--out", "x", "--bot-starts", "0.5", "--bot-starts-left", "3"],
+     "--bot-starts-left 3: give 0 to 16 empty"),
 ])
 def test_quarkade_train_refuses_bad_input(args, message):
     done = runner.invoke(app, ["train", *args])
@@ -232,6 +242,58 @@ def test_self_play_starts_most_new_games_near_the_end():
     for index in near[left[near] > 6]:
         state = staged.env.rules.to_state(starts._board[index])
         assert any(ends(state, action) for action in state.legal_actions())
+
+
+def test_self_play_starts_new_games_at_positions_of_the_bots_games():
+    # With bot_starts 0.5, about half of 64 new games start at a decision of one of the
+    # pool's greedy games (the rest at the opening); the pool holds every decision of
+    # those games, none a chance node, and with start_left 10 only those with at least
+    # ten empty cells.
+    config = Config("card-commons", TUTORIAL, games=2, simulations=2, max_steps=1, width=16,
+                    blocks=1, bot_starts=0.5, start_games=3, seed=4)
+    pooled = Trainer(config)
+    greedy = make_agent("greedy", "card-commons")
+    game = pooled.env.rules.game
+    expected = []
+    for seed in start_seeds(3, 4):
+        state = game.new_initial_state()
+        for action in play_game(game, [greedy, greedy], seed).history():
+            if not state.is_chance_node():
+                expected.append(pooled.env.rules.to_board(state).tolist())
+            state.apply_action(action)
+    pool = np.asarray(pooled._pool).tolist()
+    assert pool == expected
+    starts = jax.device_get(jax.jit(pooled._starts, static_argnums=2)(
+        pooled.params, jax.random.PRNGKey(0), 64))
+    left = np.asarray(jax.vmap(pooled.env.rules.left)(starts._board))
+    drawn = [board.tolist() in pool for board in np.asarray(starts._board)]
+    assert all(drawn[index] or left[index] == 16 for index in range(64))
+    assert 16 <= int((left < 16).sum()) <= 48
+    late = Trainer(Config("card-commons", TUTORIAL, games=2, simulations=2, max_steps=1,
+                          width=16, blocks=1, bot_starts=0.5, start_games=3, seed=4,
+                          start_left=10))
+    assert np.asarray(late._pool).tolist() == [
+        board for board in expected if pooled.env.rules.left(np.asarray(board)) >= 10]
+    assert Trainer(Config("card-commons", TUTORIAL, games=2, width=16, blocks=1))._pool is None
+
+
+def test_dead_cat_self_play_starts_at_the_bots_decisions_whole_cards_and_all():
+    # The trainer holds the real state (its search draws each mover's hidden cards again):
+    # a Dead Cat pool position is a decision of a greedy game, time deck and all.
+    pooled = Trainer(Config("dead-cat", {"peek_first": True}, games=2, simulations=2,
+                            max_steps=1, width=16, blocks=1, bot_starts=1.0, start_games=2))
+    pool = np.asarray(pooled._pool)
+    for board in pool:
+        state = pooled.env.rules.to_state(board)
+        assert not (state.is_chance_node() or state.is_terminal())
+    starts = jax.device_get(jax.jit(pooled._starts, static_argnums=2)(
+        pooled.params, jax.random.PRNGKey(1), 16))
+    assert all(board.tolist() in pool.tolist() for board in np.asarray(starts._board))
+
+
+def start_seeds(games: int, seed: int) -> list[int]:
+    rng = random.Random(f"start-pool/{seed}")
+    return [rng.getrandbits(48) for _ in range(games)]
 
 
 def test_self_play_learns_what_its_search_proves():

@@ -52,6 +52,14 @@ def train(
     rescore_policy: Annotated[bool, typer.Option(
         "--rescore-policy", help="With --rescore: a position the solver finds won also "
         "learns the winning move it found as its policy.")] = False,
+    bot_starts: Annotated[float, typer.Option(
+        help="The share of new self-play games (0 to 1) that start at a position of a game "
+        "between two greedy bots, as KataGo starts some self-play games from human games' "
+        "positions (0: all start at the opening).")] = 0.0,
+    bot_starts_left: Annotated[int, typer.Option(
+        help="With --bot-starts: only positions with at least this many empty cells (Card "
+        "Commons; 10 leaves out every endgame the learned-strength bench grades, which have "
+        "at most 9).")] = 0,
 ) -> None:
     """Train a bot by self-play (AlphaZero-style, mctx's search over the JAX rules)."""
     with user_errors():
@@ -69,6 +77,14 @@ def train(
         if rescore_policy and not rescore:
             raise QuarkadeError("--rescore-policy goes with --rescore N (N empty cells)")
         config.rescore_policy = rescore_policy
+        if not 0 <= bot_starts <= 1:
+            raise QuarkadeError(f"--bot-starts {bot_starts:g}: give a share from 0 to 1")
+        config.bot_starts = bot_starts
+        if bot_starts_left and not (bot_starts and game == "card-commons"
+                                    and 0 <= bot_starts_left <= 16):
+            raise QuarkadeError(f"--bot-starts-left {bot_starts_left}: give 0 to 16 empty "
+                                "cells, in Card Commons, with --bot-starts")
+        config.start_left = bot_starts_left
         if check_minutes < 0 or check_games < 2:
             raise QuarkadeError("--check-minutes is 0 or more and --check-games at least 2")
         try:
@@ -79,6 +95,10 @@ def train(
         console.print(f"Training {game} ({_shown(config.options)}) for {minutes:g} minutes "
                       f"into {out}: {games} games an iteration, {simulations} simulations a "
                       "move. The first iteration compiles (a minute or two).")
+        if bot_starts:
+            console.print(f"Playing {config.start_games} games between two greedy bots first, "
+                          "for starting positions (a minute or two, before the training "
+                          "clock starts).")
         trainer = Trainer(config)
     _run(trainer, out, minutes, check_minutes, check_games, seed)
 

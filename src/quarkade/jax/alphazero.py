@@ -26,7 +26,12 @@ search's root value into the value target. ``rescore`` (where the rules have an 
 solver, ``Rules.exact``: Card Commons' Tutorial) learns the solver's value of every
 position with at most that much left instead of its game's result, as Leela Chess Zero
 rescores its games' endings with tablebases, and ``rescore_policy`` the winning move the
-solver found as the policy target of a won one.
+solver found as the policy target of a won one. ``bot_starts`` of the new games start
+at a position of a game between two ``start_bot`` bots (a pool of every decision of
+``start_games`` of their games, played before training; with ``start_left``, only those
+with at least that much left), as KataGo starts some of its self-play games from
+positions of human games: the positions come without labels, and self-play learns them
+by its own search.
 
 Two more, on by default: ``features`` (the network also reads what the game derives from
 its observation: Card Commons' cells each seat can still play, ``Rules.features``) and
@@ -104,6 +109,15 @@ class Config:
     # result, as Leela Chess Zero rescores its games' endings with tablebases; 0: off
     rescore_policy: bool = False  # and where the solver finds the position won, its
     # policy target is the winning move the solver found, not the search's policy
+    bot_starts: float = 0.0  # of the new self-play games, the share started at a
+    # position drawn from games between two ``start_bot`` bots (every decision of
+    # ``start_games`` of them, played before training), as KataGo starts some of its
+    # self-play games from positions of human games: self-play then meets the positions
+    # such players reach, and learns them by its own search (no labels come with them)
+    start_bot: str = "greedy"
+    start_games: int = 256
+    start_left: int = 0  # where the rules are ``staged``, only positions with at least
+    # this much left go in the pool (so none of a grade's endgame positions is among them)
     # On by default: in 15-minute pilots (docs/RESEARCH.md) the features raised the graded
     # share, and the maps keep a longer run from learning its replay by heart.
     features: bool = True  # the network also reads what the game derives from the
@@ -156,6 +170,9 @@ class Trainer:
         maps = maps if config.symmetries else maps[:1]
         self.maps = len(maps)
         self._unmap = jnp.asarray(np.argsort(maps, axis=1))  # each map's inverse
+        self._pool = (jnp.asarray(start_pool(self.env, config.start_bot, config.start_games,
+                                             config.seed, config.start_left))
+                      if config.bot_starts > 0 else None)
         self._exact = (self.env.rules.exact(config.rescore, config.rescore_policy)
                        if config.rescore else None)
         if config.rescore and self._exact is None:
@@ -168,13 +185,20 @@ class Trainer:
     # -- self-play and learning ------------------------------------------------------------
 
     def _starts(self, params: Any, key: jax.Array, count: int) -> Any:
-        """``count`` new games: ``endgame_share`` of them (where the rules are ``staged``)
+        """``count`` new games: ``bot_starts`` of them at positions of the bots' games
+        (``start_pool``), then ``endgame_share`` of them (where the rules are ``staged``)
         played on from the opening by the network's policy (sampled) until 0 to
         ``endgame_left`` is left (or just before a move that would end the game), the rest
         at the opening."""
         env, config = self.env, self.config
         init_key, target_key, share_key, walk_key = jax.random.split(key, 4)
         opening = jax.vmap(env.init)(jax.random.split(init_key, count))
+        if self._pool is not None:
+            pool_key, drawn_key = jax.random.split(jax.random.fold_in(init_key, 1))
+            drawn = jax.vmap(env._at_board)(
+                self._pool[jax.random.randint(drawn_key, (count,), 0, len(self._pool))])
+            chosen = jax.random.uniform(pool_key, (count,)) < config.bot_starts
+            opening = _where(chosen, drawn, opening)
         if not (env.rules.staged and config.endgame_share > 0):
             return opening
         target = jax.random.randint(target_key, (count,), 0, config.endgame_left + 1)
@@ -401,6 +425,34 @@ class Trainer:
         }
         (folder / "agent.json").write_text(json.dumps(about, indent=2) + "\n")
         (folder / "curve.json").write_text(json.dumps(self.history, indent=1) + "\n")
+
+
+def start_pool(env: Any, bot: str, games: int, seed: int, least_left: int = 0
+               ) -> np.ndarray:
+    """The boards of every decision (a seat to move, not chance) of ``games`` games
+    between two ``bot`` bots of the environment's game and options, each played with its
+    own seed drawn from ``seed`` (``Config.bot_starts``); where the rules are ``staged``,
+    only those with at least ``least_left`` left."""
+    import random
+
+    from quarkade.agents import make_agent
+    from quarkade.sim.match import play_game
+
+    game = env.rules.game
+    agents = [make_agent(bot, game.name) for _ in range(game.num_players)]
+    rng = random.Random(f"start-pool/{seed}")
+    boards = []
+    for _ in range(games):
+        final = play_game(game, agents, rng.getrandbits(48))
+        state = game.new_initial_state()
+        for action in final.history():
+            if not state.is_chance_node():
+                boards.append(env.rules.to_board(state))
+            state.apply_action(action)
+    pool = np.stack(boards)
+    if least_left and env.rules.staged:
+        pool = pool[np.asarray(jax.vmap(env.rules.left)(jnp.asarray(pool))) >= least_left]
+    return pool
 
 
 def _where(chosen: jax.Array, new: Any, old: Any) -> Any:
