@@ -15,8 +15,8 @@ knows (``Rules.resample``), never from the real one, and the network reads only 
 mover's observation. Two seats only: the value is one number, the mover's.
 
 Options for endgames, off by default (the first three did not raise the graded share in
-pilots; rescoring raised it a little, but learns from the solver that grades the bot,
-docs/RESEARCH.md):
+pilots; rescoring raised it a little, but learns from the solver that grades the bot;
+starting from the bots' games raised it most, docs/RESEARCH.md):
 ``endgame_share`` of the new games start near the end (played on from the opening by the
 network's sampled policy until 0 to ``endgame_left`` is left, where the rules are
 ``staged``: Card Commons' empty cells), so more games and value targets fall where the
