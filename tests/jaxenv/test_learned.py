@@ -18,11 +18,12 @@ from quarkade.agents.learned import searcher
 from quarkade.cli.main import app
 from quarkade.core.errors import AgentSpecError
 from quarkade.games.card_commons.solver import empty_cells
-from quarkade.jax import network
+from quarkade.jax import make, network
 from quarkade.jax.alphazero import Config, Trainer, label
 from quarkade.jax.search import PLAY_CONSIDERED, inputs
 from quarkade.sim import run_plan, simulation_plan
 from quarkade.sim.match import play_game
+from quarkade.sim.starts import start_pool
 
 runner = CliRunner()
 TUTORIAL = {"variant": "tutorial"}
@@ -251,7 +252,8 @@ def test_self_play_starts_new_games_at_positions_of_the_bots_games():
     # ten empty cells.
     config = Config("card-commons", TUTORIAL, games=2, simulations=2, max_steps=1, width=16,
                     blocks=1, bot_starts=0.5, start_games=3, seed=4)
-    pooled = Trainer(config)
+    env = make("card-commons", **TUTORIAL)
+    pooled = Trainer(config, start_pool(env, "greedy", 3, 4))
     greedy = make_agent("greedy", "card-commons")
     game = pooled.env.rules.game
     expected = []
@@ -269,19 +271,19 @@ def test_self_play_starts_new_games_at_positions_of_the_bots_games():
     drawn = [board.tolist() in pool for board in np.asarray(starts._board)]
     assert all(drawn[index] or left[index] == 16 for index in range(64))
     assert 16 <= int((left < 16).sum()) <= 48
-    late = Trainer(Config("card-commons", TUTORIAL, games=2, simulations=2, max_steps=1,
-                          width=16, blocks=1, bot_starts=0.5, start_games=3, seed=4,
-                          start_left=10))
-    assert np.asarray(late._pool).tolist() == [
+    assert start_pool(env, "greedy", 3, 4, least_left=10).tolist() == [
         board for board in expected if pooled.env.rules.left(np.asarray(board)) >= 10]
     assert Trainer(Config("card-commons", TUTORIAL, games=2, width=16, blocks=1))._pool is None
+    with pytest.raises(ValueError, match="needs the pool of starting positions"):
+        Trainer(config)
 
 
 def test_dead_cat_self_play_starts_at_the_bots_decisions_whole_cards_and_all():
     # The trainer holds the real state (its search draws each mover's hidden cards again):
     # a Dead Cat pool position is a decision of a greedy game, time deck and all.
     pooled = Trainer(Config("dead-cat", {"peek_first": True}, games=2, simulations=2,
-                            max_steps=1, width=16, blocks=1, bot_starts=1.0, start_games=2))
+                            max_steps=1, width=16, blocks=1, bot_starts=1.0),
+                     start_pool(make("dead-cat", peek_first=True), "greedy", 2, 0))
     pool = np.asarray(pooled._pool)
     for board in pool:
         state = pooled.env.rules.to_state(board)

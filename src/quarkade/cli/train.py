@@ -99,7 +99,14 @@ def train(
             console.print(f"Playing {config.start_games} games between two greedy bots first, "
                           "for starting positions (a minute or two, before the training "
                           "clock starts).")
-        trainer = Trainer(config)
+        pool = None
+        if bot_starts:
+            from quarkade.jax import make
+            from quarkade.sim.starts import start_pool
+
+            pool = start_pool(make(game, **config.options), config.start_bot,
+                              config.start_games, config.seed, config.start_left)
+        trainer = Trainer(config, pool)
     _run(trainer, out, minutes, check_minutes, check_games, seed)
 
 

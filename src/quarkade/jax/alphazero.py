@@ -28,8 +28,9 @@ position with at most that much left instead of its game's result, as Leela Ches
 rescores its games' endings with tablebases, and ``rescore_policy`` the winning move the
 solver found as the policy target of a won one. ``bot_starts`` of the new games start
 at a position of a game between two ``start_bot`` bots (a pool of every decision of
-``start_games`` of their games, played before training; with ``start_left``, only those
-with at least that much left), as KataGo starts some of its self-play games from
+``start_games`` of their games, played before training by ``quarkade.sim.starts`` and
+given to ``Trainer``; with ``start_left``, only those with at least that much left), as
+KataGo starts some of its self-play games from
 positions of human games: the positions come without labels, and self-play learns them
 by its own search.
 
@@ -142,7 +143,7 @@ class Played(NamedTuple):
 class Trainer:
     """Self-play training of one game and options (see the module docstring)."""
 
-    def __init__(self, config: Config) -> None:
+    def __init__(self, config: Config, pool: np.ndarray | None = None) -> None:
         self.config = config
         self.env = make(config.game, **config.options)
         if self.env.num_players != 2:
@@ -170,9 +171,10 @@ class Trainer:
         maps = maps if config.symmetries else maps[:1]
         self.maps = len(maps)
         self._unmap = jnp.asarray(np.argsort(maps, axis=1))  # each map's inverse
-        self._pool = (jnp.asarray(start_pool(self.env, config.start_bot, config.start_games,
-                                             config.seed, config.start_left))
-                      if config.bot_starts > 0 else None)
+        if config.bot_starts > 0 and pool is None:
+            raise ValueError("bot_starts needs the pool of starting positions "
+                             "(quarkade.sim.starts.start_pool)")
+        self._pool = jnp.asarray(pool) if config.bot_starts > 0 else None
         self._exact = (self.env.rules.exact(config.rescore, config.rescore_policy)
                        if config.rescore else None)
         if config.rescore and self._exact is None:
@@ -186,7 +188,7 @@ class Trainer:
 
     def _starts(self, params: Any, key: jax.Array, count: int) -> Any:
         """``count`` new games: ``bot_starts`` of them at positions of the bots' games
-        (``start_pool``), then ``endgame_share`` of them (where the rules are ``staged``)
+        (``pool``), then ``endgame_share`` of them (where the rules are ``staged``)
         played on from the opening by the network's policy (sampled) until 0 to
         ``endgame_left`` is left (or just before a move that would end the game), the rest
         at the opening."""
@@ -425,34 +427,6 @@ class Trainer:
         }
         (folder / "agent.json").write_text(json.dumps(about, indent=2) + "\n")
         (folder / "curve.json").write_text(json.dumps(self.history, indent=1) + "\n")
-
-
-def start_pool(env: Any, bot: str, games: int, seed: int, least_left: int = 0
-               ) -> np.ndarray:
-    """The boards of every decision (a seat to move, not chance) of ``games`` games
-    between two ``bot`` bots of the environment's game and options, each played with its
-    own seed drawn from ``seed`` (``Config.bot_starts``); where the rules are ``staged``,
-    only those with at least ``least_left`` left."""
-    import random
-
-    from quarkade.agents import make_agent
-    from quarkade.sim.match import play_game
-
-    game = env.rules.game
-    agents = [make_agent(bot, game.name) for _ in range(game.num_players)]
-    rng = random.Random(f"start-pool/{seed}")
-    boards = []
-    for _ in range(games):
-        final = play_game(game, agents, rng.getrandbits(48))
-        state = game.new_initial_state()
-        for action in final.history():
-            if not state.is_chance_node():
-                boards.append(env.rules.to_board(state))
-            state.apply_action(action)
-    pool = np.stack(boards)
-    if least_left and env.rules.staged:
-        pool = pool[np.asarray(jax.vmap(env.rules.left)(jnp.asarray(pool))) >= least_left]
-    return pool
 
 
 def _where(chosen: jax.Array, new: Any, old: Any) -> Any:
