@@ -95,12 +95,11 @@ def train(
         console.print(f"Training {game} ({_shown(config.options)}) for {minutes:g} minutes "
                       f"into {out}: {games} games an iteration, {simulations} simulations a "
                       "move. The first iteration compiles (a minute or two).")
+        pool = None
         if bot_starts:
             console.print(f"Playing {config.start_games} games between two greedy bots first, "
                           "for starting positions (a minute or two, before the training "
                           "clock starts).")
-        pool = None
-        if bot_starts:
             from quarkade.jax import make
             from quarkade.sim.starts import start_pool
 
