@@ -123,9 +123,7 @@ def moves_of(spec: str, states: list[CardCommonsState], seed: int, batch: int = 
     start = time.process_time()
     simulations = getattr(agent, "simulations", 0)
     if simulations:
-        from quarkade.agents.learned import searcher
-
-        search = searcher(agent.folder, states[0].game, agent.params)
+        search = agent.search(states[0].game)
         search.prove, search.symmetric = prove, symmetric or agent.symmetric
         moves = search.choose_many(states[:batch], simulations, seed)  # and compiles
         if len(states) <= batch:
@@ -250,7 +248,6 @@ def batched_games(checkpoint: str, game_name: str, options: dict[str, Any], oppo
 
 def _games_together(bot: Any, game: Any, opponent: str, numbers: range, seed: int) -> float:
     """The bot's score in the games ``numbers`` (``batched_games``), played together."""
-    from quarkade.agents.learned import searcher
     from quarkade.core.rng import derived_rng, sample_chance
 
     states = {index: game.new_initial_state() for index in numbers}
@@ -272,7 +269,7 @@ def _games_together(bot: Any, game: Any, opponent: str, numbers: range, seed: in
             break
         turns = [turn_for(states[index]) for index in waiting]
         if bot.simulations:
-            search = searcher(bot.folder, game, bot.params)
+            search = bot.search(game)
             drawn = [turn.sample_state(rngs[index]) for turn, index in zip(turns, waiting,
                                                                           strict=True)]
             moves = search.choose_many(drawn, bot.simulations, rngs[waiting[0]].getrandbits(31))

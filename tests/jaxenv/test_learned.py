@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 from quarkade import load_game
 from quarkade.agents import make_agent, turn_for
-from quarkade.agents.learned import searcher
+from quarkade.agents.learned import WIDEST
 from quarkade.cli.main import app
 from quarkade.core.errors import AgentSpecError
 from quarkade.games.card_commons.solver import empty_cells
@@ -426,11 +426,10 @@ def many_moves(game, more_than: int):
     raise AssertionError(f"no position with more than {more_than} legal moves")
 
 
-def test_the_bots_default_search_tries_every_move_and_plays_a_won_ending(trainer,
-                                                                         tmp_path):
-    # Its network puts the moves that win the game at once last by far; the default search
-    # still tries every legal move (a position with more of them than the 64 simulations
-    # the bot once made) and plays a winning one.
+def test_the_bot_plays_a_won_ending_its_network_ranks_last_and_weighs_what_it_is_told(
+        trainer, tmp_path):
+    # Its network puts the moves that win the game at once last by far, out of the 16 root
+    # moves its search weighs by default; it still plays one of them.
     state, wins = won_at_once(range(300))
     folder = tmp_path / "cc"
     trainer.save(folder)
@@ -438,17 +437,28 @@ def test_the_bots_default_search_tries_every_move_and_plays_a_won_ending(trainer
     params["policy_b"] = params["policy_b"].copy()
     params["policy_b"][wins] -= 30.0
     np.savez(folder / "params.npz", **params)
-    # (Plain: averaged over the field's maps, the bias falls on other moves too, and the
-    # search proves another move won first.)
+    # (Plain: averaged over the field's maps, the bias falls on other moves too.)
     bot = make_agent(f"learned:{folder},symmetric=0", "card-commons")
     assert bot.simulations == Config("card-commons").play_simulations
+    assert bot.considered == PLAY_CONSIDERED == 16
+    assert len(state.legal_actions()) - len(wins) > PLAY_CONSIDERED
     assert bot.act(turn_for(state), random.Random(0)) in wins
+    # The search weighs the 16 moves its prior likes best; with considered=128, every one.
     crowded = many_moves(load_game("card-commons", **TUTORIAL), 80)
     legal = crowded.legal_actions()
-    assert 80 < len(legal) <= PLAY_CONSIDERED
-    search = searcher(folder, crowded.game, bot.params)
-    _, visits = search.search_many([crowded], bot.simulations, 0)
-    assert (visits[0][legal] > 0).all()
+    assert 80 < len(legal) <= WIDEST
+    for considered, tried in ((-1, PLAY_CONSIDERED), (WIDEST, len(legal))):
+        wide = make_agent(f"learned:{folder},symmetric=0,considered={considered}",
+                          "card-commons")
+        _, visits = wide.search(crowded.game).search_many([crowded], wide.simulations, 0)
+        assert np.count_nonzero(visits[0]) == tried
+        assert (visits[0][legal] > 0).sum() == tried
+    # A checkpoint older than the setting weighs as many as it did then (128).
+    about = json.loads((folder / "agent.json").read_text())
+    assert about["considered"] == PLAY_CONSIDERED
+    del about["considered"]
+    (folder / "agent.json").write_text(json.dumps(about))
+    assert make_agent(f"learned:{folder}", "card-commons").considered == WIDEST
 
 
 def test_the_learning_rate_falls_along_a_half_cosine_to_the_final_rate(trainer):

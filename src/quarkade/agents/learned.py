@@ -7,6 +7,9 @@ without letting a client name a file. ``simulations`` is the search it makes per
 0 plays the network's policy alone (numpy: no JAX needed), more runs mctx's Gumbel
 MuZero search over the JAX rules (the ``jax`` extra) from ``turn.sample_state``, as in
 training; by default the checkpoint's own (``simulations`` in its ``agent.json``).
+``considered`` is how many root moves that search weighs, the network's likeliest first
+(the checkpoint's ``considered``; 128, nearly every legal move, for a checkpoint older
+than that key).
 
 The bot reads only its seat's turn: the observation is ``encode(turn.view)`` (the JAX
 environment's observation is held equal to it), and the search starts from a state drawn
@@ -31,6 +34,8 @@ if TYPE_CHECKING:
 FORMAT = "quarkade-learned/1"
 NAMED = "QUARKADE_LEARNED"
 MAX_SIMULATIONS = 4096
+WIDEST = 128  # the most root moves a bot's search weighs, and what a checkpoint that does
+# not say (one older than ``considered``) weighed
 
 
 def named_checkpoints() -> dict[str, str]:
@@ -125,10 +130,13 @@ class LearnedAgent(Agent):
         Option("symmetric", -1, "average the network over the moves of the field that keep "
                "the rules (Card Commons): 1 yes, 0 no, -1 as the checkpoint says", int,
                minimum=-1, maximum=1, local_only=True),
+        Option("considered", -1, "moves the search weighs at the root, those the network "
+               "likes best first; -1 as the checkpoint says", int, minimum=-1,
+               maximum=WIDEST, local_only=True),
     )
 
     def __init__(self, path: str = "", name: str = "", simulations: int = -1,
-                 symmetric: int = -1) -> None:
+                 symmetric: int = -1, considered: int = -1) -> None:
         if bool(path) == bool(name):
             named = ", ".join(sorted(named_checkpoints())) or "none is named"
             raise ValueError("learned takes a checkpoint folder (learned:PATH) or the name "
@@ -148,9 +156,12 @@ class LearnedAgent(Agent):
         self.simulations = chosen
         self.symmetric = (bool(self.checkpoint.get("symmetric", False)) if symmetric == -1
                           else bool(symmetric))
+        self.considered = (int(self.checkpoint.get("considered", WIDEST)) if considered == -1
+                           else considered)
+        if not 1 <= self.considered <= WIDEST:
+            raise ValueError(f"considered is 1 to {WIDEST} root moves, not {self.considered}")
         self.game_name = str(self.checkpoint["game"])
         self._encode = game_part(self.game_name, "encode").encode
-        self._searcher: Any = None
 
     def plays(self, game: Any) -> str | None:
         """Why this checkpoint cannot play ``game`` (a reference Game), or None."""
@@ -167,11 +178,15 @@ class LearnedAgent(Agent):
             raise ValueError(problem)
         if self.simulations == 0 or len(turn.legal_actions) == 1:
             return self.policy_action(turn)
-        if self._searcher is None:
-            self._searcher = searcher(self.folder, turn.game, self.params)
-        self._searcher.symmetric = self.symmetric
-        return self._searcher.choose(turn.sample_state(rng), self.simulations,
-                                     rng.getrandbits(31), turn.legal_actions)
+        return self.search(turn.game).choose(turn.sample_state(rng), self.simulations,
+                                             rng.getrandbits(31), turn.legal_actions)
+
+    def search(self, game: Any) -> Any:
+        """The searcher for ``game`` (``quarkade.jax.search.Searcher``), set to search as
+        this bot does: its symmetry and how many root moves it weighs."""
+        found = searcher(self.folder, game, self.params)
+        found.symmetric, found.considered = self.symmetric, self.considered
+        return found
 
     def policy_action(self, turn: Turn) -> int:
         """The network's most likely legal action, from the seat's view alone."""

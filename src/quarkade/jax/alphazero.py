@@ -59,7 +59,7 @@ import optax
 
 from quarkade.jax import make, network
 from quarkade.jax.gumbel import root_edges
-from quarkade.jax.search import inputs, search
+from quarkade.jax.search import PLAY_CONSIDERED, inputs, search
 
 FORMAT = "quarkade-learned/1"
 STARTS = 4  # new games drawn per lane per self-play call (a lane that ends more reuses them)
@@ -90,6 +90,8 @@ class Config:
     play_symmetric: bool = True  # the bot averages its network over the rules'
     # symmetries by default (``learned``'s ``symmetric``; where the rules have none, as
     # in Dead Cat, nothing changes)
+    play_considered: int = PLAY_CONSIDERED  # root moves the bot's search weighs by
+    # default, its prior's first (``learned``'s ``considered``), as self-play's does
     prove: bool = True  # self-play's search proves wins and losses from the game's ends
     # where the rules are certain (Card Commons), as the bot's does
     # Levers for endgames, off: in 15-minute pilots the first three did not raise the
@@ -422,6 +424,7 @@ class Trainer:
             "games": self.games_played, "positions": self.positions,
             "seconds": round(self.seconds, 1), "simulations": self.config.play_simulations,
             "symmetric": self.config.play_symmetric,
+            "considered": self.config.play_considered,
             "config": config, "jax": jax.__version__,
         }
         (folder / "agent.json").write_text(json.dumps(about, indent=2) + "\n")

@@ -99,43 +99,59 @@ def search(env: JaxEnv, params: Any, key: jax.Array, state: Any, simulations: in
         legal=(lambda states: states.legal_action_mask) if prove else None)
 
 
-PLAY_CONSIDERED = 128  # root actions a bot's search weighs: every legal one, nearly always
+PLAY_CONSIDERED = 16  # root actions a bot's search weighs by default: its prior's first
+# sixteen, as self-play's search does (docs/RESEARCH.md: wider, each gets fewer visits)
 
 
 def play_search(env: JaxEnv, params: Any, key: jax.Array, state: Any, simulations: int,
-                prove: bool = True, symmetric: bool = False) -> Searched:
-    """A bot's search: no Gumbel noise at the root, up to ``PLAY_CONSIDERED`` root actions
-    weighed, proven values (``prove``) where the rules are ``certain`` (where cards are
-    hidden, one drawn state's proof proves nothing)."""
+                prove: bool = True, symmetric: bool = False,
+                considered: int = PLAY_CONSIDERED) -> Searched:
+    """A bot's search: no Gumbel noise at the root, the ``considered`` root actions its
+    prior ranks first weighed, proven values (``prove``) where the rules are ``certain``
+    (where cards are hidden, one drawn state's proof proves nothing)."""
     return search(env, params, key, state, simulations, gumbel_scale=0.0,
-                  considered=min(PLAY_CONSIDERED, env.num_actions),
+                  considered=min(considered, env.num_actions),
                   prove=prove and env.rules.certain, symmetric=symmetric)
+
+
+def won_at_once(state: State) -> int | None:
+    """A legal move that ends the game with the best return for the seat making it (1),
+    the lowest such action id, or None."""
+    mover = state.current_player()
+    for action in state.legal_actions():
+        after = state.clone()
+        after.apply_action(action)
+        if after.is_terminal() and after.returns()[mover] >= 1.0:
+            return action
+    return None
 
 
 class Searcher:
     """A checkpoint's search for a bot: the best move by ``simulations`` simulations
     (no Gumbel noise at the root, so the same position gets the same move), a move the
     search proved won before any other and a move it proved lost after any other
-    (``play_search``: a won ending the network ranks last is still played).
-    Unlike self-play, which weighs the prior's first 16 actions, it weighs up to
-    ``PLAY_CONSIDERED`` (a win the network ranks low is still tried), so with at least as
-    many simulations as legal moves every move is tried once."""
+    (``play_search``). It weighs the ``considered`` root moves its prior ranks first (16
+    by default, as self-play does; with 128 nearly every legal move, each tried once when
+    the simulations are at least as many). Where the rules are ``certain``, a move that
+    wins the game at once is played whatever the search says, however low the network
+    ranks it (``won_at_once``: the rules' returns, as the proofs read them)."""
 
     def __init__(self, game: Game, params: dict[str, np.ndarray]) -> None:
         self.env = JaxEnv(rules_of(game))
         self.params = {key: jnp.asarray(value) for key, value in params.items()}
         self.prove = True  # bench/learned_strength.py measures the bot without proofs
         self.symmetric = False  # the network averaged over the rules' symmetries
-        self._compiled: dict[tuple[int, bool, bool], Any] = {}
+        self.considered = PLAY_CONSIDERED  # root moves weighed, the prior's first
+        self._compiled: dict[tuple[int, bool, bool, int], Any] = {}
 
     def _function(self, simulations: int) -> Any:
-        shape = (simulations, self.prove, self.symmetric)
+        shape = (simulations, self.prove, self.symmetric, self.considered)
         if shape not in self._compiled:
-            env, prove, symmetric = self.env, self.prove, self.symmetric
+            env, (_, prove, symmetric, considered) = self.env, shape
 
             def choose(params: Any, key: jax.Array, state: Any) -> tuple[jax.Array, ...]:
                 out = play_search(env, params, key, state, simulations, prove,
-                                  symmetric).policy
+                                  symmetric, considered).policy
                 tree = out.search_tree
                 return out.action, tree.children_visits[:, tree.ROOT_INDEX]
 
@@ -162,4 +178,7 @@ class Searcher:
         for state, action in zip(states, chosen, strict=True):
             if action not in state.legal_actions():
                 raise AssertionError(f"the search chose an illegal action {action}")
+        if self.env.rules.certain:
+            chosen = [action if (won := won_at_once(state)) is None else won
+                      for state, action in zip(states, chosen, strict=True)]
         return chosen, np.asarray(visits)
