@@ -100,6 +100,11 @@ def test_bad_specs_say_what_is_wrong(checkpoint, tmp_path):
     with pytest.raises(AgentSpecError, match="simulations='-5' is not allowed; it takes a "
                        "whole number from -1 to 4096"):
         make_agent(f"learned:{checkpoint},simulations=-5", "card-commons")
+    with pytest.raises(AgentSpecError, match="considered is 1 to 128 root moves, not 0"):
+        make_agent(f"learned:{checkpoint},considered=0", "card-commons")
+    with pytest.raises(AgentSpecError, match="considered='200' is not allowed; it takes a "
+                       "whole number from -1 to 128"):
+        make_agent(f"learned:{checkpoint},considered=200", "card-commons")
     with pytest.raises(AgentSpecError, match="no checkpoint is named 'best'"):
         make_agent("learned:name=best", "card-commons")
     bot = make_agent(f"learned:{checkpoint},simulations=0", "card-commons")

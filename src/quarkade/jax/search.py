@@ -11,7 +11,7 @@ value is its mover's, and a move that hands the turn over flips the sign
 (``discount`` -1), one that keeps it (Dead Cat's peek then bet) does not.
 
 ``search`` serves training (a batch of games); ``Searcher`` serves a bot (one position,
-or a batch of them when grading), compiled once per simulation count.
+or a batch of them when grading), compiled once per simulation count and setting.
 """
 
 from __future__ import annotations
@@ -147,7 +147,8 @@ class Searcher:
     def _function(self, simulations: int) -> Any:
         shape = (simulations, self.prove, self.symmetric, self.considered)
         if shape not in self._compiled:
-            env, (_, prove, symmetric, considered) = self.env, shape
+            env, prove, symmetric, considered = (self.env, self.prove, self.symmetric,
+                                                 self.considered)
 
             def choose(params: Any, key: jax.Array, state: Any) -> tuple[jax.Array, ...]:
                 out = play_search(env, params, key, state, simulations, prove,
