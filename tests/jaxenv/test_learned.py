@@ -129,6 +129,7 @@ def test_quarkade_train_writes_a_checkpoint_and_its_learning_curve(tmp_path):
     assert (out / "curve.png").stat().st_size > 1000
     about = json.loads((out / "agent.json").read_text())
     assert about["game"] == "dead-cat" and about["options"]["peek_first"] is True
+    assert about["config"]["bot_starts"] == 0  # bot starts are a Tutorial default only
     history = json.loads((out / "curve.json").read_text())
     assert history[0]["games"] >= 0 and "score_vs_greedy" in history[0]
     assert 1e-4 <= history[0]["learning_rate"] <= 1e-3  # on its way down the half cosine
@@ -166,6 +167,10 @@ def test_quarkade_train_writes_a_checkpoint_and_its_learning_curve(tmp_path):
      "--bot-starts-left 17: give 0 to 16"),
     (["dead-cat", "--out", "x", "--bot-starts", "0.5", "--bot-starts-left", "3"],
      "--bot-starts-left 3: give 0 to 16 empty"),
+    (["card-commons", "--out", "x", "-o", "variant=tutorial", "--bot-starts-games", "0"],
+     "--bot-starts-games 0: give at least 1 game"),
+    (["card-commons", "--out", "x", "-o", "variant=tutorial", "--bot-starts", "0",
+      "--bot-starts-left", "10"], "--bot-starts-left 10: give 0 to 16 empty cells"),
 ])
 def test_quarkade_train_refuses_bad_input(args, message):
     done = runner.invoke(app, ["train", *args])
@@ -510,13 +515,19 @@ def test_the_web_takes_a_named_checkpoint_and_never_a_path(checkpoint, monkeypat
 
 def test_quarkade_train_on_the_tutorial_reads_the_features_and_learns_through_the_maps(
         tmp_path):
+    # In the Tutorial, half the self-play games start from the greedy bots' positions
+    # with at least 10 empty cells unless told otherwise (docs/RESEARCH.md, run G).
     out = tmp_path / "cc"
     done = runner.invoke(app, ["train", "card-commons", "-o", "variant=tutorial", "--out",
                                str(out), "--minutes", "0.01", "--games", "2",
                                "--simulations", "2", "--steps", "2", "--updates", "1",
-                               "--check-minutes", "0"])
+                               "--check-minutes", "0", "--bot-starts-games", "2"])
     assert done.exit_code == 0, done.output
+    assert "Playing 2 games between two greedy bots first; 50% of the self-play games" \
+        in " ".join(done.output.split())
     about = json.loads((out / "agent.json").read_text())
+    assert (about["config"]["bot_starts"], about["config"]["start_left"],
+            about["config"]["start_games"]) == (0.5, 10, 2)
     assert about["symmetric"] is True and about["simulations"] == 256
     assert len(np.load(out / "params.npz")["in_w"]) == 405 + 168
     bot = make_agent(f"learned:{out}", "card-commons")

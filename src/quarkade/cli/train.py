@@ -52,14 +52,18 @@ def train(
     rescore_policy: Annotated[bool, typer.Option(
         "--rescore-policy", help="With --rescore: a position the solver finds won also "
         "learns the winning move it found as its policy.")] = False,
-    bot_starts: Annotated[float, typer.Option(
+    bot_starts: Annotated[float | None, typer.Option(
         help="The share of new self-play games (0 to 1) that start at a position of a game "
         "between two greedy bots, as KataGo starts some self-play games from human games' "
-        "positions (0: all start at the opening).")] = 0.0,
-    bot_starts_left: Annotated[int, typer.Option(
-        help="With --bot-starts: only positions with at least this many empty cells (Card "
-        "Commons; 10 leaves out every endgame the learned-strength bench grades, which have "
-        "at most 9).")] = 0,
+        "positions (0: all start at the opening). Default: 0.5 in Card Commons' Tutorial, "
+        "where it was measured to help (docs/RESEARCH.md), 0 elsewhere.")] = None,
+    bot_starts_left: Annotated[int | None, typer.Option(
+        help="With bot starts: only positions with at least this many empty cells (Card "
+        "Commons; the default 10 leaves out every endgame the learned-strength bench "
+        "grades, which have at most 9).")] = None,
+    bot_starts_games: Annotated[int, typer.Option(
+        help="With bot starts: how many games the two greedy bots play for the pool of "
+        "starting positions (inside the training time).")] = 256,
 ) -> None:
     """Train a bot by self-play (AlphaZero-style, mctx's search over the JAX rules)."""
     with user_errors():
@@ -77,14 +81,10 @@ def train(
         if rescore_policy and not rescore:
             raise QuarkadeError("--rescore-policy goes with --rescore N (N empty cells)")
         config.rescore_policy = rescore_policy
-        if not 0 <= bot_starts <= 1:
-            raise QuarkadeError(f"--bot-starts {bot_starts:g}: give a share from 0 to 1")
-        config.bot_starts = bot_starts
-        if bot_starts_left and not (bot_starts and game == "card-commons"
-                                    and 0 <= bot_starts_left <= 16):
-            raise QuarkadeError(f"--bot-starts-left {bot_starts_left}: give 0 to 16 empty "
-                                "cells, in Card Commons, with --bot-starts")
-        config.start_left = bot_starts_left
+        bot_starts, bot_starts_left = _bot_starts(game, config.options, bot_starts,
+                                                  bot_starts_left, bot_starts_games)
+        config.bot_starts, config.start_left = bot_starts, bot_starts_left
+        config.start_games = bot_starts_games
         if check_minutes < 0 or check_games < 2:
             raise QuarkadeError("--check-minutes is 0 or more and --check-games at least 2")
         try:
@@ -95,18 +95,42 @@ def train(
         console.print(f"Training {game} ({_shown(config.options)}) for {minutes:g} minutes "
                       f"into {out}: {games} games an iteration, {simulations} simulations a "
                       "move. The first iteration compiles (a minute or two).")
+        started = time.perf_counter()
         pool = None
         if bot_starts:
-            console.print(f"Playing {config.start_games} games between two greedy bots first, "
-                          "for starting positions (a minute or two, before the training "
-                          "clock starts).")
+            kept = (f" with at least {bot_starts_left} empty cells" if bot_starts_left
+                    else "")
+            console.print(f"Playing {config.start_games} games between two greedy bots first; "
+                          f"{bot_starts:.0%} of the self-play games will start at one of "
+                          f"their positions{kept}. This takes a minute or two of the "
+                          "training time.")
             from quarkade.jax import make
             from quarkade.sim.starts import start_pool
 
             pool = start_pool(make(game, **config.options), config.start_bot,
                               config.start_games, config.seed, config.start_left)
         trainer = Trainer(config, pool)
-    _run(trainer, out, minutes, check_minutes, check_games, seed)
+    _run(trainer, out, minutes, check_minutes, check_games, seed, started)
+
+
+def _bot_starts(game: str, options: dict[str, Any], share: float | None, left: int | None,
+                games: int) -> tuple[float, int]:
+    """The share of self-play games started from the greedy bots' positions and the empty
+    cells those positions keep at least: what was given, else the game's default (on in
+    Card Commons' Tutorial, where runs measured it, docs/RESEARCH.md; off elsewhere)."""
+    tutorial = game == "card-commons" and options.get("variant") == "tutorial"
+    if share is None:
+        share = 0.5 if tutorial else 0.0
+    if not 0 <= share <= 1:
+        raise QuarkadeError(f"--bot-starts {share:g}: give a share from 0 to 1")
+    if left is None:
+        left = 10 if share and game == "card-commons" else 0
+    elif left and not (share and game == "card-commons" and 0 <= left <= 16):
+        raise QuarkadeError(f"--bot-starts-left {left}: give 0 to 16 empty cells, in Card "
+                            "Commons, with bot starts on (--bot-starts above 0)")
+    if share and games < 1:
+        raise QuarkadeError(f"--bot-starts-games {games}: give at least 1 game")
+    return share, left
 
 
 def _config(game: str, option: list[str] | None, minutes: float, games: int,
@@ -134,11 +158,10 @@ def _config(game: str, option: list[str] | None, minutes: float, games: int,
 
 
 def _run(trainer: Any, out: Path, minutes: float, check_minutes: float, check_games: int,
-         seed: int) -> None:
+         seed: int, started: float) -> None:
     from quarkade.jax.alphazero import plot_curve
 
     budget = minutes * 60
-    started = time.perf_counter()
     next_check = 0.0
     greedy = None
     title = f"{trainer.config.game} ({_shown(trainer.config.options)}): self-play"
@@ -146,8 +169,9 @@ def _run(trainer: Any, out: Path, minutes: float, check_minutes: float, check_ga
                TextColumn("{task.fields[status]}"))
     with Progress(*columns, console=console, transient=False) as progress:
         task = progress.add_task("training", total=budget, status="compiling")
-        while time.perf_counter() - started < budget:
-            found = trainer.iteration((time.perf_counter() - started) / budget)
+        elapsed = 0.0
+        while elapsed < budget or not trainer.history:  # at least one iteration to save
+            found = trainer.iteration(min(1.0, (time.perf_counter() - started) / budget))
             trainer.save(out)
             elapsed = time.perf_counter() - started
             if check_minutes and elapsed >= next_check:
