@@ -125,14 +125,22 @@ def moves_of(spec: str, states: list[CardCommonsState], seed: int, batch: int = 
     if simulations:
         search = agent.search(states[0].game)
         search.prove, search.symmetric = prove, symmetric or agent.symmetric
-        moves = search.choose_many(states[:batch], simulations, seed)  # and compiles
-        if len(states) <= batch:
-            return moves, (time.process_time() - start) / len(states)
-        start = time.process_time()
-        for begin in range(batch, len(states), batch):
-            moves += search.choose_many(states[begin:begin + batch], simulations,
-                                        seed + begin)
-        return moves, (time.process_time() - start) / (len(states) - batch)
+        # Batches of one kind (the longer search near the end, or not), so each batch is
+        # searched once; the moves go back in the states' order.
+        near = search.near_the_end(states)
+        order = sorted(range(len(states)), key=lambda index: near[index])
+        ordered = [states[index] for index in order]
+        found = search.choose_many(ordered[:batch], simulations, seed)  # and compiles
+        timed = len(states)
+        if len(states) > batch:
+            start, timed = time.process_time(), len(states) - batch
+            for begin in range(batch, len(states), batch):
+                found += search.choose_many(ordered[begin:begin + batch], simulations,
+                                            seed + begin)
+        moves = [0] * len(states)
+        for index, move in zip(order, found, strict=True):
+            moves[index] = move
+        return moves, (time.process_time() - start) / timed
     if symmetric and "learned" in spec:
         agent.symmetric = True
     rng = random.Random(seed)

@@ -20,7 +20,7 @@ from quarkade.core.errors import AgentSpecError
 from quarkade.games.card_commons.solver import empty_cells
 from quarkade.jax import make, network
 from quarkade.jax.alphazero import Config, Trainer, label
-from quarkade.jax.search import PLAY_CONSIDERED, inputs
+from quarkade.jax.search import LATE_LEFT, PLAY_CONSIDERED, PLAY_LATE, inputs
 from quarkade.sim import run_plan, simulation_plan
 from quarkade.sim.match import play_game
 from quarkade.sim.starts import start_pool
@@ -105,6 +105,9 @@ def test_bad_specs_say_what_is_wrong(checkpoint, tmp_path):
     with pytest.raises(AgentSpecError, match="considered='200' is not allowed; it takes a "
                        "whole number from -1 to 128"):
         make_agent(f"learned:{checkpoint},considered=200", "card-commons")
+    with pytest.raises(AgentSpecError, match="late='5000' is not allowed; it takes a whole "
+                       "number from -1 to 4096"):
+        make_agent(f"learned:{checkpoint},late=5000", "card-commons")
     with pytest.raises(AgentSpecError, match="no checkpoint is named 'best'"):
         make_agent("learned:name=best", "card-commons")
     bot = make_agent(f"learned:{checkpoint},simulations=0", "card-commons")
@@ -469,6 +472,37 @@ def test_the_bot_plays_a_won_ending_its_network_ranks_last_and_weighs_what_it_is
     del about["considered"]
     (folder / "agent.json").write_text(json.dumps(about))
     assert make_agent(f"learned:{folder}", "card-commons").considered == WIDEST
+
+
+def near_the_end(game, at_most: int):
+    """The first decision with at most ``at_most`` empty cells and a choice to make, in
+    seeded random games."""
+    for seed in range(100):
+        rng = random.Random(seed)
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if not state.is_chance_node() and empty_cells(state) <= at_most \
+                    and len(state.legal_actions()) > 1:
+                return state
+            state.apply_action(rng.choice(state.legal_actions()))
+    raise AssertionError(f"no decision with at most {at_most} empty cells")
+
+
+def test_the_bot_searches_longer_near_the_end_of_a_game(checkpoint):
+    # At most four empty cells left, the bot's search makes ``late`` simulations (1,024
+    # by default, whatever the checkpoint), elsewhere its ``simulations``; a batch that
+    # holds both kinds gives each its own.
+    game = load_game("card-commons", **TUTORIAL)
+    early, late = many_moves(game, 80), near_the_end(game, LATE_LEFT)
+    assert empty_cells(early) > LATE_LEFT >= empty_cells(late)
+    for spec, counts in (("simulations=8,late=24", [8, 24, 8]),
+                         ("simulations=8,late=0", [8, 8, 8])):
+        search = make_agent(f"learned:{checkpoint},{spec}", "card-commons").search(game)
+        assert search.near_the_end([early, late, early]) == [c == 24 for c in counts]
+        _, visits = search.search_many([early, late, early], 8, 0)
+        assert visits.sum(axis=1).tolist() == counts
+    assert make_agent(f"learned:{checkpoint}", "card-commons").search(game).late \
+        == PLAY_LATE == 1024
 
 
 def test_the_learning_rate_falls_along_a_half_cosine_to_the_final_rate(trainer):

@@ -9,7 +9,9 @@ MuZero search over the JAX rules (the ``jax`` extra) from ``turn.sample_state``,
 training; by default the checkpoint's own (``simulations`` in its ``agent.json``).
 ``considered`` is how many root moves that search weighs, the network's likeliest first
 (the checkpoint's ``considered``; 128, nearly every legal move, for a checkpoint older
-than that key).
+than that key). ``late`` is the search near the end of a Card Commons game, at most
+four empty cells, where the search's lines reach the game's ends (by default the
+search's ``PLAY_LATE``, 1,024, whatever the checkpoint; 0 searches as elsewhere).
 
 The bot reads only its seat's turn: the observation is ``encode(turn.view)`` (the JAX
 environment's observation is held equal to it), and the search starts from a state drawn
@@ -133,10 +135,13 @@ class LearnedAgent(Agent):
         Option("considered", -1, "moves the search weighs at the root, those the network "
                "likes best first; -1 as the checkpoint says", int, minimum=-1,
                maximum=WIDEST, local_only=True),
+        Option("late", -1, "searches a move makes near the end of a Card Commons game (at "
+               "most 4 empty cells); 0 as many as elsewhere; -1 the default, 1024",
+               int, minimum=-1, maximum=MAX_SIMULATIONS, local_only=True),
     )
 
     def __init__(self, path: str = "", name: str = "", simulations: int = -1,
-                 symmetric: int = -1, considered: int = -1) -> None:
+                 symmetric: int = -1, considered: int = -1, late: int = -1) -> None:
         if bool(path) == bool(name):
             named = ", ".join(sorted(named_checkpoints())) or "none is named"
             raise ValueError("learned takes a checkpoint folder (learned:PATH) or the name "
@@ -160,6 +165,7 @@ class LearnedAgent(Agent):
                            else considered)
         if not 1 <= self.considered <= WIDEST:
             raise ValueError(f"considered is 1 to {WIDEST} root moves, not {self.considered}")
+        self.late = late  # -1: the search's default (``quarkade.jax.search.PLAY_LATE``)
         self.game_name = str(self.checkpoint["game"])
         self._encode = game_part(self.game_name, "encode").encode
 
@@ -183,9 +189,13 @@ class LearnedAgent(Agent):
 
     def search(self, game: Any) -> Any:
         """The searcher for ``game`` (``quarkade.jax.search.Searcher``), set to search as
-        this bot does: its symmetry and how many root moves it weighs."""
+        this bot does: its symmetry, how many root moves it weighs and how long it
+        searches near the end."""
         found = searcher(self.folder, game, self.params)
         found.symmetric, found.considered = self.symmetric, self.considered
+        from quarkade.jax.search import PLAY_LATE
+
+        found.late = PLAY_LATE if self.late == -1 else self.late
         return found
 
     def policy_action(self, turn: Turn) -> int:

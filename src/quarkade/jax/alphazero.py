@@ -31,7 +31,8 @@ at a position of a game between two ``start_bot`` bots (a pool of every decision
 ``start_games`` of their games, played before training by ``quarkade.sim.starts`` and
 given to ``Trainer``; with ``start_left``, only those with at least that much left), as
 KataGo starts some of its self-play games from positions of human games: the positions
-come without labels, and self-play learns them by its own search.
+come without labels, and self-play learns them by its own search (``quarkade train``
+turns this one on in Card Commons' Tutorial, where it was measured to help).
 
 Two more, on by default: ``features`` (the network also reads what the game derives from
 its observation: Card Commons' cells each seat can still play, ``Rules.features``) and

@@ -101,6 +101,9 @@ def search(env: JaxEnv, params: Any, key: jax.Array, state: Any, simulations: in
 
 PLAY_CONSIDERED = 16  # root actions a bot's search weighs by default: its prior's first
 # sixteen, as self-play's search does (docs/RESEARCH.md: wider, each gets fewer visits)
+PLAY_LATE = 1024  # a bot's simulations near the end of a game (``LATE_LEFT``), where its
+# lines reach the game's ends and the rules' exact returns (docs/RESEARCH.md)
+LATE_LEFT = 4  # near the end: at most this much ``left`` (Card Commons: empty cells)
 
 
 def play_search(env: JaxEnv, params: Any, key: jax.Array, state: Any, simulations: int,
@@ -134,7 +137,9 @@ class Searcher:
     by default, as self-play does; with 128 nearly every legal move, each tried once when
     the simulations are at least as many). Where the rules are ``certain``, a move that
     wins the game at once is played whatever the search says, however low the network
-    ranks it (``won_at_once``: the rules' returns, as the proofs read them)."""
+    ranks it (``won_at_once``: the rules' returns, as the proofs read them). Where the
+    rules are ``staged`` and at most ``LATE_LEFT`` is left, it searches ``late``
+    simulations instead, if set (a batch that holds both kinds is searched both ways)."""
 
     def __init__(self, game: Game, params: dict[str, np.ndarray]) -> None:
         self.env = JaxEnv(rules_of(game))
@@ -142,6 +147,7 @@ class Searcher:
         self.prove = True  # bench/learned_strength.py measures the bot without proofs
         self.symmetric = False  # the network averaged over the rules' symmetries
         self.considered = PLAY_CONSIDERED  # root moves weighed, the prior's first
+        self.late = 0  # simulations near the end (``LATE_LEFT``; 0: as many as elsewhere)
         self._compiled: dict[tuple[int, bool, bool, int], Any] = {}
 
     def _function(self, simulations: int) -> Any:
@@ -173,13 +179,27 @@ class Searcher:
         tried each action at each root (``[states, actions]``)."""
         batch = jax.tree_util.tree_map(lambda *leaves: jnp.stack(leaves),
                                        *[self.env.from_reference(s) for s in states])
-        actions, visits = self._function(simulations)(self.params, jax.random.PRNGKey(seed),
-                                                      batch)
-        chosen = [int(a) for a in np.asarray(actions)]
+        key = jax.random.PRNGKey(seed)
+        near = self.near_the_end(states)
+        counts = sorted({self.late if late else simulations for late in near})
+        found = {count: [np.asarray(part) for part in
+                         self._function(count)(self.params, key, batch)] for count in counts}
+        actions, visits = (np.stack([found[self.late if late else simulations][part][row]
+                                     for row, late in enumerate(near)])
+                           for part in (0, 1))
+        chosen = [int(a) for a in actions]
         for state, action in zip(states, chosen, strict=True):
             if action not in state.legal_actions():
                 raise AssertionError(f"the search chose an illegal action {action}")
         if self.env.rules.certain:
             chosen = [action if (won := won_at_once(state)) is None else won
                       for state, action in zip(states, chosen, strict=True)]
-        return chosen, np.asarray(visits)
+        return chosen, visits
+
+    def near_the_end(self, states: Sequence[State]) -> list[bool]:
+        """For each of ``states``, whether it gets the ``late`` search: the rules are
+        ``staged`` and at most ``LATE_LEFT`` is left."""
+        if not (self.late and self.env.rules.staged):
+            return [False] * len(states)
+        return [int(self.env.rules.left(jnp.asarray(self.env.rules.to_board(state))))
+                <= LATE_LEFT for state in states]
