@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 from quarkade import load_game
 from quarkade.agents import make_agent, turn_for
-from quarkade.agents.learned import WIDEST
+from quarkade.agents.learned import WIDEST, LearnedAgent
 from quarkade.cli.main import app
 from quarkade.core.errors import AgentSpecError
 from quarkade.games.card_commons.solver import empty_cells
@@ -503,6 +503,9 @@ def test_the_bot_searches_longer_near_the_end_of_a_game(checkpoint):
         assert visits.sum(axis=1).tolist() == counts
     assert make_agent(f"learned:{checkpoint}", "card-commons").search(game).late \
         == PLAY_LATE == 1024
+    with pytest.raises(ValueError, match="late is 0 to 4096 simulations, or -1 for the "
+                       "default, not -5"):
+        LearnedAgent(path=str(checkpoint), late=-5)
 
 
 def test_the_learning_rate_falls_along_a_half_cosine_to_the_final_rate(trainer):

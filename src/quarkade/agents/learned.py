@@ -165,6 +165,9 @@ class LearnedAgent(Agent):
                            else considered)
         if not 1 <= self.considered <= WIDEST:
             raise ValueError(f"considered is 1 to {WIDEST} root moves, not {self.considered}")
+        if not -1 <= late <= MAX_SIMULATIONS:  # a direct caller; a spec is checked before
+            raise ValueError(f"late is 0 to {MAX_SIMULATIONS} simulations, or -1 for the "
+                             f"default, not {late}")
         self.late = late  # -1: the search's default (``quarkade.jax.search.PLAY_LATE``)
         self.game_name = str(self.checkpoint["game"])
         self._encode = game_part(self.game_name, "encode").encode
@@ -191,10 +194,10 @@ class LearnedAgent(Agent):
         """The searcher for ``game`` (``quarkade.jax.search.Searcher``), set to search as
         this bot does: its symmetry, how many root moves it weighs and how long it
         searches near the end."""
-        found = searcher(self.folder, game, self.params)
-        found.symmetric, found.considered = self.symmetric, self.considered
         from quarkade.jax.search import PLAY_LATE
 
+        found = searcher(self.folder, game, self.params)
+        found.symmetric, found.considered = self.symmetric, self.considered
         found.late = PLAY_LATE if self.late == -1 else self.late
         return found
 

@@ -180,14 +180,12 @@ class Searcher:
         batch = jax.tree_util.tree_map(lambda *leaves: jnp.stack(leaves),
                                        *[self.env.from_reference(s) for s in states])
         key = jax.random.PRNGKey(seed)
-        near = self.near_the_end(states)
-        counts = sorted({self.late if late else simulations for late in near})
+        counts = [self.late if late else simulations for late in self.near_the_end(states)]
         found = {count: [np.asarray(part) for part in
-                         self._function(count)(self.params, key, batch)] for count in counts}
-        actions, visits = (np.stack([found[self.late if late else simulations][part][row]
-                                     for row, late in enumerate(near)])
-                           for part in (0, 1))
-        chosen = [int(a) for a in actions]
+                         self._function(count)(self.params, key, batch)]
+                 for count in sorted(set(counts))}
+        chosen = [int(found[count][0][row]) for row, count in enumerate(counts)]
+        visits = np.stack([found[count][1][row] for row, count in enumerate(counts)])
         for state, action in zip(states, chosen, strict=True):
             if action not in state.legal_actions():
                 raise AssertionError(f"the search chose an illegal action {action}")
