@@ -427,16 +427,22 @@ def won_by(state, action: int, mover: int) -> bool:
     return child.is_terminal() and child.returns()[mover] > 0
 
 
-def many_moves(game, more_than: int):
-    """The first decision with more than ``more_than`` legal moves in seeded random games."""
+def first_decision(game, wanted, what: str):
+    """The first decision for which ``wanted(state)`` holds in seeded random games."""
     for seed in range(100):
         rng = random.Random(seed)
         state = game.new_initial_state()
         while not state.is_terminal():
-            if not state.is_chance_node() and len(state.legal_actions()) > more_than:
+            if not state.is_chance_node() and wanted(state):
                 return state
             state.apply_action(rng.choice(state.legal_actions()))
-    raise AssertionError(f"no position with more than {more_than} legal moves")
+    raise AssertionError(f"no position {what}")
+
+
+def many_moves(game, more_than: int):
+    """The first decision with more than ``more_than`` legal moves in seeded random games."""
+    return first_decision(game, lambda state: len(state.legal_actions()) > more_than,
+                          f"with more than {more_than} legal moves")
 
 
 def test_the_bot_plays_a_won_ending_its_network_ranks_last_and_weighs_what_it_is_told(
@@ -477,15 +483,9 @@ def test_the_bot_plays_a_won_ending_its_network_ranks_last_and_weighs_what_it_is
 def near_the_end(game, at_most: int):
     """The first decision with at most ``at_most`` empty cells and a choice to make, in
     seeded random games."""
-    for seed in range(100):
-        rng = random.Random(seed)
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if not state.is_chance_node() and empty_cells(state) <= at_most \
-                    and len(state.legal_actions()) > 1:
-                return state
-            state.apply_action(rng.choice(state.legal_actions()))
-    raise AssertionError(f"no decision with at most {at_most} empty cells")
+    return first_decision(game, lambda state: empty_cells(state) <= at_most
+                          and len(state.legal_actions()) > 1,
+                          f"with at most {at_most} empty cells and a choice")
 
 
 def test_the_bot_searches_longer_near_the_end_of_a_game(checkpoint):

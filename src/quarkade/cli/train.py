@@ -72,8 +72,7 @@ def train(
             raise QuarkadeError(f"--updates {updates}: give at least 1")
         config.updates = updates
         if rescore:
-            tutorial = game == "card-commons" and config.options.get("variant") == "tutorial"
-            if not (tutorial and 0 < rescore <= 16):
+            if not (_tutorial(game, config.options) and 0 < rescore <= 16):
                 raise QuarkadeError(f"--rescore {rescore}: only Card Commons' Tutorial has an "
                                     "exact solver to rescore with; give 1 to 16 empty cells "
                                     "there, or 0")
@@ -113,14 +112,19 @@ def train(
     _run(trainer, out, minutes, check_minutes, check_games, seed, started)
 
 
+def _tutorial(game: str, options: dict[str, Any]) -> bool:
+    """Whether the run trains Card Commons' Tutorial (the variant with an exact solver,
+    where bot starts are on by default)."""
+    return game == "card-commons" and options.get("variant") == "tutorial"
+
+
 def _bot_starts(game: str, options: dict[str, Any], share: float | None, left: int | None,
                 games: int) -> tuple[float, int]:
     """The share of self-play games started from the greedy bots' positions and the empty
     cells those positions keep at least: what was given, else the game's default (on in
     Card Commons' Tutorial, where runs measured it, docs/RESEARCH.md; off elsewhere)."""
-    tutorial = game == "card-commons" and options.get("variant") == "tutorial"
     if share is None:
-        share = 0.5 if tutorial else 0.0
+        share = 0.5 if _tutorial(game, options) else 0.0
     if not 0 <= share <= 1:
         raise QuarkadeError(f"--bot-starts {share:g}: give a share from 0 to 1")
     if left is None:
