@@ -11,6 +11,7 @@ from typer.testing import CliRunner
 from quarkade.cli import faces
 from quarkade.cli.human import numbered
 from quarkade.cli.main import app
+from quarkade.core.protocol import CHANCE
 
 runner = CliRunner()
 SIX_BOTS = ["--players", "6", "--seat", "0=random", "--seat", "1=greedy", "--seat", "2=random",
@@ -85,6 +86,26 @@ def test_bad_typed_moves_are_explained_and_asked_again():
     assert "nothing entered" in result.output
     assert result.output.count("your move:") == 1  # asked again, not a new turn
     assert "Game stopped." in result.output
+
+
+def test_the_log_sets_chance_in_unless_it_finishes_a_move_that_said_nothing():
+    console = Console(record=True, width=100)
+    log = faces.GameLog(console)
+    log.show(CHANCE, "The die roll gives the first turn to Ada.")
+    log.show(0, None)  # a peek has no line of its own ...
+    log.show(CHANCE, "Ada peeks: an alive cat.")  # ... the card seen is the move's line
+    log.show(1, "Ben turns the die to 3.")
+    log.show(CHANCE, "The box is shuffled.")
+    assert console.export_text().splitlines() == [
+        "  The die roll gives the first turn to Ada.", "Ada peeks: an alive cat.",
+        "Ben turns the die to 3.", "  The box is shuffled."]
+
+
+def test_a_peek_in_the_terminal_is_the_players_own_line():
+    result = run("play", "dead-cat", "--seed", "190988", input="peek\nq\n")
+    assert "Game stopped." in result.output and "Traceback" not in result.output
+    assert "  The die roll gives the first turn to Greedy bot." in result.output
+    assert "help): You peek: an alive cat." in result.output
 
 
 def test_a_person_plays_a_whole_game_by_number_and_by_notation():

@@ -15,12 +15,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from rich.console import RenderableType
+from rich.console import Console, RenderableType
 
+from quarkade.core.protocol import CHANCE
 from quarkade.core.registry import game_parts
 from quarkade.core.words import action_label, log_line, rules_page
 
-__all__ = ["action_label", "action_menu", "log_line", "prompt_command", "render", "rules_page"]
+__all__ = ["GameLog", "action_label", "action_menu", "log_line", "prompt_command", "render",
+           "rules_page"]
 
 
 def render(game: str, view: dict[str, Any], names: Sequence[str],
@@ -39,3 +41,19 @@ def prompt_command(game: str, view: dict[str, Any], text: str,
                    names: Sequence[str]) -> RenderableType | None:
     command = game_parts(game).prompt_command
     return None if command is None else command(view, text, names)
+
+
+class GameLog:
+    """A game's log lines as the terminal prints them: what chance does (a die, a deal) is
+    set in by two spaces, beneath the seats' moves, except where it finishes a move that
+    had no line of its own (Dead Cat's peek: the card seen is the line of the move)."""
+
+    def __init__(self, console: Console) -> None:
+        self.console = console
+        self.quiet_move = False  # the last event was a seat's move with no line
+
+    def show(self, player: int, line: str | None) -> None:
+        if line:
+            aside = player == CHANCE and not self.quiet_move
+            self.console.print(("  " if aside else "") + line, markup=False)
+        self.quiet_move = player != CHANCE and not line

@@ -21,7 +21,6 @@ from quarkade.cli.human import HintSource, HumanAgent, Quit, numbered
 from quarkade.cli.output import console, user_errors
 from quarkade.core.agent import Turn
 from quarkade.core.lessons import Lesson, LessonError, LessonRun, Tutorial, tutorial
-from quarkade.core.protocol import CHANCE
 from quarkade.core.registry import game_class, list_games, load_game
 from quarkade.learn.hints import hint_for
 from quarkade.learn.progress import FileProgress, next_lesson
@@ -138,10 +137,10 @@ def _scripted(course: Tutorial, lesson: Lesson) -> None:
             if feedback.accepted:
                 break
             console.print(f"[red]Not that:[/red] {feedback.message}", highlight=False)
+        log = faces.GameLog(console)
         for event in run.events:
-            line = faces.log_line(game, event.view, event.player, event.text, NAMES)
-            if line:
-                console.print(("  " if event.player == CHANCE else "") + line, markup=False)
+            log.show(event.player, faces.log_line(game, event.view, event.player, event.text,
+                                                  NAMES))
         console.print(f"[green]{feedback.message}[/green]", highlight=False)
 
 
@@ -161,12 +160,12 @@ def _final_game(course: Tutorial, lesson: Lesson, seed: int | None) -> None:
     agents = [HumanAgent(console, names, hints=hint_source(names)) if seat == lesson.seat else
               make_agent("easy", course.game) for seat in range(game.num_players)]
 
+    log = faces.GameLog(console)
+
     def show(event: MatchEvent) -> None:
         notation = event.before.action_string_for(lesson.seat, event.action)
-        line = faces.log_line(course.game, event.after.view(lesson.seat), event.player,
-                              notation, names)
-        if line:
-            console.print(("  " if event.player == CHANCE else "") + line, markup=False)
+        log.show(event.player, faces.log_line(course.game, event.after.view(lesson.seat),
+                                              event.player, notation, names))
 
     if seed is None:
         seed = random.SystemRandom().randrange(1_000_000)

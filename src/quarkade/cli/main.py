@@ -207,13 +207,13 @@ def play(
         about = "" if specs[s] == "human" else f": {bot_about(specs[s], game)}"
         console.print(f"  {names[s]}{about}", markup=False, highlight=False)
     last_state: list[State] = [loaded.new_initial_state()]
+    log = faces.GameLog(console)
 
     def show(event: MatchEvent) -> None:
         last_state[0] = event.after
         notation = event.before.action_string_for(viewer, event.action)
-        line = faces.log_line(game, event.after.view(viewer), event.player, notation, names)
-        if line:
-            console.print(("  " if event.player == CHANCE else "") + line, markup=False)
+        log.show(event.player,
+                 faces.log_line(game, event.after.view(viewer), event.player, notation, names))
 
     def hinted() -> list[int]:
         return sorted({seat for agent in seat_agents if isinstance(agent, HumanAgent)
