@@ -174,11 +174,34 @@ def test_quarkade_train_writes_a_checkpoint_and_its_learning_curve(tmp_path):
      "--bot-starts-games 0: give at least 1 game"),
     (["card-commons", "--out", "x", "-o", "variant=tutorial", "--bot-starts", "0",
       "--bot-starts-left", "10"], "--bot-starts-left 10: give 0 to 16 empty cells"),
+    (["dead-cat", "--out", "x", "--average", "1"], "--average 1: give 0 (the latest"),
 ])
 def test_quarkade_train_refuses_bad_input(args, message):
     done = runner.invoke(app, ["train", *args])
     assert done.exit_code == 2
     assert message in done.output
+
+
+@pytest.mark.parametrize("keep", [0.9, 0.0])
+def test_the_checkpoint_holds_the_moving_average_of_the_weights(keep, tmp_path):
+    # Each iteration after the first moves the average 1 - keep of the way to the latest
+    # weights, from the first iteration's; self-play goes on with the latest, and the
+    # checkpoint (what the bot plays) is the average. With keep 0 it is the latest.
+    averaging = Trainer(Config("card-commons", TUTORIAL, games=4, simulations=2, max_steps=40,
+                               width=16, blocks=1, updates=4, batch_size=8, eval_games=2,
+                               average=keep))
+    averaging.iteration()
+    expected = {k: np.asarray(v) for k, v in averaging.params.items()}
+    for _ in range(2):
+        averaging.iteration()
+        expected = {k: keep * v + (1 - keep) * np.asarray(averaging.params[k])
+                    for k, v in expected.items()}
+    averaging.save(tmp_path)
+    with np.load(tmp_path / "params.npz") as saved:
+        for key, value in expected.items():
+            assert np.allclose(saved[key], value, atol=1e-6)
+            latest = np.asarray(averaging.params[key])
+            assert keep == 0 or not np.allclose(saved[key], latest, atol=1e-6)
 
 
 def test_self_play_values_are_each_games_result_from_the_movers_side(trainer):

@@ -64,6 +64,10 @@ def train(
     bot_starts_games: Annotated[int, typer.Option(
         help="With bot starts: how many games the two greedy bots play for the pool of "
         "starting positions (inside the training time).")] = 256,
+    average: Annotated[float, typer.Option(
+        help="The checkpoint holds a moving average of the weights, each iteration's "
+        "weighing 1 minus this (0: the latest weights alone); self-play goes on with the "
+        "latest.")] = 0.9,
 ) -> None:
     """Train a bot by self-play (AlphaZero-style, mctx's search over the JAX rules)."""
     with user_errors():
@@ -71,6 +75,10 @@ def train(
         if updates < 1:
             raise QuarkadeError(f"--updates {updates}: give at least 1")
         config.updates = updates
+        if not 0 <= average < 1:
+            raise QuarkadeError(f"--average {average:g}: give 0 (the latest weights) or more, "
+                                "below 1")
+        config.average = average
         if rescore:
             if not (_tutorial(game, config.options) and 0 < rescore <= 16):
                 raise QuarkadeError(f"--rescore {rescore}: only Card Commons' Tutorial has an "

@@ -127,6 +127,10 @@ class Config:
     # observation (``Rules.features``: Card Commons' legal placements per seat and cell)
     symmetries: bool = True  # learn each position as seen through a map drawn at random
     # from those that keep the rules (``Rules.symmetries``; the Tutorial's field has eight)
+    average: float = 0.9  # the checkpoint (what the bot plays) is an exponential moving
+    # average of the weights after each iteration from the first on, each new one
+    # weighing 1 - this, as KataGo releases averaged weights; self-play goes on with the
+    # latest; 0: the latest
 
 
 class Played(NamedTuple):
@@ -156,6 +160,7 @@ class Trainer:
             self.env.rules.feature_size if config.features else 0)
         self.params = network.init(init_key, size,
                                    self.env.num_actions, config.width, config.blocks)
+        self.averaged = self.params  # what the checkpoint holds (``Config.average``)
         self.optimiser = optax.inject_hyperparams(optax.adamw)(
             learning_rate=config.learning_rate, weight_decay=1e-4)
         self.opt_state = self.optimiser.init(self.params)
@@ -185,6 +190,7 @@ class Trainer:
         self._selfplay = jax.jit(self._selfplay_fn)
         self._update = jax.jit(self._update_fn)
         self._evaluate = jax.jit(self._evaluate_fn)
+        self._average = jax.jit(self._average_fn)
 
     # -- self-play and learning ------------------------------------------------------------
 
@@ -303,9 +309,15 @@ class Trainer:
         updates, opt_state = self.optimiser.update(grads, opt_state, params)
         return optax.apply_updates(params, updates), opt_state, losses
 
+    def _average_fn(self, averaged: Any, latest: Any) -> Any:
+        """The moving average of the weights one iteration on (``Config.average``)."""
+        keep = self.config.average
+        return jax.tree_util.tree_map(lambda old, new: keep * old + (1 - keep) * new,
+                                      averaged, latest)
+
     def _evaluate_fn(self, params: Any, key: jax.Array) -> jax.Array:
-        """The raw policy (its most likely legal move, no search) against uniformly random
-        moves, seats alternating: the mean score (win 1, loss 0, draw 1/2)."""
+        """The checkpoint's raw policy (its most likely legal move, no search) against
+        uniformly random moves, seats alternating: the mean score (win 1, loss 0, draw 1/2)."""
         env = self.env
         games = self.config.eval_games
         start, key = jax.random.split(key)
@@ -372,7 +384,9 @@ class Trainer:
             self.params, self.opt_state, (policy_loss, value_loss) = self._update(
                 self.params, self.opt_state, batch, which)
             losses.append((float(policy_loss), float(value_loss)))
-        score = float(self._evaluate(self.params, eval_key))
+        self.averaged = (self._average(self.averaged, self.params) if self.iterations
+                         else self.params)  # from the first iteration's weights on
+        score = float(self._evaluate(self.averaged, eval_key))
         self.iterations += 1
         self.games_played += finished
         self.positions += int(played[0].shape[0] * played[0].shape[1])
@@ -415,7 +429,7 @@ class Trainer:
         """Write the checkpoint (``agent.json``, ``params.npz``) and the learning curve
         (``curve.json``) into ``folder``."""
         folder.mkdir(parents=True, exist_ok=True)
-        params = {key: np.asarray(value) for key, value in self.params.items()}
+        params = {key: np.asarray(value) for key, value in self.averaged.items()}
         np.savez(folder / "params.npz", **params)  # type: ignore[arg-type]
         config = asdict(self.config)
         about = {
