@@ -94,7 +94,7 @@ class Audience:
     async def _send_state(self, watcher: Watcher, frames: Frames, whole: bool = False
                           ) -> None:
         """Send ``watcher`` its table and the log entries it lacks; ``frames`` holds the
-        frames written so far for this change, by viewpoint, device and log start."""
+        frames written so far for this change, by viewpoint, device and log span."""
         session = self.session
         viewpoint = watcher.viewpoint
         log = log_for(session, viewpoint)
@@ -103,13 +103,16 @@ class Audience:
             start = 0  # the log itself changed (revealed): all of it again
         else:
             start = watcher.logged
-        key = (viewpoint, watcher.holder, start)
+        # The log is the session's own list, which grows if a move is made current while
+        # a frame is being sent: the page then holds only the entries its frame carried.
+        sent = len(log)
+        key = (viewpoint, watcher.holder, start, sent)
         frame = frames.get(key)
         if frame is None:
             frame = frames[key] = frame_text({
                 "type": "state", "server": session.ctx.process,
                 **table(session, viewpoint, watcher.holder), "log_from": start,
-                "log": [entry.public() for entry in log[start:]]})
+                "log": [entry.public() for entry in log[start:sent]]})
         await watcher.send(frame)
-        watcher.logged = len(log)
+        watcher.logged = sent
         watcher.revealed = revealed
