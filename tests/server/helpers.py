@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import re
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -226,3 +228,11 @@ def two_seat_game(client: TestClient, control: str, game: str = "hadronize",
 
 def seen(client: TestClient, game_id: str, token: str | None = None) -> dict:
     return client.get(f"/api/games/{game_id}", headers=bearer(token)).json()
+
+
+def run_alone(coroutine: Coroutine[Any, Any, Any]) -> Any:
+    """Run ``coroutine`` to its end on an event loop of its own, in a thread of its own: a
+    browser test earlier in this worker (Playwright's sync API) leaves its loop marked as
+    running on the main thread, where ``asyncio.run`` then refuses to start."""
+    with ThreadPoolExecutor(1) as thread:
+        return thread.submit(asyncio.run, coroutine).result()

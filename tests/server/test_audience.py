@@ -4,7 +4,6 @@ and ``log_from`` never runs past what the page holds, even when a move is made c
 
 from __future__ import annotations
 
-import asyncio
 import json
 
 from quarkade.server.messages import ClockStamp, Moves
@@ -12,7 +11,7 @@ from quarkade.server.play.audience import Audience, Watcher
 from quarkade.server.play.session import GameSession
 from quarkade.server.play.views import log_for
 from quarkade.server.storage import StoredGame, StoredSeat
-from tests.server.helpers import friend_game
+from tests.server.helpers import friend_game, run_alone
 
 
 def copy_of(live: GameSession) -> GameSession:
@@ -79,7 +78,7 @@ def test_a_move_heard_while_a_frame_is_sent_comes_in_the_next_frame(client) -> N
         await audience.show()  # the first page is sent this move; a second arrives meanwhile
         await audience.show()  # and every page is sent what it lacks
 
-    asyncio.run(show())
+    run_alone(show())
     assert not [page.refused for page in pages if page.refused]
     assert session.step == first + 2 and len(sent_to) == 3
     for page, watcher in zip(pages, watchers, strict=True):

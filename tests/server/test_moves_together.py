@@ -4,7 +4,6 @@ on its own (a step taken, a game decided) without losing the others'. And a conn
 the database dropped is not an outage: the query runs again on a new one."""
 
 import asyncio
-from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from sqlalchemy import event, make_url
@@ -13,6 +12,7 @@ from quarkade import load_game
 from quarkade.server.keys import digest, new_secret
 from quarkade.server.play.seats import new_game_id
 from quarkade.server.storage import GameDecided, StepTaken, Store, StoredSeat
+from tests.server.helpers import run_alone
 
 
 def new_game(store: Store) -> str:
@@ -27,13 +27,6 @@ def new_game(store: Store) -> str:
 def move(game_id: str, step: int = 0) -> tuple:
     """``add_actions``'s arguments: one action at ``step``, with its clock."""
     return (game_id, step, [(0, 7)], None, {"turn_started": 1.0}, {}, None, None, 0.0)
-
-
-def run(coroutine):
-    """Run ``coroutine`` to its end on an event loop of its own, in a thread of its own
-    (this one may hold another test's loop)."""
-    with ThreadPoolExecutor(1) as thread:
-        return thread.submit(asyncio.run, coroutine).result()
 
 
 @pytest.fixture
@@ -69,7 +62,7 @@ def test_moves_that_come_in_together_are_one_commit(store):
     async def together():
         return await asyncio.gather(*(store.add_actions(*move(g)) for g in games))
 
-    assert run(together()) == [None] * 4
+    assert run_alone(together()) == [None] * 4
     assert len(store.commits) == 1
     assert all(stored_actions(store, g) == [7] for g in games)
     # A decided game's move among them is refused; the others are stored.
@@ -81,7 +74,7 @@ def test_moves_that_come_in_together_are_one_commit(store):
         return await asyncio.gather(*(store.add_actions(*move(g, 1)) for g in games),
                                     return_exceptions=True)
 
-    answers = run(next_moves())
+    answers = run_alone(next_moves())
     assert isinstance(answers[1], GameDecided) and answers[:1] + answers[2:] == [None] * 3
     assert len(store.commits) == 2  # the decision, then the three moves
 
@@ -98,6 +91,6 @@ def test_a_dropped_connection_is_opened_again(postgres):
             await store.add_actions(*move(game_id))
             return await store.run(store.games.load, game_id)
 
-        assert run(moved()).actions == [7]
+        assert run_alone(moved()).actions == [7]
     finally:
         store.close()
