@@ -16,6 +16,8 @@ from starlette.testclient import TestClient
 from quarkade import load_game
 from quarkade.core.protocol import SPECTATOR, State
 from quarkade.core.registry import game_class
+from quarkade.server.play.session import GameSession
+from quarkade.server.storage import StoredGame, StoredSeat
 
 
 def friend_game(client: TestClient, game: str, seat_options: dict[int, dict[str, Any]]
@@ -236,3 +238,12 @@ def run_alone(coroutine: Coroutine[Any, Any, Any]) -> Any:
     running on the main thread, where ``asyncio.run`` then refuses to start."""
     with ThreadPoolExecutor(1) as thread:
         return thread.submit(asyncio.run, coroutine).result()
+
+
+def stored_copy(live: GameSession, history: list[int], reveal: bool = False) -> GameSession:
+    """``live``'s game replayed to ``history`` (a twin's, say), with reveal on or off: a
+    copy as another process would load it."""
+    seats = [StoredSeat(s.seat, s.kind, s.agent, s.name, s.token, s.joined) for s in live.seats]
+    return GameSession(live.ctx, StoredGame(live.id, live.name, live.options,
+                                            live.host_token, live.created, seats, history,
+                                            None, None, reveal=reveal))

@@ -10,17 +10,7 @@ from quarkade.server.messages import ClockStamp, Moves
 from quarkade.server.play.audience import Audience, Watcher
 from quarkade.server.play.session import GameSession
 from quarkade.server.play.views import log_for
-from quarkade.server.storage import StoredGame, StoredSeat
-from tests.server.helpers import friend_game, run_alone
-
-
-def copy_of(live: GameSession) -> GameSession:
-    """A copy of ``live``'s game, as another process holds it."""
-    seats = [StoredSeat(s.seat, s.kind, s.agent, s.name, s.token, s.joined)
-             for s in live.seats]
-    return GameSession(live.ctx, StoredGame(live.id, live.name, live.options,
-                                            live.host_token, live.created, seats,
-                                            [action for _, action in live.moves], None, None))
+from tests.server.helpers import friend_game, run_alone, stored_copy
 
 
 def hear_a_move(session: GameSession) -> None:
@@ -56,7 +46,8 @@ class Page:
 
 def test_a_move_heard_while_a_frame_is_sent_comes_in_the_next_frame(client) -> None:
     created = friend_game(client, "hadronize")
-    session = copy_of(client.app.state.site.hub.games[created["id"]].session)
+    live = client.app.state.site.hub.games[created["id"]].session
+    session = stored_copy(live, [action for _, action in live.moves])  # another process's
     first = session.step
     sent_to = []
 

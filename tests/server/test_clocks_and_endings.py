@@ -19,6 +19,7 @@ from tests.server.helpers import (
     live_socket,
     move,
     refused,
+    run_alone,
     seen,
     true_states,
     two_seat_game,
@@ -260,9 +261,4 @@ def test_the_deadline_watcher_stops_when_told_even_as_the_clock_wakes_it(yields)
             await watcher.close()
         assert watcher.task.done()
 
-    # On a thread of its own: a browser test earlier in this worker (Playwright's sync API)
-    # leaves its event loop marked as running on the main thread.
-    from concurrent.futures import ThreadPoolExecutor
-
-    with ThreadPoolExecutor(1) as thread:
-        thread.submit(asyncio.run, scenario()).result()
+    run_alone(scenario())  # (see run_alone: a browser test may hold this thread's loop)

@@ -13,9 +13,7 @@ from quarkade import list_games
 from quarkade.core.protocol import SPECTATOR
 from quarkade.core.registry import game_class
 from quarkade.core.rng import random_playout
-from quarkade.server.play.session import GameSession
 from quarkade.server.play.views import payload, record_for, step_view
-from quarkade.server.storage import StoredGame, StoredSeat
 from tests.server.helpers import (
     bearer,
     friend_game,
@@ -23,6 +21,7 @@ from tests.server.helpers import (
     post_form,
     refused,
     seat_payload,
+    stored_copy,
     true_states,
     viewpoints,
 )
@@ -56,14 +55,6 @@ def test_reveal_is_chosen_at_creation_and_on_by_default_with_a_bot(client):
                                                  "reveal": "perhaps"})
     assert page.status_code == 400 and "choose true" in page.text
     assert client.app.state.store.games.count() == before
-
-
-def stored_copy(live, history, reveal):
-    """``live``'s game replayed to ``history`` (a twin's, say), with reveal on or off."""
-    seats = [StoredSeat(s.seat, s.kind, s.agent, s.name, s.token, s.joined) for s in live.seats]
-    return GameSession(live.ctx, StoredGame(live.id, live.name, live.options,
-                                            live.host_token, live.created, seats, history,
-                                            None, None, reveal=reveal))
 
 
 def everything_a_seat_gets(live, viewpoint, holder):
