@@ -43,6 +43,7 @@ bench: $(DEV_STAMP)
 	$(BIN)/python bench/card_commons_solve.py greedy --positions 20 --empty 12
 	$(BIN)/python bench/bench_decoherence.py
 	$(BIN)/python bench/bench_jax.py
+	$(BIN)/python bench/bench_jax_search.py
 
 # The reference engines' side of the distribution tests (tests/sim/reference_stats.json):
 # hours of CPU from scratch; --stale replays each configuration's first stored games and

@@ -11,14 +11,16 @@ import jax.numpy as jnp
 import mctx
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from quarkade import load_game
 from quarkade.agents import make_agent
 from quarkade.games.card_commons.solve import tutorial
 from quarkade.jax import network, rules_of
 from quarkade.jax.env import JaxEnv
-from quarkade.jax.gumbel import gumbel_policy
-from quarkade.jax.search import recurrent_fn
+from quarkade.jax.gumbel import gumbel_policy, root_edges
+from quarkade.jax.search import recurrent_fn, search
 from quarkade.sim.match import play_game
 
 GAME = load_game("card-commons", variant="tutorial")
@@ -123,3 +125,57 @@ def test_proven_values_are_the_solvers_and_a_proven_win_is_played(env, params):
     # Without ``legal`` nothing is proven.
     plain = searched(env, params, states[:2], 16, gumbel_policy)
     assert np.isnan(np.asarray(plain.exact)).all()
+
+
+FIELDS = [{"variant": "tutorial"}, {"variant": "tutorial", "torus": True},
+          {"variant": "classic"}, {"variant": "classic", "torus": True}]
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), options=st.sampled_from(FIELDS))
+def test_no_decision_has_more_legal_actions_than_the_bound(seed, options):
+    # The search keeps a node's legal actions in ``most_legal`` slots (Card Commons: 193
+    # of the 2,532 ids); a decision with more would lose the rest. Random games: at each
+    # decision, random moves, and every inversion put off while a channel is legal half
+    # the time (so hands stay full while the field fills, where the count is highest).
+    game = load_game("card-commons", **options)
+    bound = rules_of(game).most_legal()
+    rng = random.Random(seed)
+    keep = rng.random() < 0.5
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+            continue
+        legal = state.legal_actions()
+        assert len(legal) <= bound, (len(legal), state.history())
+        channels = [a for a in legal if a < 192]
+        state.apply_action(rng.choice(channels if keep and channels else legal))
+
+
+@pytest.mark.parametrize("prove", [False, True])
+def test_the_search_over_slots_answers_as_over_every_action_id(env, params, prove):
+    # ``search`` keeps each node's legal actions in slots; without noise it makes the
+    # same tree as the search over all 2,532 ids, visit for visit, and answers by id
+    # (weighing 128 root moves, so the position with a move that wins at once has proofs).
+    states = [won_at_once(range(300))[0], *endgames((0, 1, 5, 6, 9, 12), 6, seed=3)]
+    batch = jax.tree_util.tree_map(lambda *leaves: jnp.stack(leaves),
+                                   *[env.from_reference(s) for s in states])
+    every, slots = (search(env, params, jax.random.PRNGKey(7), batch, 160, gumbel_scale=0.0,
+                           considered=128, prove=prove, slotted=slotted)
+                    for slotted in (False, True))
+    assert slots.slots is not None and every.slots is None
+    assert slots.slots.shape == (len(states), env.rules.most_legal())
+    np.testing.assert_array_equal(slots.policy.action, every.policy.action)
+    root = every.policy.search_tree.ROOT_INDEX
+    np.testing.assert_array_equal(
+        slots.by_action(slots.policy.search_tree.children_visits[:, root]),
+        every.policy.search_tree.children_visits[:, root])
+    np.testing.assert_allclose(slots.policy.action_weights, every.policy.action_weights,
+                               atol=1e-6)
+    np.testing.assert_allclose(slots.policy.search_tree.node_values,
+                               every.policy.search_tree.node_values, atol=1e-6)
+    np.testing.assert_array_equal(np.isnan(root_edges(slots)), np.isnan(root_edges(every)))
+    assert (not prove) or not np.isnan(np.asarray(root_edges(slots))).all()
+    for state, action in zip(states, np.asarray(slots.policy.action), strict=True):
+        assert int(action) in state.legal_actions()

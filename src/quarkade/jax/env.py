@@ -101,6 +101,12 @@ class Rules:
         the empty cells); only where ``staged``."""
         raise NotImplementedError
 
+    def most_legal(self) -> int:
+        """The most legal actions any decision of these rules can have (a bound, not a
+        count seen): the search keeps a node's actions in this many slots instead of
+        every action id (``search.search``); by default every action id."""
+        return self.num_actions
+
     def symmetries(self) -> np.ndarray:
         """``[k, num_actions]``: for each map under which the rules are the same (the
         identity first), the id each action takes once the position is mapped

@@ -38,10 +38,25 @@ UNKNOWN = jnp.nan  # a node's exact value before it is proven
 class Searched(NamedTuple):
     """A search's answer: mctx's ``PolicyOutput`` (the action, the improved policy, the
     tree) and each node's exact value for its mover where proven (``[batch, nodes]``,
-    NaN where not, or everywhere when the search proves nothing)."""
+    NaN where not, or everywhere when the search proves nothing). Where the search kept
+    each node's legal actions in slots (``slots``: the root's action id in each slot,
+    ``[batch, slots]``, the number of actions past its legal ones), the action and the
+    improved policy are by action id, the tree by slot (``by_action`` maps it back)."""
 
     policy: mctx.PolicyOutput
     exact: jax.Array
+    slots: jax.Array | None = None
+
+    def by_action(self, values: jax.Array, fill: float | int = 0) -> jax.Array:
+        """A root's values by slot (``[batch, slots]``, as its tree holds them) by action
+        id (``[batch, actions]``), ``fill`` where no slot holds the action; unchanged
+        where the search used every action id."""
+        if self.slots is None:
+            return values
+        batch, actions = self.policy.action_weights.shape
+        rows = jnp.arange(batch)[:, None]
+        return (jnp.full((batch, actions), fill, values.dtype)
+                .at[rows, self.slots].set(values, mode="drop"))
 
 
 def gumbel_policy(params: Any, rng_key: jax.Array, root: mctx.RootFnOutput,
@@ -121,9 +136,11 @@ def proven_edges(tree: Tree, exact: jax.Array, node: jax.Array) -> jax.Array:
 
 
 def root_edges(searched: Searched) -> jax.Array:
-    """``proven_edges`` at the root of each game of a search."""
+    """``proven_edges`` at the root of each game of a search, by action id."""
     tree = searched.policy.search_tree
-    return proven_edges(tree, searched.exact, jnp.full(tree.node_values.shape[0], Tree.ROOT_INDEX))
+    return searched.by_action(
+        proven_edges(tree, searched.exact, jnp.full(tree.node_values.shape[0], Tree.ROOT_INDEX)),
+        UNKNOWN)
 
 
 class _Proving:

@@ -10,6 +10,11 @@ seat to move knows (``JaxEnv.resample``), never from the real one. Two seats: a 
 value is its mover's, and a move that hands the turn over flips the sign
 (``discount`` -1), one that keeps it (Dead Cat's peek then bet) does not.
 
+A node keeps its legal actions in ``Rules.most_legal`` slots (Card Commons: 193 of 2,532
+action ids), its prior the network's logits of the actions in them: the search's tree and
+every choice it makes run over the slots, so their cost follows the legal actions, not
+the action ids (docs/PERFORMANCE.md); the answer is by action id again (``Searched``).
+
 ``search`` serves training (a batch of games); ``Searcher`` serves a bot (one position,
 or a batch of them when grading), compiled once per simulation count and setting.
 """
@@ -17,7 +22,7 @@ or a batch of them when grading), compiled once per simulation count and setting
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import jax
 import jax.numpy as jnp
@@ -78,25 +83,88 @@ def recurrent_fn(env: JaxEnv, symmetric: bool = False
     return step
 
 
+class Slotted(NamedTuple):
+    """A search node: the state, and the action id in each of its slots (legal ones in
+    ascending order, then the number of actions)."""
+
+    state: Any
+    ids: jax.Array
+
+
+def slot_ids(legal: jax.Array, slots: int) -> jax.Array:
+    """``[batch, slots]``: each row's legal action ids, ascending, then the number of
+    actions (``legal``: ``[batch, actions]``, at most ``slots`` legal in a row)."""
+    actions = legal.shape[-1]
+    return jax.vmap(lambda row: jnp.nonzero(row, size=slots, fill_value=actions)[0])(
+        legal).astype(jnp.int32)
+
+
+def in_slots(logits: jax.Array, ids: jax.Array) -> jax.Array:
+    """The logits of the actions in each slot (``[batch, slots]``), the smallest finite
+    number in a slot past the legal actions."""
+    actions = logits.shape[-1]
+    held = jnp.take_along_axis(logits, jnp.minimum(ids, actions - 1), axis=-1)
+    return jnp.where(ids < actions, held, jnp.finfo(logits.dtype).min)
+
+
+def slotted_fn(env: JaxEnv, symmetric: bool = False
+               ) -> Callable[..., tuple[mctx.RecurrentFnOutput, Slotted]]:
+    """``recurrent_fn`` over ``Slotted`` nodes: a slot's action stepped, the new node's
+    legal actions put in its slots and its prior read for them."""
+    step = recurrent_fn(env, symmetric)
+    slots = env.rules.most_legal()
+
+    def slotted(params: Any, key: jax.Array, slot: jax.Array, node: Slotted
+                ) -> tuple[mctx.RecurrentFnOutput, Slotted]:
+        action = node.ids[jnp.arange(slot.shape[0]), slot]
+        # A slot past the legal actions is chosen only where none is legal (a finished
+        # game, which no step changes): any action id does there.
+        action = jnp.where(action < env.num_actions, action, 0)
+        out, after = step(params, key, action, node.state)
+        ids = slot_ids(after.legal_action_mask, slots)
+        return out.replace(prior_logits=in_slots(out.prior_logits, ids)), Slotted(after, ids)
+
+    return slotted
+
+
 def search(env: JaxEnv, params: Any, key: jax.Array, state: Any, simulations: int,
            gumbel_scale: float = 1.0, considered: int = 16, prove: bool = False,
-           symmetric: bool = False) -> Searched:
+           symmetric: bool = False, slotted: bool = True) -> Searched:
     """The Gumbel MuZero search from a batch of states (``Searched``: mctx's
     ``PolicyOutput`` and the proven values): at the root it weighs the ``considered`` legal
     actions the network's prior (with Gumbel noise drawn at ``gumbel_scale``) ranks first,
     halving them as the simulations go; with ``prove``, it proves what the rules' returns
     settle (``quarkade.jax.gumbel``: a proven win is played, a proven loss avoided);
-    with ``symmetric``, the network's guesses are averaged over the rules' symmetries."""
+    with ``symmetric``, the network's guesses are averaged over the rules' symmetries.
+    Each node's legal actions are kept in slots (the module docstring); ``slotted=False``
+    gives every action id a slot (the same search without noise, at its old cost:
+    bench/bench_jax_search.py compares the two)."""
     batch = state.current_player.shape[0]
     draw, key = jax.random.split(key)
     root_state = jax.vmap(env.resample)(state, jax.random.split(draw, batch))
     logits, value = evaluate(env, params, state.observation, symmetric)
-    root = mctx.RootFnOutput(prior_logits=logits, value=value, embedding=root_state)
-    return gumbel_policy(
-        params, key, root, recurrent_fn(env, symmetric), simulations, ~state.legal_action_mask,
+    slots = env.rules.most_legal()
+    if not slotted or slots >= env.num_actions:  # every action id a slot of its own
+        root = mctx.RootFnOutput(prior_logits=logits, value=value, embedding=root_state)
+        return gumbel_policy(
+            params, key, root, recurrent_fn(env, symmetric), simulations,
+            ~state.legal_action_mask, qtransform=mctx.qtransform_completed_by_mix_value,
+            gumbel_scale=gumbel_scale, max_num_considered_actions=considered,
+            legal=(lambda states: states.legal_action_mask) if prove else None)
+    ids = slot_ids(state.legal_action_mask, slots)
+    root = mctx.RootFnOutput(prior_logits=in_slots(logits, ids), value=value,
+                             embedding=Slotted(root_state, ids))
+    found = gumbel_policy(
+        params, key, root, slotted_fn(env, symmetric), simulations, ids >= env.num_actions,
         qtransform=mctx.qtransform_completed_by_mix_value, gumbel_scale=gumbel_scale,
-        max_num_considered_actions=considered,
-        legal=(lambda states: states.legal_action_mask) if prove else None)
+        max_num_considered_actions=min(considered, slots),
+        legal=(lambda nodes: nodes.ids < env.num_actions) if prove else None)
+    out = found.policy
+    rows = jnp.arange(batch)
+    weights = (jnp.zeros(logits.shape, out.action_weights.dtype)
+               .at[rows[:, None], ids].set(out.action_weights, mode="drop"))
+    return found._replace(policy=out.replace(action=ids[rows, out.action],
+                                             action_weights=weights), slots=ids)
 
 
 PLAY_CONSIDERED = 16  # root actions a bot's search weighs by default: its prior's first
@@ -157,10 +225,11 @@ class Searcher:
                                                  self.considered)
 
             def choose(params: Any, key: jax.Array, state: Any) -> tuple[jax.Array, ...]:
-                out = play_search(env, params, key, state, simulations, prove,
-                                  symmetric, considered).policy
-                tree = out.search_tree
-                return out.action, tree.children_visits[:, tree.ROOT_INDEX]
+                found = play_search(env, params, key, state, simulations, prove,
+                                    symmetric, considered)
+                tree = found.policy.search_tree
+                return (found.policy.action,
+                        found.by_action(tree.children_visits[:, tree.ROOT_INDEX]))
 
             self._compiled[shape] = jax.jit(choose)
         return self._compiled[shape]
