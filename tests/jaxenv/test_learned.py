@@ -407,6 +407,25 @@ def test_only_the_tutorial_has_a_solver_to_rescore_with():
                        rescore=4))
 
 
+@pytest.mark.parametrize(("settings", "message"), [
+    ({"games": 1}, "games is 1: give a whole number, at least 2"),
+    ({"simulations": 0}, "simulations is 0: give a whole number, at least 2"),
+    ({"updates": 2.5}, "updates is 2.5: give a whole number, at least 1"),
+    ({"bot_starts": 1.5}, "bot_starts is 1.5: give a share from 0 to 1"),
+    ({"average": 1.0}, "average is 1.0: give 0 \\(the latest weights\\) or more, below 1"),
+    ({"learning_rate": 0.0, "window": 0},
+     "window is 0: .*; learning_rate is 0.0: give a rate above 0"),
+])
+def test_the_trainer_refuses_settings_it_cannot_train_with(settings, message):
+    # The CLI checks its own options; a Python caller's Config is checked here, in words.
+    config = Config("card-commons", TUTORIAL, games=2, simulations=2, width=16, blocks=1)
+    assert config.problems() == []
+    for name, value in settings.items():
+        setattr(config, name, value)
+    with pytest.raises(ValueError, match="cannot train with these settings: " + message):
+        Trainer(config)
+
+
 def negamax(state, known={}) -> float:  # noqa: B006 - a memo of exact values
     """The value of a Tutorial turn position for its mover, every move searched on the
     reference engine (the memo keyed by the solver's abstract position)."""

@@ -133,6 +133,31 @@ class Config:
     # latest; 0: the latest
 
 
+    def problems(self) -> list[str]:
+        """What is wrong with these settings, in words (empty when they can train)."""
+        found = []
+        for name, low in (("games", 2), ("simulations", 2), ("considered", 1),
+                          ("max_steps", 1), ("batch_size", 1), ("updates", 1), ("window", 1),
+                          ("width", 1), ("blocks", 0), ("eval_games", 2),
+                          ("play_simulations", 0), ("play_considered", 1),
+                          ("start_games", 1), ("endgame_left", 0), ("rescore", 0),
+                          ("start_left", 0)):
+            value = getattr(self, name)
+            if not (isinstance(value, int) and value >= low):
+                found.append(f"{name} is {value!r}: give a whole number, at least {low}")
+        for name, high in (("bot_starts", 1.0), ("endgame_share", 1.0), ("value_mix", 1.0)):
+            value = getattr(self, name)
+            if not 0 <= value <= high:
+                found.append(f"{name} is {value!r}: give a share from 0 to 1")
+        if not 0 <= self.average < 1:
+            found.append(f"average is {self.average!r}: give 0 (the latest weights) or more, "
+                         "below 1")
+        for name in ("learning_rate", "final_learning_rate"):
+            if not getattr(self, name) > 0:
+                found.append(f"{name} is {getattr(self, name)!r}: give a rate above 0")
+        return found
+
+
 class Played(NamedTuple):
     """One self-play decision of every game of the batch (``[steps, games, ...]``)."""
 
@@ -150,6 +175,8 @@ class Trainer:
     """Self-play training of one game and options (see the module docstring)."""
 
     def __init__(self, config: Config, pool: np.ndarray | None = None) -> None:
+        if problems := config.problems():
+            raise ValueError("cannot train with these settings: " + "; ".join(problems))
         self.config = config
         self.env = make(config.game, **config.options)
         if self.env.num_players != 2:
