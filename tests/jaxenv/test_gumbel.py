@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from quarkade import load_game
 from quarkade.agents import make_agent
+from quarkade.core.rng import sample_chance
 from quarkade.games.card_commons.solve import tutorial
 from quarkade.jax import network, rules_of
 from quarkade.jax.env import JaxEnv
@@ -144,13 +145,11 @@ def test_no_decision_has_more_legal_actions_than_the_bound(seed, options):
     keep = rng.random() < 0.5
     state = game.new_initial_state()
     while not state.is_terminal():
-        if state.is_chance_node():
-            state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
-            continue
-        legal = state.legal_actions()
+        legal = [] if state.is_chance_node() else state.legal_actions()
         assert len(legal) <= bound, (len(legal), state.history())
         channels = [a for a in legal if a < 192]
-        state.apply_action(rng.choice(channels if keep and channels else legal))
+        state.apply_action(sample_chance(state, rng) if not legal
+                           else rng.choice(channels if keep and channels else legal))
 
 
 @pytest.mark.parametrize("prove", [False, True])
