@@ -53,10 +53,16 @@ class Searched(NamedTuple):
         where the search used every action id."""
         if self.slots is None:
             return values
-        batch, actions = self.policy.action_weights.shape
-        rows = jnp.arange(batch)[:, None]
-        return (jnp.full((batch, actions), fill, values.dtype)
-                .at[rows, self.slots].set(values, mode="drop"))
+        return by_id(values, self.slots, self.policy.action_weights.shape[-1], fill)
+
+
+def by_id(values: jax.Array, ids: jax.Array, actions: int, fill: float | int = 0
+          ) -> jax.Array:
+    """Values by slot (``[batch, slots]``) by action id (``[batch, actions]``): each slot's
+    value at its id (``ids``; an id past the actions is dropped), ``fill`` elsewhere."""
+    rows = jnp.arange(values.shape[0])[:, None]
+    return (jnp.full((values.shape[0], actions), fill, values.dtype)
+            .at[rows, ids].set(values, mode="drop"))
 
 
 def gumbel_policy(params: Any, rng_key: jax.Array, root: mctx.RootFnOutput,

@@ -32,7 +32,7 @@ import numpy as np
 from quarkade.core.protocol import Game, State
 from quarkade.jax import network, rules_of
 from quarkade.jax.env import JaxEnv
-from quarkade.jax.gumbel import Searched, gumbel_policy
+from quarkade.jax.gumbel import Searched, by_id, gumbel_policy
 
 
 def inputs(env: JaxEnv, params: Any, observation: jax.Array) -> jax.Array:
@@ -160,11 +160,9 @@ def search(env: JaxEnv, params: Any, key: jax.Array, state: Any, simulations: in
         max_num_considered_actions=min(considered, slots),
         legal=(lambda nodes: nodes.ids < env.num_actions) if prove else None)
     out = found.policy
-    rows = jnp.arange(batch)
-    weights = (jnp.zeros(logits.shape, out.action_weights.dtype)
-               .at[rows[:, None], ids].set(out.action_weights, mode="drop"))
-    return found._replace(policy=out.replace(action=ids[rows, out.action],
-                                             action_weights=weights), slots=ids)
+    return found._replace(slots=ids, policy=out.replace(
+        action=ids[jnp.arange(batch), out.action],
+        action_weights=by_id(out.action_weights, ids, env.num_actions)))
 
 
 PLAY_CONSIDERED = 16  # root actions a bot's search weighs by default: its prior's first
