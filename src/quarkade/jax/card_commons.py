@@ -144,13 +144,13 @@ class CardCommonsRules(Rules):
                          for cells in symmetry.symmetries(self.game.options)])
 
     def most_legal(self) -> int:
-        """At most 193 of the 2,532 action ids are legal at once. Only a turn can have more
-        than 17 (an opening has 32, a Repel or Polarize offer at most 5 and its refusal).
-        A seat holding h cards can channel each of them onto at most the e empty cells,
-        and invert onto each of the f single face-up cards only with the one card of its
-        own of the same level and the other charge, keeping one of its h - 1 other cards
-        as the discard: h * e + f * (h - 1) <= h * (e + f) <= 12 * 16, and the pass
-        (Classic) is one more (``test_no_decision_has_more_legal_actions_than_the_bound``)."""
+        """At most 193 of the 2,532 action ids are legal at once. An opening has 32, a
+        Repel or Polarize offer at most 5 and its refusal; in a turn, a seat holding h
+        cards can channel each of them onto at most the e empty cells, and invert onto
+        each of the f single face-up cards only with the one card of its own of the same
+        level and the other charge, keeping one of its h - 1 other cards as the discard:
+        h * e + f * (h - 1) <= h * (e + f) <= 12 * 16, and the pass (Classic) is one more
+        (``test_no_decision_has_more_legal_actions_than_the_bound``)."""
         return HAND_SIZE * NUM_CELLS + 1
 
     feature_size = features.SIZE
