@@ -175,6 +175,16 @@ def test_quarkade_train_writes_a_checkpoint_and_its_learning_curve(tmp_path):
     (["card-commons", "--out", "x", "-o", "variant=tutorial", "--bot-starts", "0",
       "--bot-starts-left", "10"], "--bot-starts-left 10: give 0 to 16 empty cells"),
     (["dead-cat", "--out", "x", "--average", "1"], "--average 1: give 0 (the latest"),
+    (["card-commons", "--out", "x", "--rescore-children", "6"],
+     "--rescore-children 6: only Card Commons' Tutorial"),
+    (["card-commons", "--out", "x", "-o", "variant=tutorial", "--rescore-children", "17"],
+     "give 1 to 16 empty cells there, or 0"),
+    (["card-commons", "--out", "x", "--explore", "1.5"],
+     "--explore 1.5: give a share from 0 to 1"),
+    (["card-commons", "--out", "x", "--explore", "0.1", "--explore-left", "17"],
+     "--explore-left 17: give 0 to 16 empty cells"),
+    (["dead-cat", "--out", "x", "--explore", "0.1"], "--explore-left 8: give 0 to 16 empty "
+     "cells, in Card Commons (the other games have no count of what is left)"),
 ])
 def test_quarkade_train_refuses_bad_input(args, message):
     done = runner.invoke(app, ["train", *args])
@@ -260,6 +270,64 @@ def test_a_game_across_two_iterations_is_labelled_once_when_it_ends():
     first = iteration([0, 1, 0, 0], [False, True, False, False], 0)
     (_, _, target), _ = label([*first, proven, searched], None, mix=0.25)
     assert target.tolist() == [-0.625, -1.0]
+
+
+def test_a_random_move_gives_the_positions_before_it_the_searched_value():
+    # One lane, seats alternating, a game of five decisions won at step 4 by its mover.
+    # The move at step 2 was drawn at random (Config.explore): the game after it says
+    # nothing of the position before it, so step 2 learns its search's value and steps 0
+    # and 1 learn it too, each from its own side; steps 3 and 4 learn the result.
+    steps = 5
+    observation = np.arange(steps, dtype=np.float32).reshape(steps, 1, 1)
+    played = [observation, np.ones((steps, 1, 2)) / 2,
+              (np.arange(steps) % 2).astype(np.int32).reshape(steps, 1),
+              np.array([0, 0, 0, 0, 1], np.float32).reshape(steps, 1),
+              np.array([False] * 4 + [True]).reshape(steps, 1),
+              np.full((steps, 1), np.nan, np.float32),
+              np.array([0.1, 0.2, 0.25, 0.4, 0.5], np.float32).reshape(steps, 1)]
+    explored = np.array([False, False, True, False, False]).reshape(steps, 1)
+    (_, _, target), pending = label([*played, explored], None)
+    assert target.tolist() == [0.25, -0.25, 0.25, -1.0, 1.0] and pending is None
+    (_, _, target), _ = label([*played, np.zeros_like(explored)], None)
+    assert target.tolist() == [1.0, -1.0, 1.0, -1.0, 1.0]
+    # A game still going at the iteration's end: the decisions up to its random move are
+    # labelled at once, the rest wait for its end.
+    going = [part[:4] for part in played]
+    going[4] = np.zeros((4, 1), bool)
+    (seen, _, target), pending = label([*going, explored[:4]], None)
+    assert seen[:, 0].tolist() == [0, 1, 2] and target.tolist() == [0.25, -0.25, 0.25]
+    assert pending is not None and pending[0][:, 0, 0].tolist() == [3]
+
+
+def test_self_play_explores_only_near_the_end():
+    # With explore=1 every decision with at most explore_left empty cells plays a move
+    # drawn at random and is marked so; no other is; without explore none is.
+    exploring = Trainer(Config("card-commons", TUTORIAL, games=8, simulations=2,
+                               max_steps=40, width=16, blocks=1, explore=1.0,
+                               explore_left=9))
+    _, *played, boards = jax.device_get(exploring._selfplay(
+        exploring.params, exploring.state, jax.random.PRNGKey(0)))
+    explored, boards = np.asarray(played[7]), np.asarray(boards)
+    left = np.vectorize(lambda step, lane: empty_cells(
+        exploring.env.rules.to_state(boards[step, lane])))(*np.indices(explored.shape))
+    assert np.array_equal(explored, left <= 9)
+    assert explored.any() and not explored.all()
+    # What is drawn at one of those positions: every legal move, evenly, never the
+    # search's choice (given here as 0, which is not legal there) unless it is drawn.
+    step, lane = np.argwhere(explored)[0]
+    copies = jax.vmap(exploring.env._at_board)(np.repeat(boards[step, lane][None], 4096, 0))
+    legal = np.flatnonzero(np.asarray(copies.legal_action_mask[0]))
+    assert 0 not in legal
+    drawn, marked = exploring._explored(copies, np.zeros(4096, np.int32),
+                                        jax.random.PRNGKey(1))
+    counts = np.bincount(np.asarray(drawn), minlength=exploring.env.num_actions)
+    assert np.asarray(marked).all() and set(np.flatnonzero(counts)) == set(legal)
+    assert counts.max() < 2 * 4096 / len(legal)
+    plain = Trainer(Config("card-commons", TUTORIAL, games=8, simulations=2, max_steps=40,
+                           width=16, blocks=1))
+    _, *played, _ = jax.device_get(plain._selfplay(plain.params, plain.state,
+                                                   jax.random.PRNGKey(0)))
+    assert not np.asarray(played[7]).any()
 
 
 def test_self_play_starts_most_new_games_near_the_end():
@@ -393,6 +461,39 @@ def test_self_play_learns_the_exact_value_of_positions_near_the_end(moves):
     assert set(np.unique(target)) <= {-1.0, 1.0}
 
 
+def test_self_play_learns_the_exact_value_after_a_move_tried_aside():
+    # With rescore_children=6, each decision also tries a legal move drawn at random
+    # without playing it; where the position after it is a turn with at most 6 empty
+    # cells, it is learned as a value-only row (no policy target): its exact value for
+    # its own mover. The games themselves go on with the search's moves.
+    config = Config("card-commons", TUTORIAL, games=4, simulations=2, max_steps=40,
+                    width=16, blocks=1, prove=False, rescore_children=6)
+    trying = Trainer(config)
+    _, *played, aside_boards, boards = jax.device_get(trying._selfplay(
+        trying.params, trying.state, jax.random.PRNGKey(0)))
+    aside, aside_boards, boards = (np.asarray(played[8]), np.asarray(aside_boards),
+                                   np.asarray(boards))
+    observation, policy, target = trying._rescore_children(aside, aside_boards)
+    rules = trying.env.rules
+    expected = []
+    for step, lane in np.ndindex(*boards.shape[:2]):
+        state, after = rules.to_state(boards[step, lane]), rules.to_state(
+            aside_boards[step, lane])
+        children = []
+        for action in state.legal_actions():
+            child = state.clone()
+            child.apply_action(action)
+            children.append(child.position_key())
+        assert after.position_key() in children  # one move on, never played
+        if (not after.is_terminal() and after.phase() == "turn"
+                and empty_cells(after) <= 6):
+            expected.append((aside[step, lane], negamax(after)))
+    assert len(expected) >= 10 and len(target) == len(expected)
+    for row, (seen, value) in enumerate(expected):
+        assert np.array_equal(observation[row], seen) and target[row] == value
+    assert not policy.any()
+
+
 def winning(state, action: int) -> bool:
     child = state.clone()
     child.apply_action(action)
@@ -412,6 +513,7 @@ def test_only_the_tutorial_has_a_solver_to_rescore_with():
     ({"simulations": 0}, "simulations is 0: give a whole number, at least 2"),
     ({"updates": 2.5}, "updates is 2.5: give a whole number, at least 1"),
     ({"bot_starts": 1.5}, "bot_starts is 1.5: give a share from 0 to 1"),
+    ({"explore": -0.5}, "explore is -0.5: give a share from 0 to 1"),
     ({"average": 1.0}, "average is 1.0: give 0 \\(the latest weights\\) or more, below 1"),
     ({"learning_rate": 0.0, "window": 0},
      "window is 0: .*; learning_rate is 0.0: give a rate above 0"),

@@ -52,6 +52,10 @@ def train(
     rescore_policy: Annotated[bool, typer.Option(
         "--rescore-policy", help="With --rescore: a position the solver finds won also "
         "learns the winning move it found as its policy.")] = False,
+    rescore_children: Annotated[int, typer.Option(
+        help="At each self-play decision, also try a legal move drawn at random without "
+        "playing it; where at most this many cells are empty after it, that position "
+        "learns the exact solver's value (Card Commons' Tutorial; 0: off).")] = 0,
     bot_starts: Annotated[float | None, typer.Option(
         help="The share of new self-play games (0 to 1) that start at a position of a game "
         "between two greedy bots, as KataGo starts some self-play games from human games' "
@@ -64,6 +68,13 @@ def train(
     bot_starts_games: Annotated[int, typer.Option(
         help="With bot starts: how many games the two greedy bots play for the pool of "
         "starting positions (inside the training time).")] = 256,
+    explore: Annotated[float, typer.Option(
+        help="Near the end of the game (Card Commons: at most --explore-left empty cells), "
+        "the share of self-play moves (0 to 1) drawn at random from the legal ones instead "
+        "of the search's, so self-play also learns the positions its own choices rarely "
+        "reach.")] = 0.0,
+    explore_left: Annotated[int, typer.Option(
+        help="With --explore: explore where at most this many cells are empty.")] = 8,
     average: Annotated[float, typer.Option(
         help="The checkpoint holds a moving average of the weights, each iteration's "
         "weighing 1 minus this (0: the latest weights alone); self-play goes on with the "
@@ -85,6 +96,12 @@ def train(
                                     "exact solver to rescore with; give 1 to 16 empty cells "
                                     "there, or 0")
             config.rescore = rescore
+        if rescore_children:
+            if not (_tutorial(game, config.options) and 0 < rescore_children <= 16):
+                raise QuarkadeError(f"--rescore-children {rescore_children}: only Card "
+                                    "Commons' Tutorial has an exact solver to rescore with; "
+                                    "give 1 to 16 empty cells there, or 0")
+            config.rescore_children = rescore_children
         if rescore_policy and not rescore:
             raise QuarkadeError("--rescore-policy goes with --rescore N (N empty cells)")
         config.rescore_policy = rescore_policy
@@ -92,6 +109,12 @@ def train(
                                                   bot_starts_left, bot_starts_games)
         config.bot_starts, config.start_left = bot_starts, bot_starts_left
         config.start_games = bot_starts_games
+        if not 0 <= explore <= 1:
+            raise QuarkadeError(f"--explore {explore:g}: give a share from 0 to 1")
+        if explore and not (game == "card-commons" and 0 <= explore_left <= 16):
+            raise QuarkadeError(f"--explore-left {explore_left}: give 0 to 16 empty cells, in "
+                                "Card Commons (the other games have no count of what is left)")
+        config.explore, config.explore_left = explore, explore_left
         if check_minutes < 0 or check_games < 2:
             raise QuarkadeError("--check-minutes is 0 or more and --check-games at least 2")
         try:

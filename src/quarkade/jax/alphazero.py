@@ -32,7 +32,10 @@ at a position of a game between two ``start_bot`` bots (a pool of every decision
 given to ``Trainer``; with ``start_left``, only those with at least that much left), as
 KataGo starts some of its self-play games from positions of human games: the positions
 come without labels, and self-play learns them by its own search (``quarkade train``
-turns this one on in Card Commons' Tutorial, where it was measured to help).
+turns this one on in Card Commons' Tutorial, where it was measured to help). ``explore``
+of the decisions with at most ``explore_left`` left (where the rules are ``staged``) play
+a legal move drawn uniformly instead of the search's, so the games go on from positions
+the network's own choices rarely reach; the value before such a move is its search's.
 
 Two more, on by default: ``features`` (the network also reads what the game derives from
 its observation: Card Commons' cells each seat can still play, ``Rules.features``) and
@@ -131,7 +134,16 @@ class Config:
     # average of the weights after each iteration from the first on, each new one
     # weighing 1 - this, as KataGo releases averaged weights; self-play goes on with the
     # latest; 0: the latest
-
+    explore: float = 0.0  # where the rules are ``staged`` and at most ``explore_left`` is
+    # left, the share of self-play decisions that play a legal move drawn uniformly
+    # instead of the search's: the game goes on from a position the network's own choices
+    # rarely reach, and learns it; the value before such a move is the search's (the game
+    # after it says nothing of the position before), the policy target is the search's
+    explore_left: int = 8
+    rescore_children: int = 0  # at each decision a legal move drawn at random is tried
+    # aside (not played); where the position after it has at most this much left, it
+    # learns the exact solver's value (``Rules.exact``) for its own mover, a value-only
+    # row: the network learns positions its own choices rarely reach; 0: off
 
     def problems(self) -> list[str]:
         """What is wrong with these settings, in words (empty when they can train)."""
@@ -141,11 +153,13 @@ class Config:
                           ("width", 1), ("blocks", 0), ("eval_games", 2),
                           ("play_simulations", 0), ("play_considered", 1),
                           ("start_games", 1), ("endgame_left", 0), ("rescore", 0),
-                          ("start_left", 0)):
+                          ("start_left", 0), ("explore_left", 0),
+                          ("rescore_children", 0)):
             value = getattr(self, name)
             if not (isinstance(value, int) and value >= low):
                 found.append(f"{name} is {value!r}: give a whole number, at least {low}")
-        for name, high in (("bot_starts", 1.0), ("endgame_share", 1.0), ("value_mix", 1.0)):
+        for name, high in (("bot_starts", 1.0), ("endgame_share", 1.0), ("value_mix", 1.0),
+                           ("explore", 1.0)):
             value = getattr(self, name)
             if not 0 <= value <= high:
                 found.append(f"{name} is {value!r}: give a share from 0 to 1")
@@ -168,6 +182,10 @@ class Played(NamedTuple):
     rewards: jax.Array
     proven: jax.Array  # the root's value for the mover where the search proved it, else NaN
     searched: jax.Array  # the root's value for the mover by the search
+    explored: jax.Array  # the move played was drawn at random (``Config.explore``)
+    aside: jax.Array  # the observation after a move drawn at random, not played
+    # (``Config.rescore_children``; the position's own where that is off)
+    aside_board: jax.Array
     board: jax.Array  # the position (for ``Config.rescore``)
 
 
@@ -211,7 +229,10 @@ class Trainer:
         self._pool = jnp.asarray(pool) if config.bot_starts > 0 else None
         self._exact = (self.env.rules.exact(config.rescore, config.rescore_policy)
                        if config.rescore else None)
-        if config.rescore and self._exact is None:
+        self._children = (self.env.rules.exact(config.rescore_children)
+                          if config.rescore_children else None)
+        if ((config.rescore and self._exact is None)
+                or (config.rescore_children and self._children is None)):
             raise ValueError(f"no exact solver for {self.env.rules.name} with these options "
                              "to rescore with")
         self._selfplay = jax.jit(self._selfplay_fn)
@@ -281,6 +302,7 @@ class Trainer:
                    ) -> tuple[tuple[Any, jax.Array], Played]:
             state, begun = carry
             search_key, step_key = jax.random.split(key)
+            explore_key = jax.random.fold_in(key, 1)
             searched = search(env, params, search_key, state, config.simulations,
                               considered=config.considered, prove=prove)
             out = searched.policy
@@ -295,12 +317,14 @@ class Trainer:
                                    won / jnp.maximum(won.sum(-1, keepdims=True), 1),
                                    jnp.where(kept > 0, off / jnp.maximum(kept, 1e-9), policy))
                 proven = searched.exact[:, 0]
-            after = jax.vmap(env.step)(state, out.action, jax.random.split(step_key, games))
+            action, explored = self._explored(state, out.action, explore_key)
+            after = jax.vmap(env.step)(state, action, jax.random.split(step_key, games))
             ended = after.terminated
             fresh = jax.tree_util.tree_map(
                 lambda leaves: leaves[(begun % STARTS) * games + lanes], starts)
             played = Played(state.observation, policy, state.current_player, ended,
                             after.rewards, proven, out.search_tree.node_values[:, 0],
+                            explored, *self._aside(state, jax.random.fold_in(key, 2)),
                             state._board)
             return (_where(ended, fresh, after), begun + ended), played
 
@@ -308,7 +332,36 @@ class Trainer:
                                           jax.random.split(key, config.max_steps))
         reward = jnp.take_along_axis(played.rewards, played.actor[..., None], axis=2)[..., 0]
         return (state, played.observation, played.policy, played.actor, reward, played.live,
-                played.proven, played.searched, played.board)
+                played.proven, played.searched, played.explored, played.aside,
+                played.aside_board, played.board)
+
+    def _aside(self, state: Any, key: jax.Array) -> tuple[jax.Array, jax.Array]:
+        """The observation and position after a legal move drawn at random from each of
+        ``state``'s, not played (``Config.rescore_children``); ``state``'s own where that
+        is off."""
+        if not self.config.rescore_children:
+            return state.observation, state._board
+        games = self.config.games
+        draw_key, step_key = jax.random.split(key)
+        noise = jax.random.uniform(draw_key, state.legal_action_mask.shape)
+        drawn = jnp.argmax(jnp.where(state.legal_action_mask, noise, -1.0), axis=-1)
+        after = jax.vmap(self.env.step)(state, drawn.astype(jnp.int32),
+                                        jax.random.split(step_key, games))
+        return after.observation, after._board
+
+    def _explored(self, state: Any, chosen: jax.Array, key: jax.Array
+                  ) -> tuple[jax.Array, jax.Array]:
+        """The move each game plays: the search's ``chosen``, or (``Config.explore``) one
+        drawn uniformly from the legal moves; and where it was drawn."""
+        env, config = self.env, self.config
+        if not (env.rules.staged and config.explore > 0):
+            return chosen, jnp.zeros(chosen.shape, bool)
+        share_key, draw_key = jax.random.split(key)
+        near = jax.vmap(env.rules.left)(state._board) <= config.explore_left
+        explored = near & (jax.random.uniform(share_key, chosen.shape) < config.explore)
+        noise = jax.random.uniform(draw_key, state.legal_action_mask.shape)
+        drawn = jnp.argmax(jnp.where(state.legal_action_mask, noise, -1.0), axis=-1)
+        return jnp.where(explored, drawn, chosen).astype(chosen.dtype), explored
 
     def _loss(self, params: Any, observation: jax.Array, policy: jax.Array,
               target: jax.Array) -> tuple[jax.Array, tuple[Any, Any]]:
@@ -389,13 +442,17 @@ class Trainer:
         rate = self._set_rate(progress)
         self.key, play_key, shuffle_key, eval_key = jax.random.split(self.key, 4)
         self.state, *played = self._selfplay(self.params, self.state, play_key)
-        *played, boards = [np.asarray(part) for part in jax.device_get(played)]
+        *played, aside, aside_boards, boards = [np.asarray(part)
+                                                for part in jax.device_get(played)]
         finished = int(played[4].sum())
         proven = float(np.mean(~np.isnan(played[5])))
         solving = time.perf_counter()
         rescored = self._rescore(played, np.asarray(boards))
-        solving = time.perf_counter() - solving
         labelled, self.pending = label(played, self.pending, config.value_mix)
+        children = self._rescore_children(aside, aside_boards)
+        if children is not None:
+            labelled = [np.concatenate(pair) for pair in zip(labelled, children, strict=True)]
+        solving = time.perf_counter() - solving
         self.replay.append(labelled)
         self.replay = self.replay[-config.window:]
         pool = [np.concatenate(parts) for parts in zip(*self.replay, strict=True)]
@@ -431,6 +488,20 @@ class Trainer:
         }
         self.history.append(found)
         return found
+
+    def _rescore_children(self, aside: np.ndarray, boards: np.ndarray
+                          ) -> list[np.ndarray] | None:
+        """Value-only rows (``Config.rescore_children``): the observations after the moves
+        tried aside whose positions the exact solver settles, no policy target (a row of
+        zeros teaches the policy nothing), and their exact value for their mover."""
+        if self._children is None:
+            return None
+        flat = aside.reshape(-1, aside.shape[-1])
+        values = np.array([self._children(board)[0]
+                           for board in boards.reshape(-1, boards.shape[-1])], np.float32)
+        known = ~np.isnan(values)
+        return [flat[known], np.zeros((int(known.sum()), self.env.num_actions), np.float32),
+                values[known]]
 
     def _rescore(self, played: list[np.ndarray], boards: np.ndarray) -> float:
         """Put the exact solver's value of each decision's position (``Config.rescore``)
@@ -481,20 +552,25 @@ def _where(chosen: jax.Array, new: Any, old: Any) -> Any:
 
 def label(played: list[np.ndarray], pending: list[np.ndarray] | None, mix: float = 0.0
           ) -> tuple[list[np.ndarray], list[np.ndarray] | None]:
-    """The value targets of self-play: from ``played`` (``Trainer._selfplay``'s arrays,
-    ``[steps, games, ...]``: observation, policy, mover, reward, ended, and optionally
-    the root's proven and searched values), the decisions whose games have ended as flat
-    arrays (observation, policy, target: the game's result from the mover's side, or
-    where the root was proven its proven value, else ``mix`` of the searched value and
-    the rest of the result), and what is still ``pending``: the decisions of games still
-    going, labelled in a later call when their game ends (a game's next decision is in
-    the same lane at the next step, across an iteration's end as within one)."""
+    """The value targets of self-play.
+
+    ``played`` is ``Trainer._selfplay``'s arrays (``[steps, games, ...]``: observation,
+    policy, mover, reward, ended, and optionally the root's proven and searched values
+    and whether the move played was drawn at random). Returns the decisions whose games
+    have ended as flat arrays (observation, policy, target: the game's result from the
+    mover's side; where the root was proven, its proven value; else ``mix`` of the
+    searched value and the rest of the result; where the move was drawn at random, the
+    result stops there: that decision and those before it back up its searched value),
+    and what is still ``pending``: the decisions of games still going, labelled in a
+    later call when their game ends (a game's next decision is in the same lane at the
+    next step, across an iteration's end as within one)."""
     handed = np.zeros(played[2].shape, bool)
     if pending is not None:
         *before, handed_before = pending
         played = [np.concatenate([old, new]) for old, new in zip(before, played, strict=True)]
         handed = np.concatenate([handed_before, handed])
     observation, policy, mover, reward, ended, *extra = played
+    explored = extra[2] if len(extra) > 2 else None
     steps, games = reward.shape
     # The next decision's value counts for the mover as it is if the same seat makes it
     # (Dead Cat's peek, then its bet), negated if the other seat does, and not at all
@@ -509,9 +585,13 @@ def label(played: list[np.ndarray], pending: list[np.ndarray] | None, mix: float
     for step in range(steps - 1, -1, -1):
         value = reward[step] + discount[step] * value
         known = ended[step] | known
+        if explored is not None:  # a random move: the game after it is not this
+            # position's; the search's value of it stands in, for it and those before
+            value = np.where(explored[step], extra[1][step], value)
+            known = known | explored[step]
         target[step], scored[step] = value, known
     if extra:  # the search proved this position's value: learn that, not the one game
-        proven, searched = extra
+        proven, searched = extra[:2]
         mixed = (1 - mix) * target + mix * searched
         target = np.where(np.isnan(proven), mixed, proven).astype(np.float32)
     going = (~scored).any(axis=1)
