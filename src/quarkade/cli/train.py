@@ -90,18 +90,9 @@ def train(
             raise QuarkadeError(f"--average {average:g}: give 0 (the latest weights) or more, "
                                 "below 1")
         config.average = average
-        if rescore:
-            if not (_tutorial(game, config.options) and 0 < rescore <= 16):
-                raise QuarkadeError(f"--rescore {rescore}: only Card Commons' Tutorial has an "
-                                    "exact solver to rescore with; give 1 to 16 empty cells "
-                                    "there, or 0")
-            config.rescore = rescore
-        if rescore_children:
-            if not (_tutorial(game, config.options) and 0 < rescore_children <= 16):
-                raise QuarkadeError(f"--rescore-children {rescore_children}: only Card "
-                                    "Commons' Tutorial has an exact solver to rescore with; "
-                                    "give 1 to 16 empty cells there, or 0")
-            config.rescore_children = rescore_children
+        config.rescore = _solved_up_to("--rescore", rescore, game, config.options)
+        config.rescore_children = _solved_up_to("--rescore-children", rescore_children, game,
+                                                config.options)
         if rescore_policy and not rescore:
             raise QuarkadeError("--rescore-policy goes with --rescore N (N empty cells)")
         config.rescore_policy = rescore_policy
@@ -147,6 +138,14 @@ def _tutorial(game: str, options: dict[str, Any]) -> bool:
     """Whether the run trains Card Commons' Tutorial (the variant with an exact solver,
     where bot starts are on by default)."""
     return game == "card-commons" and options.get("variant") == "tutorial"
+
+
+def _solved_up_to(flag: str, limit: int, game: str, options: dict[str, Any]) -> int:
+    """The empty cells up to which the exact solver labels positions (0: off), checked."""
+    if limit and not (_tutorial(game, options) and 0 < limit <= 16):
+        raise QuarkadeError(f"{flag} {limit}: only Card Commons' Tutorial has an exact "
+                            "solver to rescore with; give 1 to 16 empty cells there, or 0")
+    return limit
 
 
 def _bot_starts(game: str, options: dict[str, Any], share: float | None, left: int | None,
