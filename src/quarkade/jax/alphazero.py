@@ -343,8 +343,7 @@ class Trainer:
             return state.observation, state._board
         games = self.config.games
         draw_key, step_key = jax.random.split(key)
-        noise = jax.random.uniform(draw_key, state.legal_action_mask.shape)
-        drawn = jnp.argmax(jnp.where(state.legal_action_mask, noise, -1.0), axis=-1)
+        drawn = _uniform_legal(draw_key, state.legal_action_mask)
         after = jax.vmap(self.env.step)(state, drawn.astype(jnp.int32),
                                         jax.random.split(step_key, games))
         return after.observation, after._board
@@ -359,8 +358,7 @@ class Trainer:
         share_key, draw_key = jax.random.split(key)
         near = jax.vmap(env.rules.left)(state._board) <= config.explore_left
         explored = near & (jax.random.uniform(share_key, chosen.shape) < config.explore)
-        noise = jax.random.uniform(draw_key, state.legal_action_mask.shape)
-        drawn = jnp.argmax(jnp.where(state.legal_action_mask, noise, -1.0), axis=-1)
+        drawn = _uniform_legal(draw_key, state.legal_action_mask)
         return jnp.where(explored, drawn, chosen).astype(chosen.dtype), explored
 
     def _loss(self, params: Any, observation: jax.Array, policy: jax.Array,
@@ -409,8 +407,7 @@ class Trainer:
             pick, step_key = jax.random.split(key)
             logits, _ = network.forward(params, inputs(env, params, state.observation))
             best = jnp.argmax(jnp.where(state.legal_action_mask, logits, -jnp.inf), axis=-1)
-            noise = jax.random.uniform(pick, state.legal_action_mask.shape)
-            chance = jnp.argmax(jnp.where(state.legal_action_mask, noise, -1.0), axis=-1)
+            chance = _uniform_legal(pick, state.legal_action_mask)
             action = jnp.where(state.current_player == learner, best, chance)
             after = jax.vmap(env.step)(state, action.astype(jnp.int32),
                                        jax.random.split(step_key, games))
@@ -448,11 +445,11 @@ class Trainer:
         proven = float(np.mean(~np.isnan(played[5])))
         solving = time.perf_counter()
         rescored = self._rescore(played, np.asarray(boards))
-        labelled, self.pending = label(played, self.pending, config.value_mix)
         children = self._rescore_children(aside, aside_boards)
+        solving = time.perf_counter() - solving
+        labelled, self.pending = label(played, self.pending, config.value_mix)
         if children is not None:
             labelled = [np.concatenate(pair) for pair in zip(labelled, children, strict=True)]
-        solving = time.perf_counter() - solving
         self.replay.append(labelled)
         self.replay = self.replay[-config.window:]
         pool = [np.concatenate(parts) for parts in zip(*self.replay, strict=True)]
@@ -544,6 +541,12 @@ class Trainer:
         (folder / "curve.json").write_text(json.dumps(self.history, indent=1) + "\n")
 
 
+def _uniform_legal(key: jax.Array, legal: jax.Array) -> jax.Array:
+    """A legal action id drawn uniformly in each row of the ``legal`` mask."""
+    noise = jax.random.uniform(key, legal.shape)
+    return jnp.argmax(jnp.where(legal, noise, -1.0), axis=-1)
+
+
 def _where(chosen: jax.Array, new: Any, old: Any) -> Any:
     """A batch of states: ``new``'s where ``chosen``, ``old``'s elsewhere."""
     return jax.tree_util.tree_map(
@@ -570,7 +573,7 @@ def label(played: list[np.ndarray], pending: list[np.ndarray] | None, mix: float
         played = [np.concatenate([old, new]) for old, new in zip(before, played, strict=True)]
         handed = np.concatenate([handed_before, handed])
     observation, policy, mover, reward, ended, *extra = played
-    explored = extra[2] if len(extra) > 2 else None
+    explored = extra[2] if len(extra) > 2 else None  # (proven, searched, explored)
     steps, games = reward.shape
     # The next decision's value counts for the mover as it is if the same seat makes it
     # (Dead Cat's peek, then its bet), negated if the other seat does, and not at all
